@@ -1,0 +1,26 @@
+import type { Metadata } from "next";
+import localFont from "next/font/local";
+import { Providers } from "@/components/providers";
+import "./globals.css";
+
+// Bundled from @fontsource-variable/inter: nothing is downloaded at build time.
+const inter = localFont({
+  src: "../node_modules/@fontsource-variable/inter/files/inter-latin-wght-normal.woff2",
+  variable: "--font-inter",
+  display: "swap",
+});
+
+export const metadata: Metadata = {
+  title: "Taskboard",
+  description: "The task board where people and AI coding agents work together",
+};
+
+export default function RootLayout({ children }: { children: React.ReactNode }) {
+  return (
+    <html lang="en" className={inter.variable}>
+      <body className="min-h-screen font-sans">
+        <Providers>{children}</Providers>
+      </body>
+    </html>
+  );
+}

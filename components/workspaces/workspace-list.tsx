@@ -1,0 +1,87 @@
+"use client";
+
+import Link from "next/link";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { api } from "@/lib/client/api";
+import { workspaceKeys } from "@/lib/client/query-keys";
+import { ErrorText, primaryButton } from "@/components/ui/field";
+
+interface WorkspaceSummary {
+  id: string;
+  name: string;
+  role: "owner" | "member";
+  created_at: string;
+}
+
+export function WorkspaceList() {
+  const queryClient = useQueryClient();
+  const [name, setName] = useState("");
+  const workspaces = useQuery({
+    queryKey: workspaceKeys.list(),
+    queryFn: () => api<WorkspaceSummary[]>("/api/workspaces"),
+  });
+  const create = useMutation({
+    mutationFn: (workspaceName: string) => api<WorkspaceSummary>("/api/workspaces", { method: "POST", json: { name: workspaceName } }),
+    onSuccess: (created) => {
+      queryClient.setQueryData<WorkspaceSummary[]>(workspaceKeys.list(), (old = []) => [...old, { ...created, role: "owner" }]);
+      setName("");
+    },
+  });
+
+  return (
+    <section aria-label="Workspaces">
+      <form
+        className="mb-6 flex gap-2"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (name.trim()) create.mutate(name.trim());
+        }}
+      >
+        <label className="sr-only" htmlFor="new-workspace">
+          New workspace name
+        </label>
+        <input
+          id="new-workspace"
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+          placeholder="New workspace name"
+          maxLength={200}
+          className="flex-1 rounded-md border border-slate-300 bg-white px-3 py-2 dark:border-slate-700 dark:bg-slate-900"
+        />
+        <button type="submit" className={primaryButton} disabled={create.isPending || !name.trim()}>
+          {create.isPending ? "Creating…" : "Create workspace"}
+        </button>
+      </form>
+      <ErrorText>{create.error?.message}</ErrorText>
+
+      {workspaces.isPending ? (
+        <ul aria-busy="true" aria-label="Loading workspaces" className="space-y-2">
+          {[0, 1, 2].map((i) => (
+            <li key={i} className="h-14 animate-pulse rounded-lg bg-slate-200 dark:bg-slate-800" />
+          ))}
+        </ul>
+      ) : workspaces.isError ? (
+        <ErrorText>Could not load your workspaces: {workspaces.error.message}</ErrorText>
+      ) : workspaces.data.length === 0 ? (
+        <p className="rounded-lg border border-dashed border-slate-300 p-6 text-center text-slate-600 dark:border-slate-700 dark:text-slate-400">
+          No workspaces yet. Name one above to create your first board.
+        </p>
+      ) : (
+        <ul className="space-y-2">
+          {workspaces.data.map((workspace) => (
+            <li key={workspace.id}>
+              <Link
+                href={`/w/${workspace.id}`}
+                className="flex items-center justify-between rounded-lg border border-slate-200 bg-white px-4 py-3 hover:border-blue-500 dark:border-slate-800 dark:bg-slate-900"
+              >
+                <span className="font-medium">{workspace.name}</span>
+                <span className="text-xs text-slate-600 dark:text-slate-400">{workspace.role}</span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

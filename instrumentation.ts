@@ -1,0 +1,7 @@
+// Runs once when the server process starts (not during `next build`): open and migrate the
+// database so the first request is fast and a refused PGlite directory fails the start loudly.
+export async function register() {
+  if (process.env.NEXT_RUNTIME !== "nodejs" || process.env.NEXT_PHASE === "phase-production-build") return;
+  const { startServer } = await import("./lib/server/start");
+  await startServer();
+}

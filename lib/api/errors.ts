@@ -1,0 +1,30 @@
+// The one error type route code throws; lib/api/handler.ts turns it into a response.
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly detail: unknown,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(typeof detail === "string" ? detail : `HTTP ${status}`);
+  }
+}
+
+export interface ValidationEntry {
+  type: string;
+  loc: (string | number)[];
+  msg: string;
+  input?: unknown;
+  ctx?: Record<string, unknown>;
+}
+
+export class ValidationError extends HttpError {
+  constructor(readonly entries: ValidationEntry[]) {
+    super(422, entries);
+  }
+}
+
+export const notFound = (what: string) => new HttpError(404, `${what} not found`);
+export const conflict = (detail: string) => new HttpError(409, detail);
+export const forbidden = (detail = "Not enough permissions") => new HttpError(403, detail);
+export const unauthorized = (detail = "Not authenticated") =>
+  new HttpError(401, detail, { "WWW-Authenticate": "Bearer" });

@@ -1,0 +1,171 @@
+import crypto from "node:crypto";
+import { z } from "zod";
+import { getDb, type Db } from "@/lib/db/client";
+import { authenticate, type Caller } from "@/lib/auth/authenticate";
+import type { MemberRole } from "@/lib/generated/prisma/enums";
+import { forbidden, HttpError, notFound } from "@/lib/api/errors";
+import { parseJsonText, parseWith } from "@/lib/api/validation";
+import { DataDirInUseError } from "@/lib/db/pglite-lock";
+
+// Every route handler is one of these wrappers around a small function. The wrapper does, in this
+// order: authentication (401), workspace membership (404, so ids reveal nothing), validation of
+// path, query and body (422), then the handler; and it is the one place errors become responses.
+
+export interface Schemas {
+  params?: z.ZodType;
+  query?: z.ZodType;
+  body?: z.ZodType;
+}
+
+type Parsed<S extends Schemas, K extends keyof Schemas> = S[K] extends z.ZodType ? z.output<S[K]> : undefined;
+
+export interface PublicContext<S extends Schemas> {
+  request: Request;
+  params: Parsed<S, "params">;
+  query: Parsed<S, "query">;
+  body: Parsed<S, "body">;
+  db: Db;
+  requestId: string;
+}
+
+export interface UserContext<S extends Schemas> extends PublicContext<S> {
+  caller: Caller;
+}
+
+export interface WorkspaceContext<S extends Schemas> extends UserContext<S> {
+  workspace: { id: string; name: string };
+  role: MemberRole;
+}
+
+type NextRouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
+type RouteHandler = (request: Request, context: NextRouteContext) => Promise<Response>;
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export function publicRoute<S extends Schemas>(schemas: S, handler: (ctx: PublicContext<S>) => Promise<Response>): RouteHandler {
+  return respond(async (request, rawParams, requestId) => {
+    const db = await getDb();
+    return handler({ request, db, requestId, ...(await parseInputs(schemas, request, rawParams)) });
+  });
+}
+
+export function withUser<S extends Schemas>(
+  schemas: S & { adminOnly?: boolean },
+  handler: (ctx: UserContext<S>) => Promise<Response>,
+): RouteHandler {
+  return respond(async (request, rawParams, requestId) => {
+    const db = await getDb();
+    const caller = await authenticate(request, db);
+    if (schemas.adminOnly && !caller.isAdmin) throw forbidden("Only administrators may do this");
+    return handler({ request, db, requestId, caller, ...(await parseInputs(schemas, request, rawParams)) });
+  });
+}
+
+export function withWorkspace<S extends Schemas>(
+  schemas: S & { ownerOnly?: boolean },
+  handler: (ctx: WorkspaceContext<S>) => Promise<Response>,
+): RouteHandler {
+  return respond(async (request, rawParams, requestId) => {
+    const db = await getDb();
+    const caller = await authenticate(request, db);
+    const workspaceId = String(rawParams.id ?? "");
+    const membership =
+      caller.workspaceScope && caller.workspaceScope !== workspaceId
+        ? null
+        : await db.membership.findUnique({
+            where: { workspaceId_userId: { workspaceId, userId: caller.userId } },
+            select: { role: true, workspace: { select: { id: true, name: true } } },
+          });
+    if (!membership) throw notFound("Workspace");
+    if (schemas.ownerOnly && membership.role !== "owner") throw forbidden("Only workspace owners may do this");
+    return handler({
+      request,
+      db,
+      requestId,
+      caller,
+      workspace: membership.workspace,
+      role: membership.role,
+      ...(await parseInputs(schemas, request, rawParams)),
+    });
+  });
+}
+
+export function json(data: unknown, status = 200, headers?: Record<string, string>): Response {
+  return Response.json(data, { status, headers });
+}
+
+export function noContent(): Response {
+  return new Response(null, { status: 204 });
+}
+
+/** Turns anything a handler throws into the documented error body. */
+export function errorResponse(error: unknown, requestId: string): Response {
+  if (error instanceof HttpError) {
+    return json({ detail: error.detail }, error.status, { ...error.headers, "x-request-id": requestId });
+  }
+  const prismaCode = (error as { code?: unknown })?.code;
+  if (prismaCode === "P2002") return json({ detail: "Already exists" }, 409, { "x-request-id": requestId });
+  if (prismaCode === "P2025") return json({ detail: "Not found" }, 404, { "x-request-id": requestId });
+  if (error instanceof DataDirInUseError) {
+    console.error(`[${requestId}] ${error.message}`);
+    return json({ detail: error.message }, 503, { "x-request-id": requestId });
+  }
+  console.error(`[${requestId}] unhandled error`, error);
+  return json({ detail: "Internal Server Error" }, 500, { "x-request-id": requestId });
+}
+
+function respond(run: (request: Request, rawParams: Record<string, unknown>, requestId: string) => Promise<Response>): RouteHandler {
+  return async (request, context) => {
+    const requestId = request.headers.get("x-request-id") || crypto.randomUUID();
+    try {
+      const response = await run(request, (await context?.params) ?? {}, requestId);
+      response.headers.set("x-request-id", requestId);
+      return response;
+    } catch (error) {
+      return errorResponse(error, requestId);
+    }
+  };
+}
+
+async function parseInputs<S extends Schemas>(schemas: S, request: Request, rawParams: Record<string, unknown>) {
+  const url = new URL(request.url);
+  const params = schemas.params ? parseWith(schemas.params, rawParams, "path") : undefined;
+  const query = schemas.query ? parseWith(schemas.query, queryObject(url.searchParams), "query") : undefined;
+  const body = schemas.body ? parseWith(schemas.body, await readJsonBody(request), "body") : undefined;
+  return { params, query, body } as { params: Parsed<S, "params">; query: Parsed<S, "query">; body: Parsed<S, "body"> };
+}
+
+function queryObject(search: URLSearchParams): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const key of new Set(search.keys())) {
+    const values = search.getAll(key);
+    out[key] = values.length === 1 ? values[0] : values;
+  }
+  return out;
+}
+
+/** Reads at most 1 MiB (413 beyond), whatever Content-Length claims. */
+async function readJsonBody(request: Request): Promise<unknown> {
+  const declared = Number(request.headers.get("content-length"));
+  if (declared > MAX_BODY_BYTES) throw tooLarge();
+  if (!request.body) return undefined;
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  const text = Buffer.concat(chunks).toString("utf8");
+  return text.trim() === "" ? undefined : parseJsonText(text);
+}
+
+function tooLarge() {
+  return new HttpError(413, `Request body larger than ${MAX_BODY_BYTES} bytes`);
+}

@@ -1,0 +1,149 @@
+import { z } from "zod";
+import { ValidationError, type ValidationEntry } from "@/lib/api/errors";
+
+// Clients of the original service parse FastAPI/Pydantic v2 validation bodies, so zod's issues are
+// translated into Pydantic's `type`, `msg` and `ctx` for the cases a client can actually hit.
+
+export type Source = "body" | "query" | "path";
+
+const FLOAT_MESSAGE = "Input should be a valid number";
+
+/** A JSON number that may have a fractional part (everything else numeric here is an integer). */
+export function floatNumber() {
+  return z.number({ error: FLOAT_MESSAGE });
+}
+
+export function parseWith<T extends z.ZodType>(schema: T, input: unknown, source: Source): z.output<T> {
+  const result = schema.safeParse(input, { reportInput: true });
+  if (result.success) return result.data;
+  throw new ValidationError(result.error.issues.map((issue) => toEntry(issue, source, input)));
+}
+
+export function toEntry(issue: z.core.$ZodIssue, source: Source, root: unknown): ValidationEntry {
+  const loc: (string | number)[] = [source, ...issue.path.map((p) => (typeof p === "symbol" ? String(p) : p))];
+  const input = "input" in issue ? issue.input : valueAt(root, issue.path);
+  const fromText = source !== "body" && typeof input === "string";
+  const entry = (type: string, msg: string, ctx?: Record<string, unknown>): ValidationEntry =>
+    ctx ? { type, loc, msg, input, ctx } : { type, loc, msg, input };
+
+  switch (issue.code) {
+    case "invalid_type": {
+      if (input === undefined) {
+        return { type: "missing", loc, msg: "Field required", input: valueAt(root, issue.path.slice(0, -1)) ?? null };
+      }
+      switch (issue.expected) {
+        case "string":
+          return entry("string_type", "Input should be a valid string");
+        case "int":
+        case "number":
+          // zod reports a non-number given to z.int() as expected "number"; numbers in this API are
+          // integers unless declared with floatNumber(), whose message marks them.
+          if (issue.message === FLOAT_MESSAGE) {
+            return fromText
+              ? entry("float_parsing", "Input should be a valid number, unable to parse string as a number")
+              : entry("float_type", FLOAT_MESSAGE);
+          }
+          if (fromText) return entry("int_parsing", "Input should be a valid integer, unable to parse string as an integer");
+          if (typeof input === "number") return entry("int_from_float", "Input should be a valid integer, got a number with a fractional part");
+          return entry("int_type", "Input should be a valid integer");
+        case "boolean":
+          return fromText
+            ? entry("bool_parsing", "Input should be a valid boolean, unable to interpret input")
+            : entry("bool_type", "Input should be a valid boolean");
+        case "array":
+          return entry("list_type", "Input should be a valid list");
+        case "object":
+          return entry("model_attributes_type", "Input should be a valid dictionary or object to extract fields from");
+        default:
+          return entry(`${issue.expected}_type`, issue.message);
+      }
+    }
+    case "too_small": {
+      const min = Number(issue.minimum);
+      if (issue.origin === "string") {
+        return entry("string_too_short", `String should have at least ${min} character${min === 1 ? "" : "s"}`, { min_length: min });
+      }
+      if (issue.origin === "array" || issue.origin === "set") {
+        const actual = Array.isArray(input) ? input.length : undefined;
+        return entry("too_short", `List should have at least ${min} item${min === 1 ? "" : "s"} after validation, not ${actual}`, {
+          field_type: "List", min_length: min, actual_length: actual,
+        });
+      }
+      return issue.inclusive
+        ? entry("greater_than_equal", `Input should be greater than or equal to ${min}`, { ge: min })
+        : entry("greater_than", `Input should be greater than ${min}`, { gt: min });
+    }
+    case "too_big": {
+      const max = Number(issue.maximum);
+      if (issue.origin === "string") {
+        return entry("string_too_long", `String should have at most ${max} character${max === 1 ? "" : "s"}`, { max_length: max });
+      }
+      if (issue.origin === "array" || issue.origin === "set") {
+        const actual = Array.isArray(input) ? input.length : undefined;
+        return entry("too_long", `List should have at most ${max} item${max === 1 ? "" : "s"} after validation, not ${actual}`, {
+          field_type: "List", max_length: max, actual_length: actual,
+        });
+      }
+      return issue.inclusive
+        ? entry("less_than_equal", `Input should be less than or equal to ${max}`, { le: max })
+        : entry("less_than", `Input should be less than ${max}`, { lt: max });
+    }
+    case "invalid_value": {
+      const expected = describeChoices(issue.values);
+      return entry("enum", `Input should be ${expected}`, { expected });
+    }
+    case "invalid_format":
+      if (issue.format === "regex" && "pattern" in issue) {
+        return entry("string_pattern_mismatch", `String should match pattern '${issue.pattern}'`, { pattern: issue.pattern });
+      }
+      if (issue.format === "url") {
+        return entry("url_parsing", "Input should be a valid URL", { error: issue.message });
+      }
+      return entry("value_error", `Value error, ${issue.message}`, { error: issue.message });
+    default:
+      return entry("value_error", `Value error, ${issue.message}`, { error: issue.message });
+  }
+}
+
+/** Parses a JSON request body the way FastAPI reports it: malformed JSON is a 422 `json_invalid`. */
+export function parseJsonText(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const message = (error as Error).message;
+    const position = Number(/position (\d+)/.exec(message)?.[1] ?? 0);
+    throw new ValidationError([
+      { type: "json_invalid", loc: ["body", position], msg: "JSON decode error", input: {}, ctx: { error: message } },
+    ]);
+  }
+}
+
+// Query strings and path segments are text; these accept the text forms FastAPI accepts and leave
+// anything else as text, so the error names the right Pydantic type (int_parsing, bool_parsing).
+export function queryInt<T extends z.ZodType = z.ZodInt>(inner: T = z.int() as unknown as T) {
+  return z.preprocess((value) => (typeof value === "string" && /^\s*[-+]?\d+\s*$/.test(value) ? Number(value) : value), inner);
+}
+
+export function queryBool<T extends z.ZodType = z.ZodBoolean>(inner: T = z.boolean() as unknown as T) {
+  return z.preprocess((value) => {
+    if (typeof value !== "string") return value;
+    const text = value.trim().toLowerCase();
+    if (["true", "1", "yes", "on", "t", "y"].includes(text)) return true;
+    if (["false", "0", "no", "off", "f", "n"].includes(text)) return false;
+    return value;
+  }, inner);
+}
+
+function describeChoices(values: readonly unknown[]): string {
+  const quoted = values.map((value) => (typeof value === "string" ? `'${value}'` : String(value)));
+  return quoted.length <= 1 ? quoted.join("") : `${quoted.slice(0, -1).join(", ")} or ${quoted.at(-1)}`;
+}
+
+function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+  let current = root;
+  for (const key of path) {
+    if (current === null || typeof current !== "object") return undefined;
+    current = (current as Record<PropertyKey, unknown>)[key];
+  }
+  return current;
+}

@@ -1,0 +1,102 @@
+import fs from "node:fs";
+import path from "node:path";
+import { PrismaClient } from "@/lib/generated/prisma/client";
+import { databaseKind, databaseUrl, dataDir } from "@/lib/config";
+import { acquireDirLock } from "@/lib/db/pglite-lock";
+import { applyMigrations, type SqlSession } from "@/lib/db/migrate";
+
+export type Db = InstanceType<typeof PrismaClient>;
+
+// What one process holds open. Kept on globalThis so that `next dev` reloads, and the separate
+// bundles Next makes for instrumentation and routes, all share one PGlite instance and one pool.
+interface Connection {
+  db: Db;
+  kind: "pglite" | "postgresql";
+  close(): Promise<void>;
+}
+
+const state = globalThis as typeof globalThis & { __taskboardDb?: Promise<Connection> };
+
+/** Opens the database on first use (never at import, so `next build` never touches it) and migrates it. */
+export async function getDb(): Promise<Db> {
+  return (await connection()).db;
+}
+
+export function connection(): Promise<Connection> {
+  state.__taskboardDb ??= open().catch((error) => {
+    state.__taskboardDb = undefined;
+    throw error;
+  });
+  return state.__taskboardDb;
+}
+
+export async function closeDb(): Promise<void> {
+  const pending = state.__taskboardDb;
+  state.__taskboardDb = undefined;
+  if (pending) await (await pending).close();
+}
+
+async function open(): Promise<Connection> {
+  return databaseKind() === "postgresql" ? openPostgres(databaseUrl()!) : openPglite(dataDir());
+}
+
+async function openPglite(dir: string): Promise<Connection> {
+  const { PGlite } = await import("@electric-sql/pglite");
+  const { PrismaPGlite } = await import("pglite-prisma-adapter");
+  fs.mkdirSync(dir, { recursive: true });
+  const release = acquireDirLock(path.join(dir, "pglite.lock"));
+  process.once("exit", release);
+  try {
+    const pg = new PGlite(path.join(dir, "pglite"));
+    await pg.waitReady;
+    await applyMigrations({
+      query: (sql, params) => pg.query(sql, params) as Promise<{ rows: Record<string, unknown>[] }>,
+      exec: (sql) => pg.exec(sql),
+    });
+    const db = new PrismaClient({ adapter: new PrismaPGlite(pg) });
+    return {
+      db,
+      kind: "pglite",
+      async close() {
+        await db.$disconnect();
+        await pg.close();
+        release();
+      },
+    };
+  } catch (error) {
+    release();
+    throw error;
+  }
+}
+
+async function openPostgres(url: string): Promise<Connection> {
+  const pg = await import("pg");
+  const { PrismaPg } = await import("@prisma/adapter-pg");
+  await migratePostgres(url);
+  const pool = new pg.default.Pool({ connectionString: url, max: Number(process.env.DATABASE_POOL_SIZE) || 10 });
+  const db = new PrismaClient({ adapter: new PrismaPg(pool) });
+  return {
+    db,
+    kind: "postgresql",
+    async close() {
+      await db.$disconnect();
+      await pool.end();
+    },
+  };
+}
+
+/** Applies pending migrations on one dedicated connection (advisory locks belong to a session). */
+export async function migratePostgres(url: string): Promise<string[]> {
+  const pg = await import("pg");
+  const client = new pg.default.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const session: SqlSession = {
+      query: (sql, params) => client.query(sql, params as unknown[]),
+      exec: (sql) => client.query(sql),
+    };
+    return await applyMigrations(session);
+  } finally {
+    await client.end();
+  }
+}

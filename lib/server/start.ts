@@ -1,0 +1,28 @@
+import { connection } from "@/lib/db/client";
+import { createFirstAdmin } from "@/lib/users/create-user";
+import { HttpError } from "@/lib/api/errors";
+
+export async function startServer() {
+  try {
+    const { db, kind } = await connection();
+    console.log(`[taskboard] database ready (${kind})`);
+    await bootstrapAdmin(db);
+  } catch (error) {
+    console.error(`[taskboard] cannot start: ${(error as Error).message}`);
+    process.exit(1);
+  }
+}
+
+async function bootstrapAdmin(db: Awaited<ReturnType<typeof connection>>["db"]) {
+  const username = process.env.ADMIN_USERNAME;
+  const password = process.env.ADMIN_PASSWORD;
+  if (!username || !password) return;
+  if ((await db.user.count()) > 0) return;
+  try {
+    await createFirstAdmin(db, username, password);
+    console.log(`[taskboard] created the first administrator "${username}" from ADMIN_USERNAME`);
+  } catch (error) {
+    // Another instance created it first.
+    if (!(error instanceof HttpError && error.status === 409)) throw error;
+  }
+}

@@ -1,0 +1,39 @@
+import type { Db } from "@/lib/db/client";
+import type { User } from "@/lib/generated/prisma/client";
+import { conflict, HttpError } from "@/lib/api/errors";
+import { hashPassword } from "@/lib/auth/password";
+
+export async function createUser(db: Db, input: { username: string; password: string; is_admin: boolean }) {
+  const passwordHash = await hashPassword(input.password);
+  try {
+    return serializeUser(
+      await db.user.create({ data: { username: input.username, passwordHash, isAdmin: input.is_admin } }),
+    );
+  } catch (error) {
+    if ((error as { code?: string }).code === "P2002") throw conflict("A user with that username already exists");
+    throw error;
+  }
+}
+
+/**
+ * The first administrator, made once: from ADMIN_USERNAME/ADMIN_PASSWORD at start-up, or through
+ * the setup page. The advisory lock makes two concurrent attempts create one admin, not two.
+ */
+export async function createFirstAdmin(db: Db, username: string, password: string) {
+  const passwordHash = await hashPassword(password);
+  return db.$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(8675309)`;
+    if ((await tx.user.count()) > 0) throw new HttpError(409, "Setup is already done: an administrator exists");
+    return serializeUser(await tx.user.create({ data: { username, passwordHash, isAdmin: true } }));
+  });
+}
+
+export function serializeUser(row: User) {
+  return {
+    id: row.id,
+    username: row.username,
+    is_admin: row.isAdmin,
+    disabled: row.disabled,
+    created_at: row.createdAt.toISOString(),
+  };
+}

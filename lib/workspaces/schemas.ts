@@ -1,0 +1,27 @@
+import { z } from "zod";
+import { username } from "@/lib/users/schemas";
+
+export const workspaceParams = z.object({ id: z.string() });
+
+export const createWorkspaceBody = z.object({ name: z.string().trim().min(1).max(200) });
+
+export const workspace = z.object({
+  id: z.string(),
+  name: z.string(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+export const workspaceWithRole = workspace.extend({ role: z.enum(["owner", "member"]) });
+
+export const addMemberBody = z.object({
+  username,
+  role: z.enum(["owner", "member"]).default("member"),
+});
+
+export const member = z.object({
+  user_id: z.string(),
+  username: z.string(),
+  role: z.enum(["owner", "member"]),
+  created_at: z.string(),
+});

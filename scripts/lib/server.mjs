@@ -1,0 +1,81 @@
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { root } from "./build-state.mjs";
+
+/**
+ * Starts the production server (`next start`) on a free port with its own fresh database, for
+ * tests and benchmarks. Returns its URL and a stop function that also removes what it made.
+ * @param {{ databaseUrl?: string, env?: Record<string, string>, label?: string, dataDir?: string }} [options]
+ */
+export async function startServer({ databaseUrl, env = {}, label = "server", dataDir: givenDataDir } = {}) {
+  const port = await freePort();
+  const dataDir = givenDataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), `taskboard-${label}-`));
+  const child = spawn(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
+    cwd: root,
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl ?? "",
+      PORT: String(port),
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const output = [];
+  const keep = (chunk) => {
+    output.push(chunk.toString());
+    if (output.length > 200) output.shift();
+    if (process.env.TASKBOARD_SERVER_LOG) process.stderr.write(`[${label}] ${chunk}`);
+  };
+  child.stdout.on("data", keep);
+  child.stderr.on("data", keep);
+  const url = `http://127.0.0.1:${port}`;
+  await waitForHealth(url, child, output);
+  return {
+    url,
+    dataDir,
+    child,
+    output,
+    async stop() {
+      if (child.exitCode === null) {
+        child.kill("SIGTERM");
+        await Promise.race([new Promise((resolve) => child.once("exit", resolve)), delay(5000)]);
+        if (child.exitCode === null) child.kill("SIGKILL");
+      }
+      if (!givenDataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function waitForHealth(url, child, output) {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output.join("")}`);
+    try {
+      const response = await fetch(`${url}/api/health`);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await delay(100);
+  }
+  child.kill("SIGKILL");
+  throw new Error(`server did not become healthy within 60 s:\n${output.join("")}`);
+}
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+    server.on("error", reject);
+  });
+}
+
+const delay = (ms) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,0 +1,71 @@
+import crypto from "node:crypto";
+import { inject } from "vitest";
+import { ADMIN } from "../setup/global-server";
+
+// Small HTTP client for API tests: real requests to the real server.
+
+export const baseUrl = () => inject("baseUrl");
+
+export interface ApiResponse<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export async function call<T = any>(
+  method: string,
+  path: string,
+  options: { token?: string; json?: unknown; body?: string; headers?: Record<string, string> } = {},
+): Promise<ApiResponse<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  let body = options.body;
+  if (options.json !== undefined) {
+    headers["content-type"] = "application/json";
+    body = JSON.stringify(options.json);
+  }
+  const response = await fetch(baseUrl() + path, { method, headers, body, redirect: "manual" });
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    // not JSON; keep the text
+  }
+  return { status: response.status, body: parsed as T, headers: response.headers };
+}
+
+export async function login(username: string, password: string) {
+  const response = await call("POST", "/api/auth/login", { json: { username, password } });
+  if (response.status !== 200) throw new Error(`login ${username}: ${response.status} ${JSON.stringify(response.body)}`);
+  return response.body as { access_token: string; refresh_token: string; expire_days: number; token_type: string };
+}
+
+let adminToken: Promise<string> | undefined;
+export function admin(): Promise<string> {
+  adminToken ??= login(ADMIN.username, ADMIN.password).then((r) => r.access_token);
+  return adminToken;
+}
+
+export function uniqueName(prefix = "user") {
+  return `${prefix}_${crypto.randomBytes(5).toString("hex")}`;
+}
+
+/** A fresh user (made by the admin) and its access token. */
+export async function newUser(options: { isAdmin?: boolean } = {}) {
+  const username = uniqueName();
+  const password = "password-" + crypto.randomBytes(4).toString("hex");
+  const created = await call("POST", "/api/users", {
+    token: await admin(),
+    json: { username, password, is_admin: options.isAdmin ?? false },
+  });
+  if (created.status !== 201) throw new Error(`create user: ${created.status} ${JSON.stringify(created.body)}`);
+  const tokens = await login(username, password);
+  return { id: created.body.id as string, username, password, token: tokens.access_token, refreshToken: tokens.refresh_token };
+}
+
+export async function newWorkspace(token: string, name = uniqueName("ws")) {
+  const response = await call("POST", "/api/workspaces", { token, json: { name } });
+  if (response.status !== 201) throw new Error(`create workspace: ${response.status} ${JSON.stringify(response.body)}`);
+  return response.body as { id: string; name: string; created_at: string; updated_at: string };
+}

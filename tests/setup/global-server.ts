@@ -1,0 +1,36 @@
+import { spawnSync } from "node:child_process";
+import type { TestProject } from "vitest/node";
+import { needsBuild, root } from "../../scripts/lib/build-state.mjs";
+import { startServer } from "../../scripts/lib/server.mjs";
+import { createScratchDatabase } from "../../scripts/lib/postgres.mjs";
+
+export const ADMIN = { username: "admin", password: "admin-password-for-tests" };
+
+export default async function setup(project: TestProject) {
+  if (needsBuild()) {
+    const build = spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
+    if (build.status !== 0) throw new Error("next build failed");
+  }
+  const kind = process.env.TEST_DATABASE === "postgresql" ? "postgresql" : "pglite";
+  const scratch = kind === "postgresql" ? await createScratchDatabase() : undefined;
+  const server = await startServer({
+    databaseUrl: scratch?.url,
+    label: `api-${kind}`,
+    env: { ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password },
+  });
+  project.provide("baseUrl", server.url);
+  project.provide("databaseKind", kind);
+  project.provide("databaseUrl", scratch?.url ?? "");
+  return async () => {
+    await server.stop();
+    await scratch?.drop();
+  };
+}
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    baseUrl: string;
+    databaseKind: "pglite" | "postgresql";
+    databaseUrl: string;
+  }
+}

@@ -1,0 +1,16 @@
+import path from "node:path";
+import { defineConfig } from "vitest/config";
+
+// API tests run against the production server started by tests/setup/global-server.ts, on the
+// database named by TEST_DATABASE (pglite by default; scripts/test.mjs runs the suite once per database).
+export default defineConfig({
+  resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
+  test: {
+    include: ["tests/unit/**/*.test.ts", "tests/api/**/*.test.ts", "lib/**/*.test.ts"],
+    globalSetup: ["tests/setup/global-server.ts"],
+    pool: "forks",
+    maxWorkers: 2,
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
