@@ -1,0 +1,34 @@
+import { defineConfig, devices } from "@playwright/test";
+
+// The browser comes from scripts/lib/find-chromium.mjs via CHROMIUM_PATH (Debian's chromium here;
+// Playwright never downloads one). The server is the production build on a fresh embedded database.
+const port = Number(process.env.E2E_PORT || 3210);
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  outputDir: "tests/artifacts/playwright",
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [["list"], ["json", { outputFile: "tests/artifacts/playwright-results.json" }]],
+  use: {
+    baseURL: `http://localhost:${port}`,
+    screenshot: "only-on-failure",
+    trace: "retain-on-failure",
+    viewport: { width: 1280, height: 800 },
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH || undefined,
+      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    },
+  },
+  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],
+  webServer: {
+    command: `node scripts/e2e-server.mjs`,
+    url: `http://localhost:${port}/api/health`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    env: { E2E_PORT: String(port) },
+  },
+});
