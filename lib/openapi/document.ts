@@ -205,6 +205,8 @@ function converter(schemas: Record<string, unknown>): Convert {
       if (value && typeof value === "object") {
         const out: JsonObject = {};
         for (const [key, inner] of Object.entries(value)) {
+          // z.int() states the safe-integer range; as a documented bound it is only noise.
+          if ((key === "minimum" || key === "maximum") && Math.abs(inner as number) === Number.MAX_SAFE_INTEGER) continue;
           out[key] =
             key === "$ref" && typeof inner === "string" && inner.startsWith("#/$defs/")
               ? `#/components/schemas/${renamed.get(inner.slice(8)) ?? inner.slice(8)}`
