@@ -34,21 +34,22 @@ export async function readExecutionLog(db: Db, workspaceId: string, executionId:
   let next = offset;
   for (const chunk of chunks) {
     const first = Number(chunk.first_line);
-    // A gap (a batch that could not be stored) is skipped rather than hidden behind a stuck offset.
-    if (first > next && lines.length === 0) next = first;
-    if (first !== next) break;
-    const chunkLines = chunk.content.split("\n");
-    const from = Math.max(0, offset - first);
-    const take = chunkLines.slice(from, from + (end - Math.max(offset, first)));
+    // A gap (a batch that could not be stored) ends this page; the next one starts after it.
+    if (first > next) {
+      if (lines.length > 0) break;
+      next = first;
+    }
+    const from = next - first;
+    const take = chunk.content.split("\n").slice(from, from + (end - next));
     lines.push(...take);
-    next = first + from + take.length;
+    next += take.length;
     if (next >= end) break;
   }
   const finished = FINISHED_STATUSES.includes(execution.status);
   return {
     execution_id: execution.id,
     status: execution.status,
-    offset,
+    offset: lines.length > 0 ? next - lines.length : offset,
     lines,
     next_offset: lines.length > 0 ? next : offset,
     line_count: execution.lineCount,
