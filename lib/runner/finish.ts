@@ -3,6 +3,8 @@ import type { Execution } from "@/lib/generated/prisma/client";
 import { publishEvent } from "@/lib/events/publish";
 import { serializeExecution, serializeTaskRun } from "@/lib/runs/serialize";
 import { agentTokenName, type Tx } from "@/lib/runs/start-execution";
+import { loadTask } from "@/lib/tasks/load-tasks";
+import { endOfColumn, lockColumn } from "@/lib/tasks/positions";
 
 export type FinalStatus = "succeeded" | "failed" | "cancelled" | "timed_out";
 
@@ -83,7 +85,10 @@ export async function finishExecution(
   const { execution, change } = result;
   if (change) {
     publishEvent(execution.workspaceId, "run.updated", serializeTaskRun(change.run));
-    if (change.task) publishEvent(execution.workspaceId, change.task.moved ? "task.moved" : "task.updated", change.task.event);
+    if (change.task) {
+      const task = await loadTask(db, change.task.workspaceId, change.task.id);
+      if (task) publishEvent(execution.workspaceId, change.task.moved ? "task.moved" : "task.updated", task);
+    }
   }
   publishEvent(result.execution.workspaceId, "execution.updated", serializeExecution(result.execution));
   return result.execution;
@@ -91,33 +96,16 @@ export async function finishExecution(
 
 /** The conflict is gone: clear the flag and, unless told to keep it, put the task up for review. */
 async function resolveConflict(tx: Tx, taskId: string, keepStatus: boolean) {
-  const task = await tx.task.findUnique({ where: { id: taskId } });
-  if (!task) return null;
-  const moved = !keepStatus && task.status !== "in_review";
-  let position = task.position;
+  const current = await tx.task.findUnique({ where: { id: taskId }, select: { workspaceId: true, status: true } });
+  if (!current) return null;
+  const moved = !keepStatus && current.status !== "in_review";
   if (moved) {
-    // Appended at the end of the review column; positions are unique per column.
-    const last = await tx.task.aggregate({
-      where: { workspaceId: task.workspaceId, status: "in_review" },
-      _max: { position: true },
-    });
-    position = (last._max.position ?? 0) + 1;
+    // The tasks API's rule: a column's positions are written under its lock, taken before the row lock.
+    await lockColumn(tx, current.workspaceId, "in_review");
+    const position = await endOfColumn(tx, current.workspaceId, "in_review", taskId);
+    await tx.task.update({ where: { id: taskId }, data: { hasMergeConflict: false, status: "in_review", position, doneAt: null } });
+  } else {
+    await tx.task.update({ where: { id: taskId }, data: { hasMergeConflict: false } });
   }
-  const updated = await tx.task.update({
-    where: { id: taskId },
-    data: { hasMergeConflict: false, ...(moved ? { status: "in_review", position } : {}) },
-  });
-  return {
-    moved,
-    // The board refetches the task on this event; the fields that changed are included.
-    event: {
-      id: updated.id,
-      workspace_id: updated.workspaceId,
-      status: updated.status,
-      position: updated.position,
-      has_merge_conflict: updated.hasMergeConflict,
-      from_status: task.status,
-      updated_at: updated.updatedAt.toISOString(),
-    },
-  };
+  return { id: taskId, workspaceId: current.workspaceId, moved };
 }

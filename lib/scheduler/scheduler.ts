@@ -6,6 +6,8 @@ import { nextRun } from "@/lib/schedules/next-run";
 import { taskInstructions } from "@/lib/runs/instructions";
 import { announceStarted, createExecution, type Tx } from "@/lib/runs/start-execution";
 import { schedulerIntervalMs } from "@/lib/runner/config";
+import { loadTask } from "@/lib/tasks/load-tasks";
+import { endOfColumn, lockColumn } from "@/lib/tasks/positions";
 
 // Fires due schedules. Every instance ticks; each due schedule row is claimed with
 // FOR UPDATE SKIP LOCKED in the same transaction that moves next_run_at on and creates the run, so
@@ -23,8 +25,7 @@ export function startScheduler(db: Db) {
   return () => clearInterval(interval);
 }
 
-type Fired = { schedule: Schedule; created: Awaited<ReturnType<typeof createExecution>> | null; task: TaskEvent | null; skipped?: string };
-type TaskEvent = Awaited<ReturnType<typeof createScheduleTask>>;
+type Fired = { schedule: Schedule; created: Awaited<ReturnType<typeof createExecution>> | null; newTaskId: string | null; skipped?: string };
 
 export async function fireDueSchedules(db: Db): Promise<number> {
   await fillMissingNextRuns(db);
@@ -39,7 +40,8 @@ export async function fireDueSchedules(db: Db): Promise<number> {
       for (const { id, db_now } of due) out.push(await fire(tx, id, new Date(db_now)));
       return out;
     });
-    for (const { schedule, created, task, skipped } of fired) {
+    for (const { schedule, created, newTaskId, skipped } of fired) {
+      const task = newTaskId ? await loadTask(db, schedule.workspaceId, newTaskId) : undefined;
       if (task) publishEvent(schedule.workspaceId, "task.created", task);
       if (created) announceStarted(schedule.workspaceId, created);
       console.log(`[taskboard] schedule ${schedule.slug} (${schedule.id}) fired${skipped ? `; skipped: ${skipped}` : ""}`);
@@ -56,10 +58,10 @@ async function fire(tx: Tx, scheduleId: string, now: Date): Promise<Fired> {
     data: { nextRunAt: safeNextRun(schedule, now), lastTriggeredAt: now },
   });
   let task = schedule.taskId ? await tx.task.findUnique({ where: { id: schedule.taskId } }) : null;
-  let created: TaskEvent | null = null;
+  let newTaskId: string | null = null;
   if (!task) {
-    created = await createScheduleTask(tx, schedule);
-    task = await tx.task.findUniqueOrThrow({ where: { id: created.id } });
+    newTaskId = await createScheduleTask(tx, schedule);
+    task = await tx.task.findUniqueOrThrow({ where: { id: newTaskId } });
   }
   try {
     const execution = await createExecution(tx, {
@@ -68,37 +70,27 @@ async function fire(tx: Tx, scheduleId: string, now: Date): Promise<Fired> {
       trigger: "schedule",
       instructions: schedule.defaultInstructions.trim() || taskInstructions(task),
     });
-    return { schedule, created: execution, task: created };
+    return { schedule, created: execution, newTaskId };
   } catch (error) {
     // The occurrence is spent either way: a task still busy from the last one is not run twice.
-    if (error instanceof HttpError && error.status === 409) return { schedule, created: null, task: created, skipped: "its task is still running" };
+    if (error instanceof HttpError && error.status === 409) return { schedule, created: null, newTaskId, skipped: "its task is still running" };
     throw error;
   }
 }
 
 /** A schedule without a task gets a fresh one in `todo` for each occurrence, titled after it. */
 async function createScheduleTask(tx: Tx, schedule: Schedule) {
-  const last = await tx.task.aggregate({
-    where: { workspaceId: schedule.workspaceId, status: "todo" },
-    _max: { position: true },
-  });
+  await lockColumn(tx, schedule.workspaceId, "todo");
   const task = await tx.task.create({
     data: {
       workspaceId: schedule.workspaceId,
       title: schedule.name,
       description: schedule.defaultInstructions,
       status: "todo",
-      position: (last._max.position ?? 0) + 1,
+      position: await endOfColumn(tx, schedule.workspaceId, "todo"),
     },
   });
-  return {
-    id: task.id,
-    workspace_id: task.workspaceId,
-    title: task.title,
-    status: task.status,
-    position: task.position,
-    created_at: task.createdAt.toISOString(),
-  };
+  return task.id;
 }
 
 /** Enabled schedules written without a next run time (e.g. by hand) get one, so they fire at all. */
