@@ -23,21 +23,8 @@ export const logQuery = z.object({
 });
 
 const runStatus = z.enum(["queued", "running", "succeeded", "failed", "cancelled", "timed_out"]);
-const runTrigger = z.enum(["manual", "schedule", "fix_conflicts"]);
 
-export const taskRun = z.object({
-  id: z.string(),
-  task_id: z.string(),
-  session_id: z.string().nullable(),
-  attempt_number: z.int(),
-  status: runStatus,
-  exit_code: z.int().nullable(),
-  error_message: z.string().nullable(),
-  started_at: z.string(),
-  finished_at: z.string().nullable(),
-  duration_seconds: floatNumber().nullable(),
-  trigger: runTrigger.default("manual"),
-});
+// The task run record is the tasks API's `taskRunResponse` (lib/tasks/schemas.ts), shared by both.
 
 export const execution = z.object({
   id: z.string(),
