@@ -12,8 +12,8 @@ import {
   taskParams,
 } from "@/lib/runs/schemas";
 
-const detail = z.object({ detail: z.string() });
-const notFound = (what: string) => ({ description: `${what} not found, or the caller is not a member of the workspace`, schema: detail });
+// Error responses without a schema get the document's shared {detail} body.
+const notFound = (what: string) => ({ description: `${what} not found, or the caller is not a member of the workspace` });
 
 export const runOperations: OperationSpec[] = [
   {
@@ -37,7 +37,7 @@ export const runOperations: OperationSpec[] = [
     responses: {
       202: { description: "The execution: `running` with its runner_pid once started here, `queued` while the concurrency cap holds it", schema: execution },
       404: notFound("Workspace or task"),
-      409: { description: "An execution of this task is already queued or running", schema: detail },
+      409: { description: "An execution of this task is already queued or running" },
     },
   },
   {
@@ -52,7 +52,7 @@ export const runOperations: OperationSpec[] = [
     responses: {
       202: { description: "The execution record", schema: execution },
       404: notFound("Workspace or task"),
-      409: { description: "The task has no pr_url, no merge conflict, or an execution already running", schema: detail },
+      409: { description: "The task has no pr_url, no merge conflict, or an execution already running" },
     },
   },
   {
@@ -85,7 +85,7 @@ export const runOperations: OperationSpec[] = [
     responses: {
       200: { description: "The execution record, status cancelled", schema: execution },
       404: notFound("Workspace or execution"),
-      409: { description: "The execution has already finished", schema: detail },
+      409: { description: "The execution has already finished" },
     },
   },
 ];
