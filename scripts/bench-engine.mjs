@@ -71,11 +71,12 @@ async function bench(kind) {
 
     // 2. writes caused by 10,000 lines a second
     const rateTask = await newTask("rate");
-    await sleep(1500); // let the statistics of the start-up runs settle first
+    // Idle PostgreSQL backends publish their table statistics up to 10 s late: let them settle.
+    if (scratch) await sleep(11_000);
     const before = scratch ? await pgStats(scratch.url) : null;
     const rate = await api("POST", `/api/workspaces/${ws}/tasks/${rateTask}/runs`, { instructions: `rate ${RATE} ${RATE_SECONDS}` }, token);
     const rateDone = await waitDone(rate.body.id);
-    await sleep(1500); // PostgreSQL publishes table statistics about once a second
+    if (scratch) await sleep(11_000);
     const after = scratch ? await pgStats(scratch.url) : null;
 
     // 3. memory while an agent floods its output
