@@ -9,6 +9,10 @@ import { scheduleOperations } from "@/lib/openapi/operations/schedules";
 import { setupOperations } from "@/lib/openapi/operations/setup";
 import { userOperations } from "@/lib/openapi/operations/users";
 import { workspaceOperations } from "@/lib/openapi/operations/workspaces";
+import { taskOperations } from "@/lib/openapi/operations/tasks";
+import { runOperations } from "@/lib/openapi/operations/runs";
+import { paginatedTasksResponse, taskResponse, taskRunResponse } from "@/lib/tasks/schemas";
+import { execution } from "@/lib/runs/schemas";
 import { codehostStatus } from "@/lib/codehost/schemas";
 import { projectResponse } from "@/lib/projects/schemas";
 import { questionResponse } from "@/lib/questions/schemas";
@@ -27,8 +31,8 @@ export const OPERATIONS: OperationSpec[] = [
   ...projectOperations,
   ...codehostOperations,
   ...scheduleOperations,
-  // MERGE: the lead adds `...taskOperations, ...runOperations` here
-  // (lib/openapi/operations/tasks.ts and lib/openapi/operations/runs.ts, written in other branches).
+  ...taskOperations,
+  ...runOperations,
 ];
 
 /** Schemas shown once under components.schemas and referenced by name wherever they occur. */
@@ -38,7 +42,10 @@ const NAMED_SCHEMAS: [z.ZodType, string][] = [
   [codehostStatus, "CodehostStatus"],
   [scheduleResponse, "Schedule"],
   [scheduleDetailResponse, "ScheduleDetail"],
-  // MERGE: name the task and run schemas here too (e.g. TaskResponse, TaskRunResponse, PaginatedTasksResponse).
+  [taskResponse, "TaskResponse"],
+  [taskRunResponse, "TaskRunResponse"],
+  [paginatedTasksResponse, "PaginatedTasksResponse"],
+  [execution, "Execution"],
 ];
 
 type JsonObject = Record<string, unknown>;

@@ -1,12 +1,14 @@
 import { connection } from "@/lib/db/client";
 import { createFirstAdmin } from "@/lib/users/create-user";
 import { HttpError } from "@/lib/api/errors";
+import { startEngine } from "@/lib/runner/start";
 
 export async function startServer() {
   try {
     const { db, kind } = await connection();
     console.log(`[taskboard] database ready (${kind})`);
     await bootstrapAdmin(db);
+    await startEngine(db, kind);
   } catch (error) {
     console.error(`[taskboard] cannot start: ${(error as Error).message}`);
     process.exit(1);

@@ -1,0 +1,91 @@
+import { z } from "zod";
+import type { OperationSpec } from "@/lib/openapi/types";
+import { taskRunResponse } from "@/lib/tasks/schemas";
+import {
+  execution,
+  executionLog,
+  executionParams,
+  fixConflictsQuery,
+  listRunsQuery,
+  logQuery,
+  startRunBody,
+  taskParams,
+} from "@/lib/runs/schemas";
+
+// Error responses without a schema get the document's shared {detail} body.
+const notFound = (what: string) => ({ description: `${what} not found, or the caller is not a member of the workspace` });
+
+export const runOperations: OperationSpec[] = [
+  {
+    method: "get",
+    path: "/api/workspaces/{id}/tasks/{task_id}/runs",
+    operationId: "listTaskRuns",
+    summary: "The task's runs, newest first; at most `limit` (default 50, max 100)",
+    tags: ["runs"],
+    params: taskParams,
+    query: listRunsQuery,
+    responses: { 200: { description: "Task runs", schema: z.array(taskRunResponse) }, 404: notFound("Workspace or task") },
+  },
+  {
+    method: "post",
+    path: "/api/workspaces/{id}/tasks/{task_id}/runs",
+    operationId: "startTaskRun",
+    summary: "Run the agent on the task now (trigger manual); without instructions the task's title and description are used",
+    tags: ["runs"],
+    params: taskParams,
+    body: startRunBody,
+    responses: {
+      202: { description: "The execution: `running` with its runner_pid once started here, `queued` while the concurrency cap holds it", schema: execution },
+      404: notFound("Workspace or task"),
+      409: { description: "An execution of this task is already queued or running" },
+    },
+  },
+  {
+    method: "post",
+    path: "/api/workspaces/{id}/tasks/{task_id}/fix-conflicts",
+    operationId: "fixConflicts",
+    summary:
+      "Run the agent with the conflict-fixing instructions; on success has_merge_conflict is cleared and, unless keep_status, the task moves to in_review",
+    tags: ["runs"],
+    params: taskParams,
+    query: fixConflictsQuery,
+    responses: {
+      202: { description: "The execution record", schema: execution },
+      404: notFound("Workspace or task"),
+      409: { description: "The task has no pr_url, no merge conflict, or an execution already running" },
+    },
+  },
+  {
+    method: "get",
+    path: "/api/workspaces/{id}/executions/{execution_id}",
+    operationId: "getExecution",
+    summary: "One execution (the process behind a task run)",
+    tags: ["runs"],
+    params: executionParams,
+    responses: { 200: { description: "The execution record", schema: execution }, 404: notFound("Workspace or execution") },
+  },
+  {
+    method: "get",
+    path: "/api/workspaces/{id}/executions/{execution_id}/log",
+    operationId: "getExecutionLog",
+    summary:
+      "Output lines from `offset` (0-based), at most `limit` (default 1000, max 10000); new lines also arrive as execution.updated events",
+    tags: ["runs"],
+    params: executionParams,
+    query: logQuery,
+    responses: { 200: { description: "A page of the log", schema: executionLog }, 404: notFound("Workspace or execution") },
+  },
+  {
+    method: "post",
+    path: "/api/workspaces/{id}/executions/{execution_id}/cancel",
+    operationId: "cancelExecution",
+    summary: "Cancel a queued or running execution: SIGTERM to its process group, SIGKILL after a grace period",
+    tags: ["runs"],
+    params: executionParams,
+    responses: {
+      200: { description: "The execution record, status cancelled", schema: execution },
+      404: notFound("Workspace or execution"),
+      409: { description: "The execution has already finished" },
+    },
+  },
+];

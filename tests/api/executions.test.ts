@@ -1,0 +1,143 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  engineServer,
+  finished,
+  FIXTURE_AGENT,
+  newStore,
+  newTask,
+  workspaceOn,
+  type EngineServer,
+  type Store,
+} from "../helpers/engine";
+
+// Fix conflicts (the interface's row 9) and the execution routes, with the fixture agent; a fix's
+// instructions come from the template, so the task's title tells the fixture what to do.
+
+let store: Store;
+let server: EngineServer;
+let token: string;
+let wsId: string;
+const PR = "https://github.com/acme/app/pull/42";
+
+beforeAll(async () => {
+  store = await newStore("executions");
+  server = await engineServer(store, { AGENT_COMMAND: FIXTURE_AGENT, AGENT_LOG_FLUSH_MS: "200" });
+  ({ token, wsId } = await workspaceOn(server));
+});
+
+afterAll(async () => {
+  await server?.stop();
+  await store?.drop();
+});
+
+const base = () => `/api/workspaces/${wsId}`;
+const fix = (taskId: string, query = "") => server.call("POST", `${base()}/tasks/${taskId}/fix-conflicts${query}`, { token });
+
+async function conflicted(title: string, status = "in_progress") {
+  const task = await newTask(server.call, token, wsId, { title, status, pr_url: PR });
+  const patched = await server.call("PATCH", `${base()}/tasks/${task.id}`, { token, json: { has_merge_conflict: true } });
+  expect(patched.body.has_merge_conflict).toBe(true);
+  return task;
+}
+
+describe("POST /tasks/{task_id}/fix-conflicts", () => {
+  it("starts a fix with the template's instructions; success clears the conflict and moves the task to review", async () => {
+    const task = await conflicted("succeed fixing");
+    const started = await fix(task.id);
+    expect(started.status).toBe(202);
+    expect(started.body).toMatchObject({ task_id: task.id, workspace_id: wsId, keep_status: false, exit_code: null, report: null });
+    expect(["queued", "running"]).toContain(started.body.status);
+    const done = await finished(server.call, token, wsId, started.body.id);
+    expect(done.status).toBe("succeeded");
+    const log = await server.call("GET", `${base()}/executions/${done.id}/log`, { token });
+    expect(log.body.lines[0]).toBe(`Pull request: ${PR}`);
+
+    const after = await server.call("GET", `${base()}/tasks/${task.id}`, { token });
+    expect(after.body).toMatchObject({ has_merge_conflict: false, status: "in_review", latest_run_status: "succeeded", latest_run_trigger: "fix_conflicts" });
+    const runs = await server.call("GET", `${base()}/tasks/${task.id}/runs`, { token });
+    expect(runs.body[0]).toMatchObject({ trigger: "fix_conflicts", status: "succeeded", attempt_number: 1 });
+  });
+
+  it("keeps the task's column with keep_status=true", async () => {
+    const task = await conflicted("succeed keeping", "todo");
+    const started = await fix(task.id, "?keep_status=true");
+    expect(started.body.keep_status).toBe(true);
+    await finished(server.call, token, wsId, started.body.id);
+    const after = await server.call("GET", `${base()}/tasks/${task.id}`, { token });
+    expect(after.body).toMatchObject({ has_merge_conflict: false, status: "todo" });
+  });
+
+  it("leaves the conflict and shows the error when the fix fails", async () => {
+    const task = await conflicted("fail 4");
+    const started = await fix(task.id);
+    const done = await finished(server.call, token, wsId, started.body.id);
+    expect(done).toMatchObject({ status: "failed", exit_code: 4 });
+    const after = await server.call("GET", `${base()}/tasks/${task.id}`, { token });
+    expect(after.body).toMatchObject({
+      has_merge_conflict: true,
+      status: "in_progress",
+      latest_run_status: "failed",
+      latest_run_error: "the agent exited with code 4: something went wrong",
+    });
+  });
+
+  it("answers 409 without a pull request, without a conflict, or while a run is active", async () => {
+    const bare = await newTask(server.call, token, wsId, { title: "no pr" });
+    expect((await fix(bare.id)).status).toBe(409);
+    const clean = await newTask(server.call, token, wsId, { title: "no conflict", pr_url: PR });
+    const noConflict = await fix(clean.id);
+    expect(noConflict.status).toBe(409);
+    expect(noConflict.body.detail).toMatch(/merge conflict/);
+
+    const busy = await conflicted("sleep 30");
+    const first = await fix(busy.id);
+    expect(first.status).toBe(202);
+    const second = await fix(busy.id);
+    expect(second).toMatchObject({ status: 409, body: { detail: "An execution of this task is already running" } });
+    const cancelled = await server.call("POST", `${base()}/executions/${first.body.id}/cancel`, { token });
+    expect(cancelled.body.status).toBe("cancelled");
+    const after = await server.call("GET", `${base()}/tasks/${busy.id}`, { token });
+    expect(after.body.has_merge_conflict).toBe(true);
+  });
+
+  it("answers 404 for an unknown task and 422 for a bad keep_status", async () => {
+    expect((await fix("missing")).body).toEqual({ detail: "Task not found" });
+    const task = await conflicted("succeed later");
+    const bad = await fix(task.id, "?keep_status=perhaps");
+    expect(bad.status).toBe(422);
+    expect(bad.body.detail[0]).toMatchObject({ loc: ["query", "keep_status"], type: "bool_parsing" });
+  });
+});
+
+describe("execution routes", () => {
+  it("are visible only to members of the execution's workspace", async () => {
+    const task = await newTask(server.call, token, wsId, { title: "private" });
+    const started = await server.call("POST", `${base()}/tasks/${task.id}/runs`, { token, json: { instructions: "succeed" } });
+    await finished(server.call, token, wsId, started.body.id);
+    const other = await server.call("POST", "/api/workspaces", { token, json: { name: "other" } });
+    const elsewhere = `/api/workspaces/${other.body.id}/executions/${started.body.id}`;
+    expect((await server.call("GET", elsewhere, { token })).body).toEqual({ detail: "Execution not found" });
+    expect((await server.call("GET", `${elsewhere}/log`, { token })).status).toBe(404);
+    expect((await server.call("POST", `${elsewhere}/cancel`, { token })).status).toBe(404);
+    expect((await server.call("GET", `${base()}/executions/${started.body.id}`)).status).toBe(401);
+  });
+
+  it("serves the log from an offset, with next_offset to continue from", async () => {
+    const task = await newTask(server.call, token, wsId, { title: "log" });
+    const started = await server.call("POST", `${base()}/tasks/${task.id}/runs`, { token, json: { instructions: "tail" } });
+    const done = await finished(server.call, token, wsId, started.body.id);
+    expect(done.line_count).toBe(120);
+    const page = await server.call("GET", `${base()}/executions/${done.id}/log?offset=100&limit=5`, { token });
+    expect(page.body).toEqual({
+      execution_id: done.id,
+      status: "succeeded",
+      offset: 100,
+      lines: ["tail line 100", "tail line 101", "tail line 102", "tail line 103", "tail line 104"],
+      next_offset: 105,
+      line_count: 120,
+      complete: false,
+    });
+    const end = await server.call("GET", `${base()}/executions/${done.id}/log?offset=120`, { token });
+    expect(end.body).toMatchObject({ lines: [], next_offset: 120, complete: true });
+  });
+});

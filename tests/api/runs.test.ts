@@ -1,0 +1,247 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  engineServer,
+  eventually,
+  finished,
+  FIXTURE_AGENT,
+  newStore,
+  newTask,
+  processAlive,
+  workspaceOn,
+  type EngineServer,
+  type Store,
+} from "../helpers/engine";
+
+// Manual runs with real child processes (tests/fixtures/agent.mjs, told what to do by its instructions).
+
+let store: Store;
+let server: EngineServer;
+let token: string;
+let wsId: string;
+
+beforeAll(async () => {
+  store = await newStore("runs");
+  server = await engineServer(store, {
+    AGENT_COMMAND: FIXTURE_AGENT,
+    AGENT_TIMEOUT_SECONDS: "3",
+    AGENT_KILL_GRACE_SECONDS: "1",
+    AGENT_MAX_CONCURRENT: "2",
+    AGENT_LOG_FLUSH_MS: "200",
+  });
+  ({ token, wsId } = await workspaceOn(server));
+});
+
+afterAll(async () => {
+  await server?.stop();
+  await store?.drop();
+});
+
+const base = () => `/api/workspaces/${wsId}`;
+const run = (taskId: string, instructions?: string) =>
+  server.call("POST", `${base()}/tasks/${taskId}/runs`, { token, json: instructions === undefined ? undefined : { instructions } });
+const task = (title = "a task") => newTask(server.call, token, wsId, { title });
+const getLog = (executionId: string, query = "") => server.call("GET", `${base()}/executions/${executionId}/log${query}`, { token });
+
+describe("manual runs", () => {
+  it("runs the agent and records success with its report", async () => {
+    const t = await task("report task");
+    const started = await run(t.id, "succeed");
+    expect(started.status).toBe(202);
+    expect(Object.keys(started.body).sort()).toEqual(
+      ["duration", "error_message", "exit_code", "finished_at", "id", "keep_status", "last_activity_at", "line_count", "report",
+        "runner_pid", "session_name", "started_at", "status", "task_id", "task_run_id", "workspace_id"].sort(),
+    );
+    expect(started.body).toMatchObject({ task_id: t.id, workspace_id: wsId, status: "running", keep_status: false, exit_code: null });
+    expect(started.body.runner_pid).toBeGreaterThan(0);
+
+    const done = await finished(server.call, token, wsId, started.body.id);
+    expect(done).toMatchObject({ status: "succeeded", exit_code: 0, error_message: null, line_count: 2 });
+    expect(done.report).toBe(`report for ${t.id} via manual\n`);
+    expect(done.duration).toBeGreaterThanOrEqual(0);
+    expect(done.finished_at).not.toBeNull();
+    expect(done.last_activity_at).not.toBeNull();
+
+    const runs = await server.call("GET", `${base()}/tasks/${t.id}/runs`, { token });
+    expect(runs.status).toBe(200);
+    expect(runs.body).toHaveLength(1);
+    expect(runs.body[0]).toMatchObject({
+      id: done.task_run_id,
+      task_id: t.id,
+      attempt_number: 1,
+      trigger: "manual",
+      status: "succeeded",
+      exit_code: 0,
+      session_id: done.session_name,
+      finished_at: done.finished_at,
+    });
+    const log = await getLog(done.id);
+    expect(log.body).toMatchObject({ lines: ["working on report task", "a line on stderr"], offset: 0, next_offset: 2, line_count: 2, complete: true });
+
+    const board = await server.call("GET", `${base()}/tasks/${t.id}`, { token });
+    expect(board.body).toMatchObject({ latest_run_status: "succeeded", latest_run_trigger: "manual" });
+  });
+
+  it("hands the agent its task, a workspace-scoped API token (revoked afterwards) and not the server's secrets", async () => {
+    const t = await newTask(server.call, token, wsId, { title: "env task", pr_url: "https://github.com/o/r/pull/7" });
+    const started = await run(t.id, "env");
+    const done = await finished(server.call, token, wsId, started.body.id);
+    expect(done.status).toBe("succeeded");
+    const { lines } = (await getLog(done.id)).body as { lines: string[] };
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        "TASKBOARD_TRIGGER=manual",
+        `TASKBOARD_TASK_ID=${t.id}`,
+        "TASKBOARD_TASK_TITLE=env task",
+        "TASKBOARD_PR_URL=https://github.com/o/r/pull/7",
+        `TASKBOARD_WORKSPACE_ID=${wsId}`,
+        "TOKEN_PREFIX=tbg_",
+        "HAS_DATABASE_URL=false",
+        "API_STATUS=200",
+      ]),
+    );
+    expect(lines.find((line) => line.startsWith("CWD="))).toContain(t.id);
+    const agentToken = /token=(\S+)/.exec(done.report)![1];
+    // Revoked once the execution ended.
+    const after = await server.call("GET", `${base()}/executions/${done.id}`, { token: agentToken });
+    expect(after.status).toBe(401);
+  });
+
+  it("uses the task itself as instructions when none are given", async () => {
+    const t = await newTask(server.call, token, wsId, { title: "succeed", description: "from the description" });
+    const started = await run(t.id);
+    expect(started.status).toBe(202);
+    expect((await finished(server.call, token, wsId, started.body.id)).status).toBe("succeeded");
+  });
+
+  it("records a non-zero exit as failed, with the reason in words, and counts attempts", async () => {
+    const t = await task();
+    const first = await run(t.id, "fail 3");
+    const failed = await finished(server.call, token, wsId, first.body.id);
+    expect(failed).toMatchObject({ status: "failed", exit_code: 3 });
+    expect(failed.error_message).toBe("the agent exited with code 3: something went wrong");
+    expect(failed.report).toBe("about to fail\nsomething went wrong");
+
+    const second = await run(t.id, "succeed");
+    await finished(server.call, token, wsId, second.body.id);
+    const runs = await server.call("GET", `${base()}/tasks/${t.id}/runs`, { token });
+    expect(runs.body.map((r: { attempt_number: number; status: string }) => [r.attempt_number, r.status])).toEqual([
+      [2, "succeeded"],
+      [1, "failed"],
+    ]);
+    expect(runs.body[1]).toMatchObject({ exit_code: 3, error_message: failed.error_message });
+    const limited = await server.call("GET", `${base()}/tasks/${t.id}/runs?limit=1`, { token });
+    expect(limited.body).toHaveLength(1);
+  });
+
+  it("keeps the last 50 lines as the report when the agent writes none", async () => {
+    const t = await task();
+    const done = await finished(server.call, token, wsId, (await run(t.id, "tail")).body.id);
+    const report = done.report.split("\n");
+    expect(report).toHaveLength(50);
+    expect(report[0]).toBe("tail line 70");
+    expect(report[49]).toBe("tail line 119");
+  });
+
+  it("kills the process group at the timeout and records timed_out", async () => {
+    const t = await task();
+    const started = await run(t.id, "sleep 30");
+    expect(started.body.status).toBe("running");
+    const done = await finished(server.call, token, wsId, started.body.id);
+    expect(done.status).toBe("timed_out");
+    expect(done.error_message).toBe("timed out after 3 s; the process group was killed");
+    expect(processAlive(started.body.runner_pid)).toBe(false);
+    const runs = await server.call("GET", `${base()}/tasks/${t.id}/runs`, { token });
+    expect(runs.body[0]).toMatchObject({ status: "timed_out", error_message: done.error_message });
+  });
+
+  it("cancels a running execution: SIGTERM to its group, status cancelled, and only once", async () => {
+    const t = await task();
+    const started = await run(t.id, "sleep 30");
+    const cancelled = await server.call("POST", `${base()}/executions/${started.body.id}/cancel`, { token });
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body).toMatchObject({ status: "cancelled", error_message: "cancelled by admin" });
+    expect(cancelled.body.finished_at).not.toBeNull();
+    expect(processAlive(started.body.runner_pid)).toBe(false);
+    const again = await server.call("POST", `${base()}/executions/${started.body.id}/cancel`, { token });
+    expect(again.status).toBe(409);
+    const runs = await server.call("GET", `${base()}/tasks/${t.id}/runs`, { token });
+    expect(runs.body[0].status).toBe("cancelled");
+  });
+
+  it("allows one running execution per task (409 for a second)", async () => {
+    const t = await task();
+    const first = await run(t.id, "sleep 30");
+    expect(first.status).toBe(202);
+    const second = await run(t.id, "succeed");
+    expect(second.status).toBe(409);
+    expect(second.body).toEqual({ detail: "An execution of this task is already running" });
+    await server.call("POST", `${base()}/executions/${first.body.id}/cancel`, { token });
+    const third = await run(t.id, "succeed");
+    expect(third.status).toBe(202);
+    await finished(server.call, token, wsId, third.body.id);
+  });
+
+  it("holds executions beyond AGENT_MAX_CONCURRENT queued until a slot frees", async () => {
+    const tasks = await Promise.all([task(), task(), task()]);
+    const a = await run(tasks[0].id, "sleep 30");
+    const b = await run(tasks[1].id, "sleep 30");
+    const c = await run(tasks[2].id, "succeed");
+    expect([a.body.status, b.body.status]).toEqual(["running", "running"]);
+    expect(c.status).toBe(202);
+    expect(c.body).toMatchObject({ status: "queued", runner_pid: null });
+    const stillQueued = await server.call("GET", `${base()}/executions/${c.body.id}`, { token });
+    expect(stillQueued.body.status).toBe("queued");
+    const runs = await server.call("GET", `${base()}/tasks/${tasks[2].id}/runs`, { token });
+    expect(runs.body[0].status).toBe("queued");
+
+    await server.call("POST", `${base()}/executions/${a.body.id}/cancel`, { token });
+    const done = await finished(server.call, token, wsId, c.body.id);
+    expect(done.status).toBe("succeeded");
+    await server.call("POST", `${base()}/executions/${b.body.id}/cancel`, { token });
+  });
+
+  it("cancels a queued execution without starting it", async () => {
+    const tasks = await Promise.all([task(), task(), task()]);
+    const a = await run(tasks[0].id, "sleep 30");
+    const b = await run(tasks[1].id, "sleep 30");
+    const c = await run(tasks[2].id, "succeed");
+    expect(c.body.status).toBe("queued");
+    const cancelled = await server.call("POST", `${base()}/executions/${c.body.id}/cancel`, { token });
+    expect(cancelled.body).toMatchObject({ status: "cancelled", runner_pid: null, duration: null });
+    for (const e of [a, b]) await server.call("POST", `${base()}/executions/${e.body.id}/cancel`, { token });
+  });
+
+  it("stores 100,000 lines of output exactly and pages through them", async () => {
+    const t = await task();
+    const started = await run(t.id, "lines 100000");
+    const done = await finished(server.call, token, wsId, started.body.id, 60_000);
+    expect(done).toMatchObject({ status: "succeeded", line_count: 100_000 });
+    const tail = await getLog(done.id, "?offset=99990&limit=100");
+    expect(tail.body.lines).toHaveLength(10);
+    expect(tail.body.lines[9]).toBe(`line 99999 ${"x".repeat(40)}`);
+    expect(tail.body).toMatchObject({ offset: 99990, next_offset: 100_000, complete: true });
+    let offset = 0;
+    let expected = 0;
+    while (offset < 100_000) {
+      const page = await getLog(done.id, `?offset=${offset}&limit=10000`);
+      for (const line of page.body.lines) expect(line.startsWith(`line ${expected++} `)).toBe(true);
+      offset = page.body.next_offset;
+    }
+    expect(expected).toBe(100_000);
+  });
+
+  it("answers 404 for unknown tasks and executions and 422 for bad input", async () => {
+    const t = await task();
+    expect((await run("nope", "succeed")).status).toBe(404);
+    expect((await server.call("GET", `${base()}/tasks/nope/runs`, { token })).body).toEqual({ detail: "Task not found" });
+    expect((await server.call("GET", `${base()}/executions/nope`, { token })).body).toEqual({ detail: "Execution not found" });
+    expect((await server.call("POST", `${base()}/executions/nope/cancel`, { token })).status).toBe(404);
+    expect((await getLog("nope")).status).toBe(404);
+    const bad = await server.call("POST", `${base()}/tasks/${t.id}/runs`, { token, json: { instructions: 5 } });
+    expect(bad.status).toBe(422);
+    expect(bad.body.detail[0]).toMatchObject({ loc: ["body", "instructions"], type: "string_type" });
+    const badOffset = await getLog("any", "?offset=-1");
+    expect(badOffset.status).toBe(422);
+    expect(badOffset.body.detail[0]).toMatchObject({ loc: ["query", "offset"], type: "greater_than_equal" });
+  });
+});

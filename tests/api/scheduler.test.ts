@@ -1,0 +1,129 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  databaseKind,
+  engineServer,
+  eventually,
+  FIXTURE_AGENT,
+  newStore,
+  newTask,
+  workspaceOn,
+  type EngineServer,
+  type Store,
+} from "../helpers/engine";
+
+// The scheduler inside the server. Due times are set in the past with SQL while the servers are
+// down (PGlite admits one process), then the servers start: on PostgreSQL two instances race for
+// every due occurrence; on PGlite one instance is all there can be.
+
+const ENV = { AGENT_COMMAND: FIXTURE_AGENT, SCHEDULER_INTERVAL_MS: "200", RUNNER_POLL_MS: "200" };
+let store: Store;
+let servers: EngineServer[] = [];
+
+beforeAll(async () => {
+  store = await newStore("scheduler");
+  servers = [await engineServer(store, ENV, "scheduler-setup")];
+});
+
+afterAll(async () => {
+  await Promise.all(servers.map((s) => s.stop()));
+  await store?.drop();
+});
+
+async function restart(instances: number) {
+  await Promise.all(servers.map((s) => s.stop()));
+  servers = await Promise.all(Array.from({ length: instances }, (_, i) => engineServer(store, ENV, `scheduler-${i}`)));
+  return servers[0];
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 2000));
+
+describe("scheduler", () => {
+  it("fires each due occurrence exactly once across instances, also after downtime, with trigger schedule", async () => {
+    let server = servers[0];
+    const { token, wsId } = await workspaceOn(server);
+    const base = `/api/workspaces/${wsId}`;
+    const tasks = [];
+    const schedules = [];
+    for (let i = 0; i < 4; i++) {
+      const task = await newTask(server.call, token, wsId, { title: `nightly ${i}` });
+      tasks.push(task);
+      const created = await server.call("POST", `${base}/schedules`, {
+        token,
+        json: { name: `nightly ${i}`, cron: "0 3 * * *", timezone: "Europe/Berlin", task_id: task.id, default_instructions: "succeed" },
+      });
+      expect(created.status).toBe(201);
+      schedules.push(created.body);
+    }
+    // Missed by hours (many hourly periods would have passed for an hourly cron): still one run.
+    await Promise.all(servers.map((s) => s.stop()));
+    await store.sql(`UPDATE schedules SET next_run_at = now() - interval '5 hours' WHERE workspace_id = $1`, [wsId]);
+
+    server = await restart(databaseKind() === "postgresql" ? 2 : 1);
+    // The fixture succeeds only on the instructions "succeed": the schedule's default instructions were used.
+    for (const task of tasks) {
+      const runs = await eventually(async () => {
+        const r = await server.call("GET", `${base}/tasks/${task.id}/runs`, { token });
+        return r.body.length > 0 && r.body.every((run: { status: string }) => run.status === "succeeded") ? r.body : undefined;
+      });
+      expect(runs).toHaveLength(1);
+      expect(runs[0]).toMatchObject({ trigger: "schedule", attempt_number: 1 });
+    }
+    await settle();
+    for (const [i, task] of tasks.entries()) {
+      const runs = await server.call("GET", `${base}/tasks/${task.id}/runs`, { token });
+      expect(runs.body).toHaveLength(1);
+      const schedule = (await server.call("GET", `${base}/schedules/${schedules[i].id}`, { token })).body;
+      expect(new Date(schedule.next_run_at).getTime()).toBeGreaterThan(Date.now());
+      expect(schedule.next_run_at).toBe(schedule.next_runs[0]);
+      expect(schedule.last_triggered_at).not.toBeNull();
+    }
+  });
+
+  it("makes a new todo task titled after a schedule without one, and leaves disabled schedules alone", async () => {
+    let server = servers[0];
+    const { token, wsId } = await workspaceOn(server);
+    const base = `/api/workspaces/${wsId}`;
+    const enabled = await server.call("POST", `${base}/schedules`, { token, json: { name: "weekly report", cron: "0 9 * * 1", default_instructions: "succeed" } });
+    const disabled = await server.call("POST", `${base}/schedules`, { token, json: { name: "paused", cron: "0 9 * * 1", enabled: false } });
+    expect([enabled.status, disabled.status]).toEqual([201, 201]);
+    await Promise.all(servers.map((s) => s.stop()));
+    await store.sql(`UPDATE schedules SET next_run_at = now() - interval '1 minute' WHERE workspace_id = $1`, [wsId]);
+
+    server = await restart(databaseKind() === "postgresql" ? 2 : 1);
+    const todo = await eventually(async () => {
+      const column = await server.call("GET", `${base}/board/column/todo`, { token });
+      return column.body.items.length > 0 ? column.body.items : undefined;
+    });
+    await settle();
+    const again = (await server.call("GET", `${base}/board/column/todo`, { token })).body.items;
+    expect(again).toHaveLength(1);
+    expect(todo[0].title).toBe("weekly report");
+    const runs = await eventually(async () => {
+      const r = await server.call("GET", `${base}/tasks/${todo[0].id}/runs`, { token });
+      return r.body[0]?.status === "succeeded" ? r.body : undefined;
+    });
+    expect(runs).toHaveLength(1);
+    expect(runs[0].trigger).toBe("schedule");
+    const paused = (await server.call("GET", `${base}/schedules/${disabled.body.id}`, { token })).body;
+    expect(paused.last_triggered_at).toBeNull();
+  });
+
+  it("starts a run at once with trigger manual when a schedule is triggered through the API", async () => {
+    const server = servers[0];
+    const { token, wsId } = await workspaceOn(server);
+    const base = `/api/workspaces/${wsId}`;
+    const task = await newTask(server.call, token, wsId, { title: "on demand" });
+    const schedule = await server.call("POST", `${base}/schedules`, {
+      token,
+      json: { name: "on demand", cron: "0 0 1 1 *", task_id: task.id, default_instructions: "succeed" },
+    });
+    const triggered = await server.call("POST", `${base}/schedules/${schedule.body.id}/trigger`, { token });
+    expect(triggered.status).toBe(202);
+    const runs = await eventually(async () => {
+      const r = await server.call("GET", `${base}/tasks/${task.id}/runs`, { token });
+      return r.body[0]?.status === "succeeded" ? r.body : undefined;
+    });
+    expect(runs).toHaveLength(1);
+    expect(runs[0].trigger).toBe("manual");
+  });
+});

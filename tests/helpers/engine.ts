@@ -1,0 +1,137 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { inject } from "vitest";
+import { startServer } from "../../scripts/lib/server.mjs";
+import { createScratchDatabase } from "../../scripts/lib/postgres.mjs";
+import type { ApiResponse } from "./api";
+
+// Servers of their own for the runner and scheduler tests: each needs its own agent command,
+// limits or restarts. The database kind follows TEST_DATABASE like the shared server's.
+
+export const FIXTURE_AGENT = `${process.execPath} ${path.resolve(import.meta.dirname, "../fixtures/agent.mjs")}`;
+const ADMIN = { username: "admin", password: "engine-admin-password" };
+
+export const databaseKind = () => inject("databaseKind");
+
+/** Where a group of servers keeps its data: one PGlite directory or one scratch PostgreSQL database. */
+export async function newStore(label: string) {
+  const kind = databaseKind();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `taskboard-${label}-`));
+  const scratch = kind === "postgresql" ? await createScratchDatabase("taskboard_engine") : undefined;
+  return {
+    kind,
+    dataDir,
+    databaseUrl: scratch?.url,
+    /** SQL on the store; on PGlite only while no server has it open. */
+    async sql(text: string, params: unknown[] = []) {
+      if (scratch) {
+        const client = new pg.Client({ connectionString: scratch.url });
+        await client.connect();
+        try {
+          return (await client.query(text, params)).rows;
+        } finally {
+          await client.end();
+        }
+      }
+      const { PGlite } = await import("@electric-sql/pglite");
+      const db = new PGlite(path.join(dataDir, "pglite"));
+      try {
+        return (await db.query(text, params)).rows as Record<string, unknown>[];
+      } finally {
+        await db.close();
+      }
+    },
+    async drop() {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      await scratch?.drop();
+    },
+  };
+}
+
+export type Store = Awaited<ReturnType<typeof newStore>>;
+
+export async function engineServer(store: Store, env: Record<string, string>, label = "engine") {
+  const server = await startServer({
+    databaseUrl: store.databaseUrl,
+    dataDir: store.dataDir,
+    label,
+    env: { ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, ...env },
+  });
+  return { ...server, call: client(server.url) };
+}
+
+export type EngineServer = Awaited<ReturnType<typeof engineServer>>;
+
+export function client(url: string) {
+  return async function call<T = any>(method: string, urlPath: string, options: { token?: string; json?: unknown } = {}): Promise<ApiResponse<T>> {
+    const headers: Record<string, string> = {};
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    if (options.json !== undefined) headers["content-type"] = "application/json";
+    const response = await fetch(url + urlPath, {
+      method,
+      headers,
+      body: options.json === undefined ? undefined : JSON.stringify(options.json),
+    });
+    const text = await response.text();
+    let body: unknown = text;
+    try {
+      body = text ? JSON.parse(text) : null;
+    } catch {
+      // not JSON
+    }
+    return { status: response.status, body: body as T, headers: response.headers };
+  };
+}
+
+/** The admin's token and a fresh workspace on that server. */
+export async function workspaceOn(server: { call: ReturnType<typeof client> }) {
+  const login = await server.call("POST", "/api/auth/login", { json: ADMIN });
+  if (login.status !== 200) throw new Error(`login: ${login.status} ${JSON.stringify(login.body)}`);
+  const token = login.body.access_token as string;
+  const ws = await server.call("POST", "/api/workspaces", { token, json: { name: `ws-${Date.now()}` } });
+  if (ws.status !== 201) throw new Error(`workspace: ${ws.status}`);
+  return { token, wsId: ws.body.id as string };
+}
+
+export async function newTask(call: ReturnType<typeof client>, token: string, wsId: string, fields: Record<string, unknown>) {
+  const created = await call("POST", `/api/workspaces/${wsId}/tasks`, { token, json: { status: "todo", ...fields } });
+  if (created.status !== 201) throw new Error(`create task: ${created.status} ${JSON.stringify(created.body)}`);
+  return created.body as { id: string; title: string; status: string };
+}
+
+/** Polls until `check` returns a value (not undefined), or fails after `timeoutMs`. */
+export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 15_000, what = "condition"): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value !== undefined) return value;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ""}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+const FINISHED = ["succeeded", "failed", "cancelled", "timed_out"];
+
+export async function finished(call: ReturnType<typeof client>, token: string, wsId: string, executionId: string, timeoutMs = 20_000) {
+  return eventually(async () => {
+    const response = await call("GET", `/api/workspaces/${wsId}/executions/${executionId}`, { token });
+    return FINISHED.includes(response.body?.status) ? response.body : undefined;
+  }, timeoutMs, `execution ${executionId} to finish`);
+}
+
+/** A zombie (exited, not yet reaped by whoever inherited it) counts as gone. */
+export function processAlive(pid: number): boolean {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
+  } catch {
+    return false;
+  }
+}
