@@ -1,12 +1,16 @@
 import { connection } from "@/lib/db/client";
 import { createFirstAdmin } from "@/lib/users/create-user";
 import { HttpError } from "@/lib/api/errors";
+import { databaseUrl } from "@/lib/config";
+import { startPostgresRelay } from "@/lib/events/postgres-relay";
 
 export async function startServer() {
   try {
     const { db, kind } = await connection();
     console.log(`[taskboard] database ready (${kind})`);
     await bootstrapAdmin(db);
+    // Several instances may share PostgreSQL: live board events must reach all of them.
+    if (kind === "postgresql") await startPostgresRelay(databaseUrl()!);
   } catch (error) {
     console.error(`[taskboard] cannot start: ${(error as Error).message}`);
     process.exit(1);
