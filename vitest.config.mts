@@ -6,7 +6,13 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
-    include: ["tests/unit/**/*.test.ts", "tests/api/**/*.test.ts", "lib/**/*.test.ts"],
+    // tests/postgres and tests/pglite hold what only makes sense on one database.
+    include: [
+      "tests/unit/**/*.test.ts",
+      "tests/api/**/*.test.ts",
+      "lib/**/*.test.ts",
+      process.env.TEST_DATABASE === "postgresql" ? "tests/postgres/**/*.test.ts" : "tests/pglite/**/*.test.ts",
+    ],
     globalSetup: ["tests/setup/global-server.ts"],
     pool: "forks",
     maxWorkers: 2,

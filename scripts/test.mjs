@@ -1,0 +1,94 @@
+#!/usr/bin/env node
+// `npm test`: every test. Builds once, runs the vitest suite (unit + API over HTTP) on the embedded
+// database, again on PostgreSQL when one is reachable (mandatory under CI=true), then the Playwright
+// browser tests. Ends with one line "Tests: N passed, N failed".
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { needsBuild, root } from "./lib/build-state.mjs";
+import { findChromium, INSTALL_COMMAND } from "./lib/find-chromium.mjs";
+import { postgresAdminUrl, postgresReachable } from "./lib/postgres.mjs";
+
+const artifacts = path.join(root, "tests", "artifacts");
+fs.mkdirSync(artifacts, { recursive: true });
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const problems = [];
+
+if (needsBuild()) step("build", "npm", ["run", "build"]);
+
+const chromium = await findChromium();
+if (!chromium) {
+  console.error(`[test] No browser for the Playwright tests. Install Debian's Chromium with:\n\n    ${INSTALL_COMMAND}\n\nor set CHROMIUM_PATH to a Chromium binary, then run npm test again.`);
+  process.exit(1);
+}
+
+vitest("pglite", {});
+if (await postgresReachable()) {
+  vitest("postgresql", { TEST_DATABASE: "postgresql" });
+} else if (process.env.CI === "true") {
+  problems.push(`PostgreSQL is not reachable at ${redact(postgresAdminUrl())}; under CI the PostgreSQL pass is mandatory`);
+  totals.failed++;
+} else {
+  console.log(`[test] PostgreSQL not reachable at ${redact(postgresAdminUrl())}: skipping the PostgreSQL pass (set TEST_DATABASE_URL to run it).`);
+}
+
+playwright(chromium);
+
+for (const problem of problems) console.error(`[test] FAILED: ${problem}`);
+console.log(`\nTests: ${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ""}`);
+process.exit(totals.failed > 0 || problems.length > 0 ? 1 : 0);
+
+function vitest(label, env) {
+  const report = path.join(artifacts, `vitest-${label}.json`);
+  fs.rmSync(report, { force: true });
+  console.log(`\n[test] vitest on ${label}`);
+  const status = run("npx", ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`], env);
+  const counted = readJson(report);
+  if (counted) {
+    totals.passed += counted.numPassedTests;
+    totals.failed += counted.numFailedTests;
+    totals.skipped += counted.numPendingTests + (counted.numTodoTests ?? 0);
+    if (counted.numTotalTests === 0) problems.push(`vitest on ${label} ran no test`);
+  }
+  if (status !== 0) problems.push(`vitest on ${label} exited with ${status}`);
+}
+
+function playwright(executable) {
+  const report = path.join(artifacts, "playwright-results.json");
+  fs.rmSync(report, { force: true });
+  console.log(`\n[test] Playwright with ${executable}`);
+  const status = run("npx", ["playwright", "test"], { CHROMIUM_PATH: executable });
+  const counted = readJson(report);
+  if (counted?.stats) {
+    totals.passed += counted.stats.expected;
+    totals.failed += counted.stats.unexpected + counted.stats.flaky;
+    totals.skipped += counted.stats.skipped;
+    if (counted.stats.expected + counted.stats.unexpected + counted.stats.flaky === 0) problems.push("Playwright ran no test");
+  }
+  if (status !== 0) problems.push(`Playwright exited with ${status}`);
+}
+
+function step(label, command, args) {
+  console.log(`[test] ${label}`);
+  if (run(command, args, {}) !== 0) {
+    console.error(`[test] ${label} failed`);
+    console.log("\nTests: 0 passed, 1 failed");
+    process.exit(1);
+  }
+}
+
+function run(command, args, env) {
+  return spawnSync(command, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } }).status ?? 1;
+}
+
+function readJson(file) {
+  try {
+    return JSON.parse(fs.readFileSync(file, "utf8"));
+  } catch {
+    return null;
+  }
+}
+
+function redact(url) {
+  return url.replace(/\/\/([^:@/]+):[^@/]+@/, "//$1:***@");
+}

@@ -1,0 +1,31 @@
+import { expect, test } from "@playwright/test";
+
+const ADMIN = { username: "admin", password: "admin-password-e2e" };
+
+test("sign in through the page, create a workspace, sign out", async ({ page }) => {
+  await page.goto("/");
+  await expect(page).toHaveURL(/\/login/);
+  await page.screenshot({ path: "tests/artifacts/screens/login.png" });
+
+  await page.getByLabel("Username").fill(ADMIN.username);
+  await page.getByLabel("Password").fill("wrong-password");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Incorrect username or password" })).toBeVisible();
+
+  await page.getByLabel("Password").fill(ADMIN.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("heading", { name: "Your workspaces" })).toBeVisible();
+
+  const name = `Smoke ${Date.now()}`;
+  await page.getByLabel("New workspace name").fill(name);
+  await page.getByRole("button", { name: "Create workspace" }).click();
+  await expect(page.getByRole("link", { name: new RegExp(name) })).toBeVisible();
+  await page.screenshot({ path: "tests/artifacts/screens/workspaces.png" });
+
+  // It was really saved: still there after a reload.
+  await page.reload();
+  await expect(page.getByRole("link", { name: new RegExp(name) })).toBeVisible();
+
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/login/);
+});

@@ -1,0 +1,26 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { inject } from "vitest";
+import { createScratchDatabase } from "../../scripts/lib/postgres.mjs";
+
+/**
+ * A database owned by this test process (not the shared server's): a fresh PGlite directory, or a
+ * fresh PostgreSQL database on the PostgreSQL pass. For tests that need the clock or raw rows.
+ */
+export async function openOwnDatabase() {
+  const scratch = inject("databaseKind") === "postgresql" ? await createScratchDatabase("taskboard_unit") : undefined;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "taskboard-unit-"));
+  process.env.DATA_DIR = dataDir;
+  process.env.DATABASE_URL = scratch?.url ?? "";
+  const { getDb, closeDb } = await import("@/lib/db/client");
+  const db = await getDb();
+  return {
+    db,
+    async close() {
+      await closeDb();
+      await scratch?.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
