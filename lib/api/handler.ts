@@ -6,6 +6,7 @@ import type { MemberRole } from "@/lib/generated/prisma/enums";
 import { forbidden, HttpError, notFound } from "@/lib/api/errors";
 import { parseJsonText, parseWith } from "@/lib/api/validation";
 import { DataDirInUseError } from "@/lib/db/pglite-lock";
+import { countSqlStatements } from "@/lib/db/sql-count";
 
 // Every route handler is one of these wrappers around a small function. The wrapper does, in this
 // order: authentication (401), workspace membership (404, so ids reveal nothing), validation of
@@ -117,13 +118,19 @@ export function errorResponse(error: unknown, requestId: string): Response {
 function respond(run: (request: Request, rawParams: Record<string, unknown>, requestId: string) => Promise<Response>): RouteHandler {
   return async (request, context) => {
     const requestId = request.headers.get("x-request-id") || crypto.randomUUID();
-    try {
-      const response = await run(request, (await context?.params) ?? {}, requestId);
-      response.headers.set("x-request-id", requestId);
-      return response;
-    } catch (error) {
-      return errorResponse(error, requestId);
-    }
+    const counted = countSqlStatements(async () => {
+      try {
+        const response = await run(request, (await context?.params) ?? {}, requestId);
+        response.headers.set("x-request-id", requestId);
+        return response;
+      } catch (error) {
+        return errorResponse(error, requestId);
+      }
+    });
+    const response = await counted.result;
+    // How many SQL statements this request sent (tests and the benchmark check it stays constant).
+    response.headers.set("x-sql-statements", String(counted.count()));
+    return response;
   };
 }
 

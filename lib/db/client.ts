@@ -4,6 +4,7 @@ import { PrismaClient } from "@/lib/generated/prisma/client";
 import { databaseKind, databaseUrl, dataDir } from "@/lib/config";
 import { acquireDirLock } from "@/lib/db/pglite-lock";
 import { applyMigrations, type SqlSession } from "@/lib/db/migrate";
+import { countingAdapter } from "@/lib/db/sql-count";
 
 export type Db = InstanceType<typeof PrismaClient>;
 
@@ -53,7 +54,7 @@ async function openPglite(dir: string): Promise<Connection> {
       query: (sql, params) => pg.query(sql, params) as Promise<{ rows: Record<string, unknown>[] }>,
       exec: (sql) => pg.exec(sql),
     });
-    const db = new PrismaClient({ adapter: new PrismaPGlite(pg) });
+    const db = new PrismaClient({ adapter: countingAdapter(new PrismaPGlite(pg)) });
     return {
       db,
       kind: "pglite",
@@ -74,7 +75,7 @@ async function openPostgres(url: string): Promise<Connection> {
   const { PrismaPg } = await import("@prisma/adapter-pg");
   await migratePostgres(url);
   const pool = new pg.default.Pool({ connectionString: url, max: Number(process.env.DATABASE_POOL_SIZE) || 10 });
-  const db = new PrismaClient({ adapter: new PrismaPg(pool) });
+  const db = new PrismaClient({ adapter: countingAdapter(new PrismaPg(pool)) });
   return {
     db,
     kind: "postgresql",

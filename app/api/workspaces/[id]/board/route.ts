@@ -1,0 +1,15 @@
+import { json, withWorkspace } from "@/lib/api/handler";
+import { loadColumns } from "@/lib/tasks/load-tasks";
+import { boardQuery, COLUMNS } from "@/lib/tasks/schemas";
+import { workspaceParams } from "@/lib/workspaces/schemas";
+
+// The first page of every column in one request (and one SQL statement).
+export const GET = withWorkspace({ params: workspaceParams, query: boardQuery }, async ({ db, workspace, query }) => {
+  const columns = await loadColumns(
+    db,
+    workspace.id,
+    COLUMNS.map((column) => column.key),
+    { limit: query.limit, offset: 0, sortBy: "position", sortDir: "asc" },
+  );
+  return json({ columns });
+});

@@ -1,0 +1,21 @@
+import { json, noContent, withWorkspace } from "@/lib/api/handler";
+import { notFound } from "@/lib/api/errors";
+import { deleteTask } from "@/lib/tasks/delete-task";
+import { loadTask } from "@/lib/tasks/load-tasks";
+import { taskParams, updateTaskBody } from "@/lib/tasks/schemas";
+import { updateTask } from "@/lib/tasks/update-task";
+
+export const GET = withWorkspace({ params: taskParams }, async ({ db, workspace, params }) => {
+  const task = await loadTask(db, workspace.id, params.task_id);
+  if (!task) throw notFound("Task");
+  return json(task);
+});
+
+export const PATCH = withWorkspace({ params: taskParams, body: updateTaskBody }, async ({ db, workspace, params, body }) =>
+  json(await updateTask(db, workspace.id, params.task_id, body)),
+);
+
+export const DELETE = withWorkspace({ params: taskParams }, async ({ db, workspace, params }) => {
+  await deleteTask(db, workspace.id, params.task_id);
+  return noContent();
+});

@@ -1,0 +1,34 @@
+import type { z } from "zod";
+import type { Db } from "@/lib/db/client";
+import { publishEvent } from "@/lib/events/publish";
+import { loadTask } from "@/lib/tasks/load-tasks";
+import { endOfColumn, inColumnTransaction, lockColumn } from "@/lib/tasks/positions";
+import { checkProjectPhase } from "@/lib/tasks/project-phase";
+import type { createTaskBody } from "@/lib/tasks/schemas";
+
+export async function createTask(db: Db, workspaceId: string, body: z.output<typeof createTaskBody>) {
+  const id = await inColumnTransaction(db, async (tx) => {
+    await lockColumn(tx, workspaceId, body.status);
+    await checkProjectPhase(tx, workspaceId, body.project_id ?? null, body.phase ?? null);
+    const row = await tx.task.create({
+      data: {
+        workspaceId,
+        title: body.title,
+        description: body.description,
+        status: body.status,
+        priority: body.priority,
+        tags: body.tags,
+        projectId: body.project_id ?? null,
+        phase: body.phase ?? null,
+        prUrl: body.pr_url ?? null,
+        position: await endOfColumn(tx, workspaceId, body.status),
+        doneAt: body.status === "done" ? new Date() : null,
+      },
+      select: { id: true },
+    });
+    return row.id;
+  });
+  const task = (await loadTask(db, workspaceId, id))!;
+  publishEvent(workspaceId, "task.created", task);
+  return task;
+}

@@ -1,0 +1,83 @@
+import type { z } from "zod";
+import type { Db } from "@/lib/db/client";
+import { conflict, notFound, ValidationError } from "@/lib/api/errors";
+import { publishEvent } from "@/lib/events/publish";
+import { loadTask } from "@/lib/tasks/load-tasks";
+import { between, doneAtFor, inColumnTransaction, lockColumn, renumberColumn, type Tx } from "@/lib/tasks/positions";
+import type { moveTaskBody } from "@/lib/tasks/schemas";
+
+type MoveBody = z.output<typeof moveTaskBody>;
+
+/**
+ * Drag and drop: puts the task between its new neighbours with one row write. `after_id` is the
+ * task that ends up directly above it, `before_id` the one directly below; 409 when the anchors are
+ * not (or no longer) where the client saw them.
+ */
+export async function moveTask(db: Db, workspaceId: string, taskId: string, body: MoveBody) {
+  for (const key of ["after_id", "before_id"] as const) {
+    if (body[key] === taskId) {
+      throw new ValidationError([
+        { type: "value_error", loc: ["body", key], msg: "Value error, a task cannot be placed next to itself", input: taskId },
+      ]);
+    }
+  }
+  await inColumnTransaction(db, async (tx) => {
+    await lockColumn(tx, workspaceId, body.column);
+    const locked = await tx.$queryRaw<{ status: string; done_at: Date | null }[]>`
+      SELECT status, done_at FROM tasks WHERE id = ${taskId} AND workspace_id = ${workspaceId} FOR UPDATE`;
+    if (locked.length === 0) throw notFound("Task");
+    let position = await placement(tx, workspaceId, taskId, body);
+    if (position === null) {
+      await renumberColumn(tx, workspaceId, body.column);
+      position = await placement(tx, workspaceId, taskId, body);
+      if (position === null) throw new Error("no room between the anchors even after renumbering");
+    }
+    await tx.task.update({
+      where: { id: taskId },
+      data: { status: body.column, position, doneAt: doneAtFor(locked[0].status, body.column, locked[0].done_at) },
+    });
+  });
+  const task = (await loadTask(db, workspaceId, taskId))!;
+  publishEvent(workspaceId, "task.moved", task);
+  return task;
+}
+
+async function placement(tx: Tx, workspaceId: string, taskId: string, body: MoveBody): Promise<number | null> {
+  const column = body.column;
+  const others = { workspaceId, status: column, id: { not: taskId } };
+  const anchorIds = [body.after_id, body.before_id].filter((id): id is string => typeof id === "string");
+  const anchors = anchorIds.length
+    ? await tx.task.findMany({ where: { ...others, id: { in: anchorIds } }, select: { id: true, position: true } })
+    : [];
+  const above = body.after_id ? anchors.find((a) => a.id === body.after_id) : undefined;
+  const below = body.before_id ? anchors.find((a) => a.id === body.before_id) : undefined;
+  if (body.after_id && !above) throw conflict("after_id is not a task in that column");
+  if (body.before_id && !below) throw conflict("before_id is not a task in that column");
+
+  if (above && below) {
+    const inBetween =
+      above.position < below.position
+        ? await tx.task.count({ where: { ...others, position: { gt: above.position, lt: below.position } } })
+        : 1;
+    if (inBetween > 0) throw conflict("after_id and before_id are no longer adjacent in that column");
+    return between(above.position, below.position);
+  }
+  if (above) {
+    const next = await tx.task.findFirst({
+      where: { ...others, position: { gt: above.position } },
+      orderBy: { position: "asc" },
+      select: { position: true },
+    });
+    return between(above.position, next?.position);
+  }
+  if (below) {
+    const previous = await tx.task.findFirst({
+      where: { ...others, position: { lt: below.position } },
+      orderBy: { position: "desc" },
+      select: { position: true },
+    });
+    return between(previous?.position, below.position);
+  }
+  const last = await tx.task.findFirst({ where: others, orderBy: { position: "desc" }, select: { position: true } });
+  return between(last?.position, undefined);
+}

@@ -1,0 +1,171 @@
+import { z } from "zod";
+import { floatNumber, queryInt } from "@/lib/api/validation";
+
+// Request and response shapes of the task and board operations; the routes validate with these and
+// lib/openapi/operations/tasks.ts documents them.
+
+/** The board's columns, in display order; a task's `status` is its column key. */
+export const COLUMNS = [
+  { key: "backlog", title: "Backlog" },
+  { key: "todo", title: "To do" },
+  { key: "in_progress", title: "In progress" },
+  { key: "in_review", title: "In review" },
+  { key: "done", title: "Done" },
+] as const;
+
+export const columnKey = z
+  .enum(["backlog", "todo", "in_progress", "in_review", "done"])
+  .describe("Board column key; a task's status is the key of the column it is in.");
+export type ColumnKey = z.infer<typeof columnKey>;
+
+export const priority = z.enum(["p0", "p1", "p2", "p3", "p4"]).describe("p0 is the most urgent, p4 the least.");
+
+export const SORT_FIELDS = ["position", "title", "created_at", "priority"] as const;
+
+// ---------------------------------------------------------------- requests
+
+export const taskParams = z.object({ id: z.string(), task_id: z.string() });
+export const columnParams = z.object({ id: z.string(), column: columnKey });
+
+const pageLimit = queryInt(z.int().min(1).max(100)).default(20).describe("Page size, 1 to 100.");
+
+export const columnQuery = z.object({
+  limit: pageLimit,
+  offset: queryInt(z.int().min(0)).default(0).describe("Number of tasks of the column to skip."),
+  sort_by: z.enum(SORT_FIELDS).default("position").describe("Sort key; ties are broken by task id, so pages never overlap."),
+  sort_dir: z.enum(["asc", "desc"]).default("asc"),
+});
+
+export const boardQuery = z.object({ limit: pageLimit.describe("Tasks per column in the first page, 1 to 100.") });
+
+const title = z.string().trim().min(1).max(500);
+const description = z.string().max(100_000);
+const tags = z.array(z.string().max(50)).max(20);
+const projectId = z.string().nullable().describe("A project of this workspace (404 Project not found otherwise).");
+const phase = z
+  .int()
+  .min(1)
+  .nullable()
+  .describe("1-based index into the project's phases; with a project set it must not exceed their number (422 otherwise).");
+const prUrl = z.string().max(2000).nullable();
+
+export const createTaskBody = z.object({
+  title,
+  description: description.default(""),
+  status: columnKey.default("backlog"),
+  priority: priority.default("p2"),
+  tags: tags.default([]),
+  project_id: projectId.optional(),
+  phase: phase.optional(),
+  pr_url: prUrl.optional(),
+});
+
+export const updateTaskBody = z.object({
+  title: title.optional(),
+  description: description.optional(),
+  status: columnKey
+    .optional()
+    .describe("Moving to another column puts the task at the end of it unless `position` is given; entering `done` sets done_at, leaving it clears it."),
+  priority: priority.optional(),
+  tags: tags.optional(),
+  project_id: projectId.optional(),
+  phase: phase.optional(),
+  pr_url: prUrl.optional(),
+  position: floatNumber().optional().describe("Exact position in the column; 409 if another task holds it. Prefer the move operation."),
+  has_merge_conflict: z.boolean().optional(),
+  blocked: z.boolean().optional().describe("Marks the task blocked by hand (`blocked` in responses is also true while it has an open question)."),
+});
+
+export const moveTaskBody = z.object({
+  column: columnKey.describe("The column the task lands in (may be its current one)."),
+  after_id: z
+    .string()
+    .nullable()
+    .optional()
+    .describe("The task the moved one lands directly after, i.e. the one shown just ABOVE it. Must be in `column` (409 otherwise)."),
+  before_id: z
+    .string()
+    .nullable()
+    .optional()
+    .describe(
+      "The task the moved one lands directly before, i.e. the one shown just BELOW it. Must be in `column`, and when " +
+        "after_id is given too the two must be adjacent there (409 otherwise: the client's view is stale). " +
+        "With neither anchor the task goes to the end of the column; with one, directly next to it.",
+    ),
+});
+
+// ---------------------------------------------------------------- responses
+
+export const questionResponse = z.object({
+  id: z.string(),
+  workspace_id: z.string(),
+  task_id: z.string(),
+  task_title: z.string().nullable(),
+  content: z.string(),
+  context: z.string().nullable(),
+  options: z.array(z.string()).max(4).nullable(),
+  answer: z.string().nullable(),
+  status: z.string(),
+  priority: z.int(),
+  created_at: z.string(),
+  answered_at: z.string().nullable(),
+});
+
+export const taskRunResponse = z.object({
+  id: z.string(),
+  task_id: z.string(),
+  session_id: z.string().nullable(),
+  attempt_number: z.int(),
+  status: z.string(),
+  exit_code: z.int().nullable().default(null),
+  error_message: z.string().nullable().default(null),
+  started_at: z.string(),
+  finished_at: z.string().nullable(),
+  duration_seconds: z.number().nullable().optional(),
+  trigger: z.string().default("manual"),
+});
+
+export const taskResponse = z.object({
+  id: z.string(),
+  workspace_id: z.string(),
+  title: z.string(),
+  description: z.string(),
+  status: z.string(),
+  position: z.number(),
+  priority,
+  tags: z.array(z.string()),
+  pr_url: z.string().nullable(),
+  has_merge_conflict: z.boolean().default(false),
+  project_id: z.string().nullable().default(null),
+  phase: z.int().nullable().default(null),
+  blocked: z.boolean().default(false).describe("Marked blocked, or has an open question."),
+  project_name: z.string().nullable().default(null),
+  phase_name: z.string().nullable().default(null),
+  questions: z.array(questionResponse).default([]).describe("The task's open questions."),
+  task_runs: z.array(taskRunResponse).default([]).describe("Newest first, at most 10."),
+  latest_run_status: z.string().nullable().default(null),
+  latest_run_error: z.string().nullable().default(null),
+  latest_run_trigger: z.string().nullable().default(null),
+  created_at: z.string(),
+  updated_at: z.string(),
+  done_at: z.string().nullable().default(null),
+});
+export type TaskResponse = z.infer<typeof taskResponse>;
+
+export const paginatedTasksResponse = z.object({
+  items: z.array(taskResponse),
+  total: z.int().describe("Number of tasks in the column."),
+  has_more: z.boolean().default(false).describe("offset + items.length < total"),
+});
+
+export const boardResponse = z.object({
+  columns: z.array(
+    z.object({
+      key: columnKey,
+      title: z.string(),
+      total: z.int(),
+      has_more: z.boolean(),
+      items: z.array(taskResponse),
+    }),
+  ),
+});

@@ -1,0 +1,57 @@
+import type { z } from "zod";
+import type { Db } from "@/lib/db/client";
+import { conflict, notFound } from "@/lib/api/errors";
+import { publishEvent } from "@/lib/events/publish";
+import { loadTask } from "@/lib/tasks/load-tasks";
+import { doneAtFor, endOfColumn, inColumnTransaction, lockColumn } from "@/lib/tasks/positions";
+import { checkProjectPhase } from "@/lib/tasks/project-phase";
+import type { updateTaskBody } from "@/lib/tasks/schemas";
+
+export async function updateTask(db: Db, workspaceId: string, taskId: string, body: z.output<typeof updateTaskBody>) {
+  await inColumnTransaction(db, async (tx) => {
+    const placing = body.status !== undefined || body.position !== undefined;
+    // The column lock comes before the row lock (see positions.ts), so find the column unlocked first.
+    const seen = await tx.task.findFirst({ where: { id: taskId, workspaceId }, select: { status: true } });
+    if (!seen) throw notFound("Task");
+    const column = body.status ?? seen.status;
+    if (placing) await lockColumn(tx, workspaceId, column);
+    const locked = await tx.$queryRaw<{ status: string }[]>`
+      SELECT status FROM tasks WHERE id = ${taskId} AND workspace_id = ${workspaceId} FOR UPDATE`;
+    if (locked.length === 0) throw notFound("Task");
+    if (body.status === undefined && locked[0].status !== column) throw conflict("The task was moved meanwhile; reload and retry");
+    const task = (await tx.task.findUnique({ where: { id: taskId } }))!;
+
+    if (body.project_id !== undefined || body.phase !== undefined) {
+      await checkProjectPhase(
+        tx,
+        workspaceId,
+        body.project_id !== undefined ? body.project_id : task.projectId,
+        body.phase !== undefined ? body.phase : task.phase,
+      );
+    }
+    const moving = body.status !== undefined && body.status !== task.status;
+    let position = body.position;
+    if (position === undefined && moving) position = await endOfColumn(tx, workspaceId, column, taskId);
+
+    await tx.task.update({
+      where: { id: taskId },
+      data: {
+        title: body.title,
+        description: body.description,
+        status: body.status,
+        priority: body.priority,
+        tags: body.tags,
+        projectId: body.project_id,
+        phase: body.phase,
+        prUrl: body.pr_url,
+        position,
+        hasMergeConflict: body.has_merge_conflict,
+        blocked: body.blocked,
+        doneAt: doneAtFor(task.status, column, task.doneAt),
+      },
+    });
+  });
+  const task = (await loadTask(db, workspaceId, taskId))!;
+  publishEvent(workspaceId, "task.updated", task);
+  return task;
+}
