@@ -1,0 +1,16 @@
+import { json, noContent, withWorkspace } from "@/lib/api/handler";
+import { scheduleParams, updateScheduleBody } from "@/lib/schedules/schemas";
+import { deleteSchedule, getScheduleDetail, updateSchedule } from "@/lib/schedules/schedules";
+
+export const GET = withWorkspace({ params: scheduleParams }, async ({ db, workspace, params }) =>
+  json(await getScheduleDetail(db, workspace.id, params.ref)),
+);
+
+export const PATCH = withWorkspace({ params: scheduleParams, body: updateScheduleBody }, async ({ db, workspace, params, body }) =>
+  json(await updateSchedule(db, workspace.id, params.ref, body)),
+);
+
+export const DELETE = withWorkspace({ params: scheduleParams }, async ({ db, workspace, params }) => {
+  await deleteSchedule(db, workspace.id, params.ref);
+  return noContent();
+});

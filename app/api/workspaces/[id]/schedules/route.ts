@@ -1,0 +1,12 @@
+import { json, withWorkspace } from "@/lib/api/handler";
+import { workspaceParams } from "@/lib/workspaces/schemas";
+import { createScheduleBody, listSchedulesQuery } from "@/lib/schedules/schemas";
+import { createSchedule, listSchedules } from "@/lib/schedules/schedules";
+
+export const GET = withWorkspace({ params: workspaceParams, query: listSchedulesQuery }, async ({ db, workspace, query }) =>
+  json(await listSchedules(db, workspace.id, query)),
+);
+
+export const POST = withWorkspace({ params: workspaceParams, body: createScheduleBody }, async ({ db, workspace, body }) =>
+  json(await createSchedule(db, workspace.id, body), 201),
+);

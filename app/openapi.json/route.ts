@@ -1,0 +1,3 @@
+import { openApiDocument } from "@/lib/openapi/document";
+
+export const GET = () => Response.json(openApiDocument());

@@ -1,0 +1,29 @@
+import type { z } from "zod";
+import type { Db } from "@/lib/db/client";
+import { githubAppConfigured } from "@/lib/config";
+import type { codehostStatus } from "@/lib/codehost/schemas";
+
+// The code host is GitHub; the connection is two columns of the workspace row.
+
+export async function codehostStatusOf(db: Db, workspaceId: string): Promise<z.output<typeof codehostStatus>> {
+  const row = await db.workspace.findUniqueOrThrow({
+    where: { id: workspaceId },
+    select: { githubInstallationId: true, githubRepo: true },
+  });
+  const connected = row.githubInstallationId !== null && row.githubRepo !== null;
+  return {
+    connected,
+    installation_id: connected ? row.githubInstallationId : null,
+    repo: connected ? row.githubRepo : null,
+    app_configured: githubAppConfigured(),
+  };
+}
+
+export async function connectCodehost(db: Db, workspaceId: string, installationId: number, repo: string) {
+  await db.workspace.update({ where: { id: workspaceId }, data: { githubInstallationId: installationId, githubRepo: repo } });
+  return codehostStatusOf(db, workspaceId);
+}
+
+export async function disconnectCodehost(db: Db, workspaceId: string) {
+  await db.workspace.update({ where: { id: workspaceId }, data: { githubInstallationId: null, githubRepo: null } });
+}

@@ -1,0 +1,45 @@
+import { z } from "zod";
+import { queryInt } from "@/lib/api/validation";
+import { workspaceParams } from "@/lib/workspaces/schemas";
+
+export const MAX_OPTIONS = 4;
+export const QUESTION_LIST_LIMIT = { default: 100, max: 500 };
+
+export const questionParams = workspaceParams.extend({ question_id: z.string() });
+
+export const createQuestionBody = z.object({
+  content: z.string().trim().min(1).max(10_000),
+  task_id: z.string().min(1).describe("A task of this workspace."),
+  context: z.string().max(20_000).nullable().default(null),
+  options: z
+    .array(z.string().trim().min(1).max(500))
+    .min(1)
+    .max(MAX_OPTIONS)
+    .nullable()
+    .default(null)
+    .describe("Suggested answers, 1 to 4 non-empty strings."),
+  priority: z.int().min(0).max(4).default(2).describe("0 is the most urgent."),
+});
+
+export const listQuestionsQuery = z.object({
+  status: z.enum(["open", "answered"]).optional(),
+  task_id: z.string().optional(),
+  limit: queryInt(z.int().min(1).max(QUESTION_LIST_LIMIT.max).default(QUESTION_LIST_LIMIT.default)),
+});
+
+export const answerQuestionBody = z.object({ answer: z.string().trim().min(1).max(20_000) });
+
+export const questionResponse = z.object({
+  id: z.string(),
+  workspace_id: z.string(),
+  task_id: z.string(),
+  task_title: z.string().nullable(),
+  content: z.string(),
+  context: z.string().nullable(),
+  options: z.array(z.string()).max(MAX_OPTIONS).nullable(),
+  answer: z.string().nullable(),
+  status: z.enum(["open", "answered"]),
+  priority: z.int(),
+  created_at: z.string(),
+  answered_at: z.string().nullable(),
+});

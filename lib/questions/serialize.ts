@@ -1,0 +1,25 @@
+import type { Question } from "@/lib/generated/prisma/client";
+import type { z } from "zod";
+import type { questionResponse } from "@/lib/questions/schemas";
+
+export type QuestionResponse = z.output<typeof questionResponse>;
+
+/** Load questions with this include so task_title can be filled. */
+export const withTaskTitle = { task: { select: { title: true } } } as const;
+
+export function serializeQuestion(row: Question & { task?: { title: string } | null }): QuestionResponse {
+  return {
+    id: row.id,
+    workspace_id: row.workspaceId,
+    task_id: row.taskId,
+    task_title: row.task?.title ?? null,
+    content: row.content,
+    context: row.context,
+    options: Array.isArray(row.options) ? row.options.map(String) : null,
+    answer: row.answer,
+    status: row.status === "answered" ? "answered" : "open",
+    priority: row.priority,
+    created_at: row.createdAt.toISOString(),
+    answered_at: row.answeredAt?.toISOString() ?? null,
+  };
+}
