@@ -1,12 +1,17 @@
 import crypto from "node:crypto";
 import type { Db } from "@/lib/db/client";
+import type { Prisma } from "@/lib/generated/prisma/client";
 import { conflict, notFound } from "@/lib/api/errors";
+import { hashSecret, newSecret } from "@/lib/auth/tokens";
 import { publishEvent } from "@/lib/events/publish";
 import { serializeExecution, serializeTaskRun } from "@/lib/runs/serialize";
+import { wakeRunner } from "@/lib/runner/wake";
 
 export type RunTrigger = "manual" | "schedule" | "fix_conflicts";
+export type Tx = Prisma.TransactionClient;
 
 export const ACTIVE_STATUSES = ["queued", "running"];
+export const FINISHED_STATUSES = ["succeeded", "failed", "cancelled", "timed_out"];
 
 export interface StartExecutionInput {
   workspaceId: string;
@@ -14,54 +19,99 @@ export interface StartExecutionInput {
   trigger: RunTrigger;
   instructions: string;
   keepStatus?: boolean;
+  /** The user the agent's API token acts as; default: the workspace's first owner. */
+  startedBy?: string;
 }
 
 /**
- * Records a new attempt on a task: a task run and the execution behind it, both `queued`.
- * The task row is locked for the check-and-insert so two concurrent starts cannot both pass the
- * "one active execution per task" rule. The runner (lib/runner) picks queued executions up.
+ * Records a new attempt on a task: a task run and the execution behind it, both `queued`, and
+ * wakes this process's runner, which claims it (lib/runner). 409 when the task already has one.
  */
 export async function startExecution(db: Db, input: StartExecutionInput) {
-  const { run, execution } = await db.$transaction(async (tx) => {
-    const locked = await tx.$queryRaw<{ id: string }[]>`
-      SELECT id FROM tasks WHERE id = ${input.taskId} AND workspace_id = ${input.workspaceId} FOR UPDATE`;
-    if (locked.length === 0) throw notFound("Task");
-    const active = await tx.execution.findFirst({
-      where: { taskId: input.taskId, status: { in: ACTIVE_STATUSES } },
-      select: { id: true },
-    });
-    if (active) throw conflict("An execution of this task is already running");
-    const last = await tx.taskRun.findFirst({
-      where: { taskId: input.taskId },
-      orderBy: { attemptNumber: "desc" },
-      select: { attemptNumber: true },
-    });
-    const sessionName = `tb-${input.taskId.slice(-8)}-${crypto.randomBytes(3).toString("hex")}`;
-    const run = await tx.taskRun.create({
-      data: {
-        taskId: input.taskId,
-        workspaceId: input.workspaceId,
-        attemptNumber: (last?.attemptNumber ?? 0) + 1,
-        trigger: input.trigger,
-        status: "queued",
-        sessionId: sessionName,
-      },
-    });
-    const execution = await tx.execution.create({
-      data: {
-        workspaceId: input.workspaceId,
-        taskId: input.taskId,
-        taskRunId: run.id,
-        sessionName,
-        trigger: input.trigger,
-        instructions: input.instructions,
-        keepStatus: input.keepStatus ?? false,
-        status: "queued",
-      },
-    });
-    return { run, execution };
+  const created = await db.$transaction((tx) => createExecution(tx, input));
+  announceStarted(input.workspaceId, created);
+  return created;
+}
+
+/** The same inside a caller's transaction (the scheduler claims its occurrence in it); call announceStarted after commit. */
+export async function createExecution(tx: Tx, input: StartExecutionInput) {
+  // The task row lock makes the check-and-insert atomic: of two concurrent starts only one passes.
+  const locked = await tx.$queryRaw<{ id: string }[]>`
+    SELECT id FROM tasks WHERE id = ${input.taskId} AND workspace_id = ${input.workspaceId} FOR UPDATE`;
+  if (locked.length === 0) throw notFound("Task");
+  const active = await tx.execution.findFirst({
+    where: { taskId: input.taskId, status: { in: ACTIVE_STATUSES } },
+    select: { id: true },
   });
-  publishEvent(input.workspaceId, "run.updated", serializeTaskRun(run));
-  publishEvent(input.workspaceId, "execution.updated", serializeExecution(execution));
+  if (active) throw conflict("An execution of this task is already running");
+  const last = await tx.taskRun.findFirst({
+    where: { taskId: input.taskId },
+    orderBy: { attemptNumber: "desc" },
+    select: { attemptNumber: true },
+  });
+  const sessionName = `tb-${input.taskId.slice(-8)}-${crypto.randomBytes(3).toString("hex")}`;
+  const run = await tx.taskRun.create({
+    data: {
+      taskId: input.taskId,
+      workspaceId: input.workspaceId,
+      attemptNumber: (last?.attemptNumber ?? 0) + 1,
+      trigger: input.trigger,
+      status: "queued",
+      sessionId: sessionName,
+    },
+  });
+  const execution = await tx.execution.create({
+    data: {
+      workspaceId: input.workspaceId,
+      taskId: input.taskId,
+      taskRunId: run.id,
+      sessionName,
+      trigger: input.trigger,
+      instructions: input.instructions,
+      keepStatus: input.keepStatus ?? false,
+      status: "queued",
+    },
+  });
+  await reserveAgentToken(tx, input, execution.id);
   return { run, execution };
+}
+
+export function announceStarted(workspaceId: string, created: Awaited<ReturnType<typeof createExecution>>) {
+  publishEvent(workspaceId, "run.updated", serializeTaskRun(created.run));
+  publishEvent(workspaceId, "execution.updated", serializeExecution(created.execution));
+  wakeRunner();
+}
+
+/** Names the agent token of an execution, so the runner can key it and revoke it when done. */
+export function agentTokenName(executionId: string): string {
+  return `execution:${executionId}`;
+}
+
+/**
+ * The execution's agent token is recorded now, with the user who started the run (the execution
+ * row has no column for it), under the hash of a secret nobody keeps: it is unusable until the
+ * runner that claims the execution re-keys it and hands the new secret to the agent.
+ */
+async function reserveAgentToken(tx: Tx, input: StartExecutionInput, executionId: string) {
+  let userId = input.startedBy;
+  if (!userId) {
+    const owner = await tx.membership.findFirst({
+      where: { workspaceId: input.workspaceId, role: "owner" },
+      orderBy: { createdAt: "asc" },
+      select: { userId: true },
+    });
+    userId = owner?.userId;
+  }
+  if (!userId) return;
+  await tx.authToken.create({
+    data: {
+      kind: "agent",
+      userId,
+      workspaceId: input.workspaceId,
+      name: agentTokenName(executionId),
+      tokenHash: hashSecret(newSecret("agent")),
+      // Not valid before the runner re-keys it; it then expires at the execution's timeout.
+      expiresAt: new Date(),
+    },
+  });
 }

@@ -3,6 +3,7 @@ import { createFirstAdmin } from "@/lib/users/create-user";
 import { HttpError } from "@/lib/api/errors";
 import { databaseUrl } from "@/lib/config";
 import { startPostgresRelay } from "@/lib/events/postgres-relay";
+import { startEngine } from "@/lib/runner/start";
 
 export async function startServer() {
   try {
@@ -11,6 +12,7 @@ export async function startServer() {
     await bootstrapAdmin(db);
     // Several instances may share PostgreSQL: live board events must reach all of them.
     if (kind === "postgresql") await startPostgresRelay(databaseUrl()!);
+    await startEngine(db, kind);
   } catch (error) {
     console.error(`[taskboard] cannot start: ${(error as Error).message}`);
     process.exit(1);

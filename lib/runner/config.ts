@@ -1,0 +1,75 @@
+import path from "node:path";
+import { dataDir } from "@/lib/config";
+
+// The runner's settings from the environment (docs/agents.md lists them).
+
+/** The shell command line of the agent; null means the bundled demo agent. */
+export function agentCommand(): string | null {
+  return process.env.AGENT_COMMAND?.trim() || null;
+}
+
+/** The demo agent, run with this Node when AGENT_COMMAND is not set. */
+export function demoAgentCommand(): string {
+  const script = path.join(/*turbopackIgnore: true*/ process.cwd(), "scripts", "demo-agent.mjs");
+  return `${shellQuote(process.execPath)} ${shellQuote(script)}`;
+}
+
+/** AGENT_WORKDIR may contain `{task_id}`; by default every task gets DATA_DIR/work/<task_id>. */
+export function agentWorkdir(taskId: string): string {
+  const configured = process.env.AGENT_WORKDIR?.trim();
+  if (!configured) return path.join(dataDir(), "work", taskId);
+  return path.resolve(/*turbopackIgnore: true*/ configured.replaceAll("{task_id}", taskId));
+}
+
+export function reportsDir(): string {
+  return path.join(dataDir(), "reports");
+}
+
+/** Executions running at once in one server process. */
+export function maxConcurrent(): number {
+  return positiveInt(process.env.AGENT_MAX_CONCURRENT, 2);
+}
+
+export function timeoutSeconds(): number {
+  return positiveNumber(process.env.AGENT_TIMEOUT_SECONDS, 3600);
+}
+
+/** Between SIGTERM and SIGKILL on cancel and timeout. */
+export function killGraceMs(): number {
+  return positiveNumber(process.env.AGENT_KILL_GRACE_SECONDS, 5) * 1000;
+}
+
+/** How often buffered output is written: each flush is one transaction (one chunk row, one execution update). */
+export function logFlushMs(): number {
+  return positiveInt(process.env.AGENT_LOG_FLUSH_MS, 500);
+}
+
+/** How often the runner looks for queued executions started elsewhere (a start here wakes it at once). */
+export function runnerPollMs(): number {
+  return positiveInt(process.env.RUNNER_POLL_MS, 1000);
+}
+
+export function schedulerIntervalMs(): number {
+  return positiveInt(process.env.SCHEDULER_INTERVAL_MS, 10_000);
+}
+
+/** Where an agent reaches this service's API. */
+export function apiUrl(): string {
+  const configured = process.env.TASKBOARD_API_URL || process.env.NEXTAUTH_URL;
+  if (configured) return configured.replace(/\/+$/, "");
+  return `http://127.0.0.1:${process.env.PORT || 3000}`;
+}
+
+export function shellQuote(value: string): string {
+  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`;
+}
+
+function positiveInt(raw: string | undefined, fallback: number): number {
+  const value = Number(raw);
+  return raw && Number.isInteger(value) && value > 0 ? value : fallback;
+}
+
+function positiveNumber(raw: string | undefined, fallback: number): number {
+  const value = Number(raw);
+  return raw && Number.isFinite(value) && value > 0 ? value : fallback;
+}

@@ -1,0 +1,123 @@
+import type { Db } from "@/lib/db/client";
+import type { Execution } from "@/lib/generated/prisma/client";
+import { publishEvent } from "@/lib/events/publish";
+import { serializeExecution, serializeTaskRun } from "@/lib/runs/serialize";
+import { agentTokenName, type Tx } from "@/lib/runs/start-execution";
+
+export type FinalStatus = "succeeded" | "failed" | "cancelled" | "timed_out";
+
+export interface Outcome {
+  status: FinalStatus;
+  exitCode?: number | null;
+  errorMessage?: string | null;
+  report?: string | null;
+  lineCount?: number;
+  lastActivityAt?: Date | null;
+}
+
+/**
+ * Records how an execution ended, on the execution and its task run in one transaction, revokes
+ * its agent token and, for a successful conflict fix, clears the task's conflict. Only an
+ * execution still in one of `from` is changed (a cancel from another instance may have finished it
+ * first); then only the process's own facts (exit code, report, lines) are added. Returns the
+ * execution after the change, or null when it was not found.
+ */
+export async function finishExecution(
+  db: Db,
+  executionId: string,
+  outcome: Outcome,
+  from: string[] = ["running"],
+): Promise<Execution | null> {
+  const now = new Date();
+  const result = await db.$transaction(async (tx) => {
+    const current = await tx.execution.findUnique({ where: { id: executionId } });
+    if (!current) return null;
+    const facts = {
+      ...(outcome.lineCount !== undefined ? { lineCount: outcome.lineCount } : {}),
+      ...(outcome.lastActivityAt ? { lastActivityAt: outcome.lastActivityAt } : {}),
+      ...(outcome.report !== undefined ? { report: outcome.report } : {}),
+    };
+    if (!from.includes(current.status)) {
+      // Already finished (cancelled elsewhere): add what only the process knew, keep the verdict.
+      if (Object.keys(facts).length === 0 && outcome.exitCode === undefined) return { execution: current, change: null };
+      const execution = await tx.execution.update({
+        where: { id: executionId },
+        data: { ...facts, exitCode: current.exitCode ?? outcome.exitCode ?? null },
+      });
+      return { execution, change: null };
+    }
+    const ran = current.status === "running";
+    const duration = ran ? Math.max(0, (now.getTime() - current.startedAt.getTime()) / 1000) : null;
+    const execution = await tx.execution.update({
+      where: { id: executionId },
+      data: {
+        ...facts,
+        status: outcome.status,
+        exitCode: outcome.exitCode ?? null,
+        errorMessage: outcome.errorMessage ?? null,
+        finishedAt: now,
+        duration,
+      },
+    });
+    const run = await tx.taskRun.update({
+      where: { id: current.taskRunId },
+      data: {
+        status: outcome.status,
+        exitCode: outcome.exitCode ?? null,
+        errorMessage: outcome.errorMessage ?? null,
+        finishedAt: now,
+        durationSeconds: duration,
+      },
+    });
+    await tx.authToken.updateMany({
+      where: { kind: "agent", name: agentTokenName(executionId), revokedAt: null },
+      data: { revokedAt: now },
+    });
+    const task =
+      execution.trigger === "fix_conflicts" && outcome.status === "succeeded"
+        ? await resolveConflict(tx, execution.taskId, execution.keepStatus)
+        : null;
+    return { execution, change: { run, task } };
+  });
+  if (!result) return null;
+  const { execution, change } = result;
+  if (change) {
+    publishEvent(execution.workspaceId, "run.updated", serializeTaskRun(change.run));
+    if (change.task) publishEvent(execution.workspaceId, change.task.moved ? "task.moved" : "task.updated", change.task.event);
+  }
+  publishEvent(result.execution.workspaceId, "execution.updated", serializeExecution(result.execution));
+  return result.execution;
+}
+
+/** The conflict is gone: clear the flag and, unless told to keep it, put the task up for review. */
+async function resolveConflict(tx: Tx, taskId: string, keepStatus: boolean) {
+  const task = await tx.task.findUnique({ where: { id: taskId } });
+  if (!task) return null;
+  const moved = !keepStatus && task.status !== "in_review";
+  let position = task.position;
+  if (moved) {
+    // Appended at the end of the review column; positions are unique per column.
+    const last = await tx.task.aggregate({
+      where: { workspaceId: task.workspaceId, status: "in_review" },
+      _max: { position: true },
+    });
+    position = (last._max.position ?? 0) + 1;
+  }
+  const updated = await tx.task.update({
+    where: { id: taskId },
+    data: { hasMergeConflict: false, ...(moved ? { status: "in_review", position } : {}) },
+  });
+  return {
+    moved,
+    // The board refetches the task on this event; the fields that changed are included.
+    event: {
+      id: updated.id,
+      workspace_id: updated.workspaceId,
+      status: updated.status,
+      position: updated.position,
+      has_merge_conflict: updated.hasMergeConflict,
+      from_status: task.status,
+      updated_at: updated.updatedAt.toISOString(),
+    },
+  };
+}

@@ -1,0 +1,101 @@
+import fs from "node:fs";
+import os from "node:os";
+import type { Db } from "@/lib/db/client";
+import { publishEvent } from "@/lib/events/publish";
+import { serializeExecution, serializeTaskRun } from "@/lib/runs/serialize";
+import { finishExecution } from "@/lib/runner/finish";
+import { killGraceMs, timeoutSeconds } from "@/lib/runner/config";
+
+export const INTERRUPTED = "interrupted by server restart";
+
+/**
+ * Finds executions marked `running` whose server process is gone and settles them: one that never
+ * got its process goes back to `queued`; one whose process was started is finished as `failed`
+ * (its agent, if it survived in its own process group, is stopped first). Runs at start-up and
+ * every half minute in every instance.
+ *
+ * Whose process is gone: on PGlite every other instance (one process owns the directory); on
+ * PostgreSQL an instance on this host whose pid is dead, or any instance whose execution is far
+ * past the timeout (its server would have killed it, so that server is gone).
+ */
+export async function sweepOrphans(db: Db, kind: "pglite" | "postgresql", instanceId: string) {
+  const rows = await db.execution.findMany({
+    where: { status: "running", NOT: { runnerInstance: instanceId } },
+    select: { id: true, workspaceId: true, taskRunId: true, runnerInstance: true, runnerPid: true, startedAt: true },
+    take: 500,
+  });
+  const overdue = Date.now() - (timeoutSeconds() * 1000 + killGraceMs() + 120_000);
+  for (const row of rows) {
+    const stale = row.startedAt.getTime() < overdue;
+    if (!(kind === "pglite" || instanceDeadHere(row.runnerInstance) || stale)) continue;
+    if (row.runnerPid === null && !stale) {
+      await requeue(db, row.id, row.taskRunId);
+      continue;
+    }
+    if (row.runnerPid !== null && sameHost(row.runnerInstance)) stopOrphanAgent(row.runnerPid, row.id);
+    const message = stale && kind === "postgresql" && !sameHost(row.runnerInstance)
+      ? `interrupted: the server running it (${row.runnerInstance}) stopped responding`
+      : INTERRUPTED;
+    await finishExecution(db, row.id, { status: "failed", errorMessage: message });
+    console.log(`[taskboard] execution ${row.id}: ${message}`);
+  }
+}
+
+async function requeue(db: Db, executionId: string, taskRunId: string) {
+  const result = await db.$transaction(async (tx) => {
+    const { count } = await tx.execution.updateMany({
+      where: { id: executionId, status: "running", runnerPid: null },
+      data: { status: "queued", runnerInstance: null },
+    });
+    if (count === 0) return null;
+    const run = await tx.taskRun.update({ where: { id: taskRunId }, data: { status: "queued" } });
+    const execution = await tx.execution.findUniqueOrThrow({ where: { id: executionId } });
+    return { run, execution };
+  });
+  if (!result) return;
+  publishEvent(result.execution.workspaceId, "run.updated", serializeTaskRun(result.run));
+  publishEvent(result.execution.workspaceId, "execution.updated", serializeExecution(result.execution));
+  console.log(`[taskboard] execution ${executionId}: never started before the restart; queued again`);
+}
+
+function sameHost(instance: string | null): boolean {
+  return instance?.split(":")[0] === os.hostname();
+}
+
+function instanceDeadHere(instance: string | null): boolean {
+  if (!instance || !sameHost(instance)) return false;
+  const pid = Number(instance.split(":")[1]);
+  return pid === process.pid || !isAlive(pid);
+}
+
+/** Only a process that still carries this execution's id in its environment is ours to stop (pids get reused). */
+function stopOrphanAgent(pid: number, executionId: string) {
+  let environ: string;
+  try {
+    environ = fs.readFileSync(`/proc/${pid}/environ`, "utf8");
+  } catch {
+    return;
+  }
+  if (!environ.split("\0").includes(`TASKBOARD_EXECUTION_ID=${executionId}`)) return;
+  try {
+    process.kill(-pid, "SIGTERM");
+    setTimeout(() => {
+      try {
+        process.kill(-pid, "SIGKILL");
+      } catch {
+        // gone
+      }
+    }, killGraceMs()).unref();
+  } catch {
+    // gone
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}

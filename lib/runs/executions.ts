@@ -1,0 +1,71 @@
+import type { Db } from "@/lib/db/client";
+import { conflict, notFound } from "@/lib/api/errors";
+import { serializeExecution, serializeTaskRun } from "@/lib/runs/serialize";
+import { FINISHED_STATUSES } from "@/lib/runs/start-execution";
+import { finishExecution } from "@/lib/runner/finish";
+import { runnerHandle } from "@/lib/runner/wake";
+
+export async function listTaskRuns(db: Db, workspaceId: string, taskId: string, limit: number) {
+  const task = await db.task.findFirst({ where: { id: taskId, workspaceId }, select: { id: true } });
+  if (!task) throw notFound("Task");
+  const runs = await db.taskRun.findMany({
+    where: { taskId },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: limit,
+  });
+  return runs.map(serializeTaskRun);
+}
+
+export async function getExecution(db: Db, workspaceId: string, executionId: string) {
+  const execution = await db.execution.findFirst({ where: { id: executionId, workspaceId } });
+  if (!execution) throw notFound("Execution");
+  return execution;
+}
+
+/** Lines [offset, offset + limit) of the stored log; lines still buffered in the runner follow within a second. */
+export async function readExecutionLog(db: Db, workspaceId: string, executionId: string, offset: number, limit: number) {
+  const execution = await getExecution(db, workspaceId, executionId);
+  const end = offset + limit;
+  const chunks = await db.$queryRaw<{ first_line: number; line_count: number; content: string }[]>`
+    SELECT first_line, line_count, content FROM execution_log_chunks
+    WHERE execution_id = ${executionId} AND first_line < ${end}::int AND first_line + line_count > ${offset}::int
+    ORDER BY first_line`;
+  const lines: string[] = [];
+  let next = offset;
+  for (const chunk of chunks) {
+    const first = Number(chunk.first_line);
+    // A gap (a batch that could not be stored) is skipped rather than hidden behind a stuck offset.
+    if (first > next && lines.length === 0) next = first;
+    if (first !== next) break;
+    const chunkLines = chunk.content.split("\n");
+    const from = Math.max(0, offset - first);
+    const take = chunkLines.slice(from, from + (end - Math.max(offset, first)));
+    lines.push(...take);
+    next = first + from + take.length;
+    if (next >= end) break;
+  }
+  const finished = FINISHED_STATUSES.includes(execution.status);
+  return {
+    execution_id: execution.id,
+    status: execution.status,
+    offset,
+    lines,
+    next_offset: lines.length > 0 ? next : offset,
+    line_count: execution.lineCount,
+    complete: finished && next >= execution.lineCount,
+  };
+}
+
+/**
+ * Cancels a queued or running execution. Here the process group gets SIGTERM (SIGKILL after the
+ * grace period) and the answer waits for it; an execution running in another instance is marked
+ * cancelled and that instance stops its process within a poll interval.
+ */
+export async function cancelExecution(db: Db, workspaceId: string, executionId: string, username: string) {
+  const execution = await getExecution(db, workspaceId, executionId);
+  if (FINISHED_STATUSES.includes(execution.status)) throw conflict(`The execution has already finished (${execution.status})`);
+  const message = `cancelled by ${username}`;
+  const handledHere = (await runnerHandle()?.cancel(executionId, message)) ?? false;
+  if (!handledHere) await finishExecution(db, executionId, { status: "cancelled", errorMessage: message }, ["queued", "running"]);
+  return serializeExecution(await getExecution(db, workspaceId, executionId));
+}

@@ -1,0 +1,38 @@
+import fs from "node:fs";
+import path from "node:path";
+
+// What an agent is told. The conflict-fixing instructions live in one editable template file.
+
+interface TaskFacts {
+  id: string;
+  title: string;
+  description: string;
+  prUrl: string | null;
+}
+
+export function taskInstructions(task: TaskFacts): string {
+  return task.description.trim() ? `${task.title}\n\n${task.description}` : task.title;
+}
+
+export function fixConflictsInstructions(task: TaskFacts): string {
+  const values: Record<string, string> = {
+    task_id: task.id,
+    task_title: task.title,
+    task_description: task.description.trim() || "(none)",
+    pr_url: task.prUrl ?? "",
+  };
+  return template().replace(/\{\{(\w+)\}\}/g, (whole, key: string) => values[key] ?? whole);
+}
+
+let cached: string | undefined;
+function template(): string {
+  cached ??= fs.readFileSync(templatePath(), "utf8");
+  return cached;
+}
+
+/** FIX_CONFLICTS_TEMPLATE names another file; the default is read from the app's directory at run time. */
+function templatePath(): string {
+  return process.env.FIX_CONFLICTS_TEMPLATE
+    ? path.resolve(/*turbopackIgnore: true*/ process.env.FIX_CONFLICTS_TEMPLATE)
+    : path.join(/*turbopackIgnore: true*/ process.cwd(), "lib", "runner", "templates", "fix-conflicts.md");
+}
