@@ -6,7 +6,7 @@ import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-q
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { forwardRef, useEffect, useImperativeHandle, useMemo, useRef, useState } from "react";
 import { api } from "@/lib/client/api";
-import { flatItems, placeTask, type ColumnData } from "@/lib/client/board-cache";
+import { findTask, flatItems, placeTask, type ColumnData } from "@/lib/client/board-cache";
 import { boardKeys } from "@/lib/client/query-keys";
 import type { ColumnKey, ColumnSort, SortBy, Task, TaskPage } from "@/lib/client/types";
 import { SortableTaskCard } from "@/components/board/task-card";
@@ -21,12 +21,11 @@ export interface ColumnHandle {
   focusQuickAdd: () => void;
 }
 
-export function columnQueryOptions(workspaceId: string, column: ColumnKey, sort: ColumnSort, projectId: string | null) {
+export function columnQueryOptions(workspaceId: string, column: ColumnKey, sort: ColumnSort) {
   return {
-    queryKey: boardKeys.columnSorted(workspaceId, column, sort, projectId),
+    queryKey: boardKeys.columnSorted(workspaceId, column, sort),
     queryFn: ({ pageParam }: { pageParam: unknown }) => {
       const query = new URLSearchParams({ limit: String(PAGE_SIZE), offset: String(pageParam ?? 0), sort_by: sort.by, sort_dir: sort.dir });
-      if (projectId) query.set("project_id", projectId);
       return api<TaskPage>(`/api/workspaces/${workspaceId}/board/column/${column}?${query}`);
     },
     initialPageParam: 0,
@@ -47,14 +46,22 @@ export const BoardColumn = forwardRef<
     onOpen: (taskId: string) => void;
   }
 >(function BoardColumn({ workspaceId, column, title, sort, onSortChange, projectId, search, onOpen }, ref) {
-  const query = useInfiniteQuery(columnQueryOptions(workspaceId, column, sort, projectId));
+  const query = useInfiniteQuery(columnQueryOptions(workspaceId, column, sort));
   const quickAddRef = useRef<HTMLInputElement>(null);
   useImperativeHandle(ref, () => ({ focusQuickAdd: () => quickAddRef.current?.focus() }), []);
   const { setNodeRef: setDropRef, isOver } = useDroppable({ id: `column:${column}`, data: { type: "column", column } });
 
   const all = useMemo(() => flatItems(query.data as ColumnData | undefined), [query.data]);
   const needle = search.trim().toLowerCase();
-  const items = useMemo(() => (needle ? all.filter((task) => task.title.toLowerCase().includes(needle)) : all), [all, needle]);
+  // The column API has no filters, so filters apply to the loaded cards; scrolling loads more.
+  const filtered = Boolean(needle || projectId);
+  const items = useMemo(
+    () =>
+      filtered
+        ? all.filter((task) => (!projectId || task.project_id === projectId) && (!needle || task.title.toLowerCase().includes(needle)))
+        : all,
+    [all, needle, projectId, filtered],
+  );
   const ids = useMemo(() => items.map((task) => task.id), [items]);
   const total = query.data?.pages[0]?.total ?? 0;
   const headingId = `column-${column}-title`;
@@ -92,14 +99,14 @@ export const BoardColumn = forwardRef<
           </div>
         ) : items.length === 0 ? (
           <p className="mx-3 mb-3 rounded-lg border border-dashed border-slate-300 p-4 text-center text-sm text-slate-600 dark:border-slate-700 dark:text-slate-400">
-            {needle ? "No loaded task matches the search." : `No tasks. Add one above or drag a card here.`}
+            {filtered ? "No loaded task matches the filter." : `No tasks. Add one above or drag a card here.`}
           </p>
         ) : (
           <SortableContext id={column} items={ids} strategy={verticalListSortingStrategy}>
             <CardList
               items={items}
               column={column}
-              sortable={sort.by === "position"}
+              sortable={sort.by === "position" && !filtered}
               onOpen={onOpen}
               hasMore={Boolean(query.hasNextPage)}
               loadingMore={query.isFetchingNextPage}
@@ -249,6 +256,7 @@ const QuickAdd = forwardRef<HTMLInputElement, { workspaceId: string; column: Col
     onSuccess: (task) => {
       for (const key of placeTask(client, workspaceId, task)) client.invalidateQueries({ queryKey: key, exact: true });
       setText("");
+      if (!findTask(client, workspaceId, task.id)) toast(`Added “${task.title}” at the end of ${title}`);
     },
     onError: (error) => toast(`The task was not added: ${error.message}`, "error"),
   });

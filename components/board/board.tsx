@@ -108,7 +108,7 @@ export function Board({ workspaceId }: { workspaceId: string }) {
     const target = over?.data.current as (CardData | { type: "column"; column: ColumnKey }) | undefined;
     if (!from || !target || !over) return;
     const column = target.column;
-    const key = boardKeys.columnSorted(workspaceId, column, sorts[column], projectId);
+    const key = boardKeys.columnSorted(workspaceId, column, sorts[column]);
     const list = flatItems(client.getQueryData<ColumnData>(key));
     const hasMore = Boolean(client.getQueryData<ColumnData>(key)?.pages.at(-1)?.has_more);
     const task = from.task;

@@ -141,7 +141,7 @@ export function TaskDialog({ workspaceId, taskId, onClose }: { workspaceId: stri
               >
                 <option value="">No phase</option>
                 {(project?.phases ?? []).map((name, index) => (
-                  <option key={index} value={String(index)}>
+                  <option key={index} value={String(index + 1)}>
                     {name}
                   </option>
                 ))}

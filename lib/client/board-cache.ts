@@ -12,12 +12,11 @@ export interface ColumnKeyParts {
   column: ColumnKey;
   sortBy: string;
   sortDir: string;
-  projectId: string;
 }
 
 export function parseColumnKey(key: QueryKey): ColumnKeyParts {
-  // ["board", ws, "column", column, sortBy, sortDir, projectId]
-  return { column: key[3] as ColumnKey, sortBy: String(key[4]), sortDir: String(key[5]), projectId: String(key[6]) };
+  // ["board", ws, "column", column, sortBy, sortDir]
+  return { column: key[3] as ColumnKey, sortBy: String(key[4]), sortDir: String(key[5]) };
 }
 
 export function allColumnCaches(client: QueryClient, workspaceId: string) {
@@ -62,7 +61,7 @@ export function placeTask(
     if (!data) continue;
     const parts = parseColumnKey(key);
     const here = data.pages.some((page) => page.items.some((item) => item.id === task.id));
-    const belongs = parts.column === task.status && (parts.projectId === "all" || parts.projectId === (task.project_id ?? ""));
+    const belongs = parts.column === task.status;
     if (!belongs) {
       if (here) client.setQueryData<ColumnData>(key, withoutTask(data, task.id));
       continue;

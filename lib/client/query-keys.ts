@@ -17,8 +17,7 @@ export const boardKeys = {
   all: (workspaceId: string) => ["board", workspaceId] as const,
   columns: (workspaceId: string) => [...boardKeys.all(workspaceId), "column"] as const,
   column: (workspaceId: string, column: ColumnKey) => [...boardKeys.columns(workspaceId), column] as const,
-  columnSorted: (workspaceId: string, column: ColumnKey, sort: ColumnSort, projectId: string | null) =>
-    [...boardKeys.column(workspaceId, column), sort.by, sort.dir, projectId ?? "all"] as const,
+  columnSorted: (workspaceId: string, column: ColumnKey, sort: ColumnSort) => [...boardKeys.column(workspaceId, column), sort.by, sort.dir] as const,
 };
 
 export const taskKeys = {
