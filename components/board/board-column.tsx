@@ -68,13 +68,14 @@ export const BoardColumn = forwardRef<
 
   return (
     <section
+      ref={setDropRef}
       role="region"
       aria-labelledby={headingId}
       data-column={column}
-      className={`flex h-full min-h-0 w-72 shrink-0 flex-col rounded-xl bg-slate-100 dark:bg-slate-900/60 ${isOver ? "ring-2 ring-blue-500" : ""}`}
+      className={`flex h-full min-h-0 max-w-80 min-w-56 flex-1 flex-col rounded-xl bg-slate-100 dark:bg-slate-900/60 ${isOver ? "ring-2 ring-blue-500" : ""}`}
     >
       <header className="flex items-center gap-2 px-3 pt-3 pb-2">
-        <h2 id={headingId} className="text-sm font-semibold">
+        <h2 id={headingId} className="truncate text-sm font-semibold whitespace-nowrap">
           {title}
         </h2>
         <span data-testid="column-total" aria-label={`${total} tasks`} className="rounded-full bg-slate-200 px-2 text-xs font-medium text-slate-700 dark:bg-slate-800 dark:text-slate-300">
@@ -83,7 +84,7 @@ export const BoardColumn = forwardRef<
         <SortControl column={title} sort={sort} onChange={onSortChange} />
       </header>
       <QuickAdd ref={quickAddRef} workspaceId={workspaceId} column={column} title={title} />
-      <div ref={setDropRef} className="flex min-h-0 flex-1 flex-col">
+      <div className="flex min-h-0 flex-1 flex-col">
         {query.isPending ? (
           <div aria-busy="true" aria-label={`Loading ${title}`} className="space-y-2 px-3 pb-3">
             {[0, 1, 2].map((i) => (
@@ -211,11 +212,11 @@ function CardList({
   );
 }
 
-const SORT_LABELS: Record<SortBy, string> = { position: "Board order", title: "Title", created_at: "Created", priority: "Priority" };
+const SORT_LABELS: Record<SortBy, string> = { position: "Order", title: "Title", created_at: "Created", priority: "Priority" };
 
 function SortControl({ column, sort, onChange }: { column: string; sort: ColumnSort; onChange: (sort: ColumnSort) => void }) {
   return (
-    <div className="ml-auto flex items-center gap-1">
+    <div className="ml-auto flex shrink-0 items-center gap-1">
       <label className="sr-only" htmlFor={`sort-${column}`}>
         Sort {column} by
       </label>

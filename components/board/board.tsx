@@ -5,10 +5,14 @@ import {
   DragOverlay,
   KeyboardSensor,
   PointerSensor,
+  closestCenter,
   closestCorners,
+  pointerWithin,
+  rectIntersection,
   useSensor,
   useSensors,
   type Announcements,
+  type CollisionDetection,
   type DragEndEvent,
   type DragStartEvent,
 } from "@dnd-kit/core";
@@ -143,7 +147,12 @@ export function Board({ workspaceId }: { workspaceId: string }) {
 
   const announcements: Announcements = {
     onDragStart: ({ active }) => `Picked up task ${titleOf(active.data.current)}.`,
-    onDragOver: ({ active, over }) => (over ? `Task ${titleOf(active.data.current)} is over ${placeOf(over.data.current)}.` : `Task ${titleOf(active.data.current)} is no longer over a column.`),
+    onDragOver: ({ active, over }) =>
+      !over
+        ? `Task ${titleOf(active.data.current)} is no longer over a column.`
+        : over.id === active.id
+          ? `Task ${titleOf(active.data.current)} is back in its place.`
+          : `Task ${titleOf(active.data.current)} is over ${placeOf(over.data.current)}.`,
     onDragEnd: ({ active, over }) => (over ? `Task ${titleOf(active.data.current)} was dropped on ${placeOf(over.data.current)}.` : `Task ${titleOf(active.data.current)} was dropped where it was.`),
     onDragCancel: ({ active }) => `Moving task ${titleOf(active.data.current)} was cancelled. It is back where it was.`,
   };
@@ -184,7 +193,7 @@ export function Board({ workspaceId }: { workspaceId: string }) {
       </div>
       <DndContext
         sensors={sensors}
-        collisionDetection={closestCorners}
+        collisionDetection={detectCollision}
         onDragStart={onDragStart}
         onDragEnd={onDragEnd}
         onDragCancel={() => setDragging(null)}
@@ -195,7 +204,7 @@ export function Board({ workspaceId }: { workspaceId: string }) {
           },
         }}
       >
-        <div className="flex min-h-0 flex-1 gap-4 overflow-x-auto px-6 pb-4">
+        <div className="flex min-h-0 flex-1 gap-3 overflow-x-auto px-6 pb-4">
           {COLUMNS.map((column, i) => (
             <BoardColumn
               key={column.key}
@@ -213,7 +222,8 @@ export function Board({ workspaceId }: { workspaceId: string }) {
         </div>
         <DragOverlay dropAnimation={null}>
           {dragging ? (
-            <div className="w-66 rotate-2 cursor-grabbing rounded-lg border border-blue-500 bg-white p-3 shadow-xl dark:bg-slate-900">
+            // No rotation: the keyboard sensor compares this box's edges with the other cards'.
+            <div className="cursor-grabbing rounded-lg border border-blue-600 bg-white p-3 shadow-xl dark:bg-slate-900">
               <CardBody task={dragging} />
             </div>
           ) : null}
@@ -222,6 +232,25 @@ export function Board({ workspaceId }: { workspaceId: string }) {
     </div>
   );
 }
+
+/**
+ * With a pointer: the column under the pointer, then the card of that column nearest the dragged
+ * card's centre. With the keyboard (no pointer): the card the moved card now overlaps most, else
+ * the column it overlaps, so an arrow key can land a card in an empty column.
+ */
+const detectCollision: CollisionDetection = (args) => {
+  const cards = args.droppableContainers.filter((entry) => entry.data.current?.type === "card");
+  const columns = args.droppableContainers.filter((entry) => entry.data.current?.type === "column");
+  if (args.pointerCoordinates) {
+    const underPointer = pointerWithin({ ...args, droppableContainers: columns });
+    if (underPointer.length === 0) return closestCorners(args);
+    const column = columns.find((entry) => entry.id === underPointer[0].id)?.data.current?.column;
+    const near = closestCenter({ ...args, droppableContainers: cards.filter((entry) => entry.data.current?.column === column) });
+    return near.length ? near.slice(0, 1) : underPointer.slice(0, 1);
+  }
+  const overCards = rectIntersection({ ...args, droppableContainers: cards });
+  return overCards.length ? overCards : rectIntersection({ ...args, droppableContainers: columns });
+};
 
 function titleOf(data: unknown): string {
   return (data as CardData | undefined)?.task?.title ?? "";
