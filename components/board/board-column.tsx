@@ -74,8 +74,8 @@ export const BoardColumn = forwardRef<
       data-column={column}
       className={`flex h-full min-h-0 max-w-80 min-w-56 flex-1 flex-col rounded-xl bg-slate-100 dark:bg-slate-900/60 ${isOver ? "ring-2 ring-blue-500" : ""}`}
     >
-      <header className="flex items-center gap-2 px-3 pt-3 pb-2">
-        <h2 id={headingId} className="truncate text-sm font-semibold whitespace-nowrap">
+      <header className="flex flex-wrap items-center gap-x-2 gap-y-1 px-3 pt-3 pb-2">
+        <h2 id={headingId} className="text-sm font-semibold whitespace-nowrap">
           {title}
         </h2>
         <span data-testid="column-total" aria-label={`${total} tasks`} className="rounded-full bg-slate-200 px-2 text-xs font-medium text-slate-700 dark:bg-slate-800 dark:text-slate-300">
