@@ -44,9 +44,11 @@ export const BoardColumn = forwardRef<
     projectId: string | null;
     search: string;
     onOpen: (taskId: string) => void;
+    /** False until the board's first pages have seeded the column caches. */
+    enabled: boolean;
   }
->(function BoardColumn({ workspaceId, column, title, sort, onSortChange, projectId, search, onOpen }, ref) {
-  const query = useInfiniteQuery(columnQueryOptions(workspaceId, column, sort));
+>(function BoardColumn({ workspaceId, column, title, sort, onSortChange, projectId, search, onOpen, enabled }, ref) {
+  const query = useInfiniteQuery({ ...columnQueryOptions(workspaceId, column, sort), enabled });
   const quickAddRef = useRef<HTMLInputElement>(null);
   useImperativeHandle(ref, () => ({ focusQuickAdd: () => quickAddRef.current?.focus() }), []);
   const { setNodeRef: setDropRef, isOver } = useDroppable({ id: `column:${column}`, data: { type: "column", column } });

@@ -22,8 +22,8 @@ import { useEffect, useRef, useState } from "react";
 import { api } from "@/lib/client/api";
 import { flatItems, patchTask, placeTask, positionBetween, restoreColumns, snapshotColumns, type ColumnData } from "@/lib/client/board-cache";
 import { boardKeys, projectKeys } from "@/lib/client/query-keys";
-import { COLUMNS, DEFAULT_SORT, type ColumnKey, type ColumnSort, type Project, type Task } from "@/lib/client/types";
-import { BoardColumn, type ColumnHandle } from "@/components/board/board-column";
+import { COLUMNS, DEFAULT_SORT, type ColumnKey, type ColumnSort, type Project, type Task, type TaskPage } from "@/lib/client/types";
+import { BoardColumn, PAGE_SIZE, type ColumnHandle } from "@/components/board/board-column";
 import { CardBody, type CardData } from "@/components/board/task-card";
 import { useToast } from "@/components/ui/toast";
 import { useWorkspaceUi } from "@/components/workspace/workspace-context";
@@ -52,9 +52,25 @@ export function Board({ workspaceId }: { workspaceId: string }) {
   const [dragging, setDragging] = useState<Task | null>(null);
   const searchRef = useRef<HTMLInputElement>(null);
   const firstColumn = useRef<ColumnHandle>(null);
+  // The first page of all five columns in one request; each column's own query takes over from there.
+  const firstPages = useQuery({
+    queryKey: boardKeys.firstPages(workspaceId),
+    queryFn: async () => {
+      const board = await api<{ columns: (TaskPage & { key: ColumnKey })[] }>(`/api/workspaces/${workspaceId}/board?limit=${PAGE_SIZE}`);
+      for (const { key, items, total, has_more } of board.columns) {
+        const cacheKey = boardKeys.columnSorted(workspaceId, key, DEFAULT_SORT);
+        if (!client.getQueryData(cacheKey)) client.setQueryData<ColumnData>(cacheKey, { pages: [{ items, total, has_more }], pageParams: [0] });
+      }
+      return true;
+    },
+    staleTime: Infinity,
+    retry: false,
+  });
+  const columnsReady = !firstPages.isPending;
   const projects = useQuery({
     queryKey: projectKeys.list(workspaceId),
     queryFn: () => api<Project[]>(`/api/workspaces/${workspaceId}/projects`),
+    enabled: columnsReady,
   });
 
   useEffect(() => {
@@ -216,6 +232,7 @@ export function Board({ workspaceId }: { workspaceId: string }) {
               onSortChange={(sort) => setSorts((old) => ({ ...old, [column.key]: sort }))}
               projectId={projectId}
               search={search}
+              enabled={columnsReady}
               onOpen={ui.openTask}
             />
           ))}

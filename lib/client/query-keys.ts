@@ -15,6 +15,7 @@ export const apiKeyKeys = {
 /** Board columns: one infinite query per column and sort, all under the workspace's prefix. */
 export const boardKeys = {
   all: (workspaceId: string) => ["board", workspaceId] as const,
+  firstPages: (workspaceId: string) => [...boardKeys.all(workspaceId), "first-pages"] as const,
   columns: (workspaceId: string) => [...boardKeys.all(workspaceId), "column"] as const,
   column: (workspaceId: string, column: ColumnKey) => [...boardKeys.columns(workspaceId), column] as const,
   columnSorted: (workspaceId: string, column: ColumnKey, sort: ColumnSort) => [...boardKeys.column(workspaceId, column), sort.by, sort.dir] as const,

@@ -36,7 +36,7 @@ export function useWorkspaceEvents(workspaceId: string): LiveState {
       setState("live");
       if (lostConnection) {
         lostConnection = false;
-        client.invalidateQueries({ queryKey: boardKeys.all(workspaceId) });
+        client.invalidateQueries({ queryKey: boardKeys.columns(workspaceId) });
         client.invalidateQueries({ queryKey: questionKeys.all(workspaceId) });
         client.invalidateQueries({ queryKey: executionKeys.all(workspaceId) });
       }
