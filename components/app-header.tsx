@@ -11,8 +11,8 @@ export function AppHeader({ username, children }: { username: string; children?:
         Taskboard
       </Link>
       <div className="flex flex-1 items-center gap-4">{children}</div>
-      <span className="text-sm text-slate-600 dark:text-slate-400">{username}</span>
-      <button type="button" className={secondaryButton} onClick={() => signOut({ callbackUrl: "/login" })}>
+      <span className="text-sm whitespace-nowrap text-slate-600 dark:text-slate-400">{username}</span>
+      <button type="button" className={`${secondaryButton} whitespace-nowrap`} onClick={() => signOut({ callbackUrl: "/login" })}>
         Sign out
       </button>
     </header>

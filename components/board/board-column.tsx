@@ -76,8 +76,8 @@ export const BoardColumn = forwardRef<
       data-column={column}
       className={`flex h-full min-h-0 max-w-80 min-w-56 flex-1 flex-col rounded-xl bg-slate-100 dark:bg-slate-900/60 ${isOver ? "ring-2 ring-blue-500" : ""}`}
     >
-      <header className="flex flex-wrap items-center gap-x-2 gap-y-1 px-3 pt-3 pb-2">
-        <h2 id={headingId} className="text-sm font-semibold whitespace-nowrap">
+      <header className="flex items-center gap-1.5 px-3 pt-3 pb-2">
+        <h2 id={headingId} className="truncate text-sm font-semibold whitespace-nowrap" title={title}>
           {title}
         </h2>
         <span data-testid="column-total" aria-label={`${total} tasks`} className="rounded-full bg-slate-200 px-2 text-xs font-medium text-slate-700 dark:bg-slate-800 dark:text-slate-300">
@@ -226,7 +226,7 @@ function SortControl({ column, sort, onChange }: { column: string; sort: ColumnS
         id={`sort-${column}`}
         value={sort.by}
         onChange={(event) => onChange({ ...sort, by: event.target.value as SortBy })}
-        className="rounded border border-slate-300 bg-white px-1 py-0.5 text-xs dark:border-slate-700 dark:bg-slate-900"
+        className="w-[4.75rem] rounded border border-slate-300 bg-white px-0.5 py-0.5 text-xs dark:border-slate-700 dark:bg-slate-900"
       >
         {Object.entries(SORT_LABELS).map(([value, label]) => (
           <option key={value} value={value}>

@@ -19,7 +19,7 @@ import {
 import { sortableKeyboardCoordinates } from "@dnd-kit/sortable";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
-import { api } from "@/lib/client/api";
+import { api, ApiClientError } from "@/lib/client/api";
 import { flatItems, patchTask, placeTask, positionBetween, restoreColumns, snapshotColumns, type ColumnData } from "@/lib/client/board-cache";
 import { boardKeys, projectKeys } from "@/lib/client/query-keys";
 import { COLUMNS, DEFAULT_SORT, type ColumnKey, type ColumnSort, type Project, type Task, type TaskPage } from "@/lib/client/types";
@@ -104,7 +104,10 @@ export function Board({ workspaceId }: { workspaceId: string }) {
     },
     onError: (error, { task, column }, context) => {
       if (context) restoreColumns(client, context.snapshot);
-      toast(`“${task.title}” could not be moved to ${COLUMN_TITLE[column]}: ${error.message}`, "error");
+      // 409 means this board's view of the column was out of date: fetch the columns again.
+      const stale = error instanceof ApiClientError && error.status === 409;
+      toast(`“${task.title}” could not be moved to ${COLUMN_TITLE[column]}: ${error.message}.${stale ? " The board has been refreshed." : ""}`, "error");
+      if (stale) client.invalidateQueries({ queryKey: boardKeys.columns(workspaceId) });
     },
     onSuccess: (saved) => {
       // Keep the card where it was dropped; only take the server's fields (its position).

@@ -111,7 +111,7 @@ function Shell({ workspaceId, username, children }: { workspaceId: string; usern
           </nav>
           <div className="ml-auto flex items-center gap-3">
             <CodehostBadge workspaceId={workspaceId} />
-            <span className={`text-xs ${live === "live" ? "text-green-800 dark:text-green-300" : "text-amber-800 dark:text-amber-300"}`} title="Live updates">
+            <span className={`text-xs whitespace-nowrap ${live === "live" ? "text-green-800 dark:text-green-300" : "text-amber-800 dark:text-amber-300"}`} title="Live updates">
               {live === "live" ? "● Live" : live === "connecting" ? "○ Connecting…" : "○ Reconnecting…"}
             </span>
             <button
@@ -119,7 +119,7 @@ function Shell({ workspaceId, username, children }: { workspaceId: string; usern
               onClick={() => setQuestionsOpen((open) => !open)}
               aria-expanded={questionsOpen}
               aria-controls="questions-panel"
-              className="relative rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
+              className="relative rounded-md border border-slate-300 px-3 py-1.5 text-sm whitespace-nowrap hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
             >
               Questions
               <span
