@@ -6,7 +6,7 @@ import { secondaryButton } from "@/components/ui/field";
 
 export function AppHeader({ username, children }: { username: string; children?: React.ReactNode }) {
   return (
-    <header className="flex items-center gap-4 border-b border-slate-200 bg-white px-6 py-3 dark:border-slate-800 dark:bg-slate-900">
+    <header className="flex items-center gap-3 border-b border-slate-200 bg-white px-6 py-3 dark:border-slate-800 dark:bg-slate-900">
       <Link href="/" className="font-semibold">
         Taskboard
       </Link>

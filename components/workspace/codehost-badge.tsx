@@ -29,11 +29,12 @@ export function CodehostBadge({ workspaceId }: { workspaceId: string }) {
     <Link
       href={`/w/${workspaceId}/settings`}
       data-testid="codehost-status"
-      title="Code-host connection"
-      className="flex max-w-60 items-center gap-1.5 truncate rounded-md px-2 py-1 text-xs text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800"
+      title={`Code host: ${label}`}
+      className="flex max-w-44 items-center gap-1.5 truncate rounded-md px-2 py-1 text-xs text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800"
     >
       <span aria-hidden className={`inline-block h-2 w-2 rounded-full ${connected ? "bg-green-600" : "bg-slate-400"}`} />
-      <span className="truncate">{label}</span>
+      {/* Below 1280 px the dot alone (with its name for screen readers and on hover) saves room. */}
+      <span className="sr-only xl:not-sr-only xl:truncate">{label}</span>
     </Link>
   );
 }

@@ -91,7 +91,7 @@ function Shell({ workspaceId, username, children }: { workspaceId: string; usern
     <WorkspaceContext.Provider value={ui}>
       <div className="flex h-screen min-w-[1024px] flex-col">
         <AppHeader username={username}>
-          <span className="max-w-56 truncate font-medium text-slate-700 dark:text-slate-200" title={workspace.data?.name}>
+          <span className="max-w-32 truncate font-medium xl:max-w-44 text-slate-700 dark:text-slate-200" title={workspace.data?.name}>
             {workspace.data?.name ?? <span className="inline-block h-4 w-28 animate-pulse rounded bg-slate-200 dark:bg-slate-800" />}
           </span>
           <nav aria-label="Workspace" className="flex gap-1">
@@ -111,8 +111,13 @@ function Shell({ workspaceId, username, children }: { workspaceId: string; usern
           </nav>
           <div className="ml-auto flex items-center gap-3">
             <CodehostBadge workspaceId={workspaceId} />
-            <span className={`text-xs whitespace-nowrap ${live === "live" ? "text-green-800 dark:text-green-300" : "text-amber-800 dark:text-amber-300"}`} title="Live updates">
-              {live === "live" ? "● Live" : live === "connecting" ? "○ Connecting…" : "○ Reconnecting…"}
+            <span
+              role="status"
+              title={live === "live" ? "Live: changes by others appear at once" : "Live updates are reconnecting"}
+              className={`text-xs whitespace-nowrap ${live === "live" ? "text-green-800 dark:text-green-300" : "text-amber-800 dark:text-amber-300"}`}
+            >
+              {live === "live" ? "●" : "○"}
+              <span className="sr-only xl:not-sr-only xl:ml-1">{live === "live" ? "Live" : "Offline"}</span>
             </span>
             <button
               type="button"

@@ -71,7 +71,7 @@ export async function cardTitles(page: Page, title: string): Promise<string[]> {
 
 export async function openBoard(page: Page, workspaceId: string) {
   if (new URL(page.url()).pathname !== `/w/${workspaceId}`) await page.goto(`/w/${workspaceId}`);
-  await expect(page.getByText("● Live")).toBeVisible();
+  await expect(page.getByTitle(/^Live:/)).toBeVisible();
 }
 
 export async function screenshot(page: Page, name: string) {
