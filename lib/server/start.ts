@@ -1,6 +1,8 @@
 import { connection } from "@/lib/db/client";
 import { createFirstAdmin } from "@/lib/users/create-user";
 import { HttpError } from "@/lib/api/errors";
+import { databaseUrl } from "@/lib/config";
+import { startPostgresRelay } from "@/lib/events/postgres-relay";
 import { startEngine } from "@/lib/runner/start";
 
 export async function startServer() {
@@ -8,6 +10,8 @@ export async function startServer() {
     const { db, kind } = await connection();
     console.log(`[taskboard] database ready (${kind})`);
     await bootstrapAdmin(db);
+    // Several instances may share PostgreSQL: live board events must reach all of them.
+    if (kind === "postgresql") await startPostgresRelay(databaseUrl()!);
     await startEngine(db, kind);
   } catch (error) {
     console.error(`[taskboard] cannot start: ${(error as Error).message}`);

@@ -1,0 +1,286 @@
+"use client";
+
+import { useDroppable } from "@dnd-kit/core";
+import { SortableContext, verticalListSortingStrategy } from "@dnd-kit/sortable";
+import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { forwardRef, useEffect, useImperativeHandle, useMemo, useRef, useState } from "react";
+import { api } from "@/lib/client/api";
+import { findTask, flatItems, placeTask, type ColumnData } from "@/lib/client/board-cache";
+import { boardKeys } from "@/lib/client/query-keys";
+import type { ColumnKey, ColumnSort, SortBy, Task, TaskPage } from "@/lib/client/types";
+import { SortableTaskCard } from "@/components/board/task-card";
+import { useToast } from "@/components/ui/toast";
+
+export const PAGE_SIZE = 20;
+// Under this many loaded cards a plain list is cheaper than measuring; past it, only the visible
+// cards are in the DOM so a column of thousands scrolls as smoothly as one of ten.
+const VIRTUALIZE_FROM = 40;
+
+export interface ColumnHandle {
+  focusQuickAdd: () => void;
+}
+
+export function columnQueryOptions(workspaceId: string, column: ColumnKey, sort: ColumnSort) {
+  return {
+    queryKey: boardKeys.columnSorted(workspaceId, column, sort),
+    queryFn: ({ pageParam }: { pageParam: unknown }) => {
+      const query = new URLSearchParams({ limit: String(PAGE_SIZE), offset: String(pageParam ?? 0), sort_by: sort.by, sort_dir: sort.dir });
+      return api<TaskPage>(`/api/workspaces/${workspaceId}/board/column/${column}?${query}`);
+    },
+    initialPageParam: 0,
+    getNextPageParam: (last: TaskPage, all: TaskPage[]) => (last.has_more ? all.reduce((n, page) => n + page.items.length, 0) : undefined),
+  };
+}
+
+export const BoardColumn = forwardRef<
+  ColumnHandle,
+  {
+    workspaceId: string;
+    column: ColumnKey;
+    title: string;
+    sort: ColumnSort;
+    onSortChange: (sort: ColumnSort) => void;
+    projectId: string | null;
+    search: string;
+    onOpen: (taskId: string) => void;
+    /** False until the board's first pages have seeded the column caches. */
+    enabled: boolean;
+  }
+>(function BoardColumn({ workspaceId, column, title, sort, onSortChange, projectId, search, onOpen, enabled }, ref) {
+  const query = useInfiniteQuery({ ...columnQueryOptions(workspaceId, column, sort), enabled });
+  const quickAddRef = useRef<HTMLInputElement>(null);
+  useImperativeHandle(ref, () => ({ focusQuickAdd: () => quickAddRef.current?.focus() }), []);
+  const { setNodeRef: setDropRef, isOver } = useDroppable({ id: `column:${column}`, data: { type: "column", column } });
+
+  const all = useMemo(() => flatItems(query.data as ColumnData | undefined), [query.data]);
+  const needle = search.trim().toLowerCase();
+  // The column API has no filters, so filters apply to the loaded cards; scrolling loads more.
+  const filtered = Boolean(needle || projectId);
+  const items = useMemo(
+    () =>
+      filtered
+        ? all.filter((task) => (!projectId || task.project_id === projectId) && (!needle || task.title.toLowerCase().includes(needle)))
+        : all,
+    [all, needle, projectId, filtered],
+  );
+  const ids = useMemo(() => items.map((task) => task.id), [items]);
+  const total = query.data?.pages[0]?.total ?? 0;
+  const headingId = `column-${column}-title`;
+
+  return (
+    <section
+      ref={setDropRef}
+      role="region"
+      aria-labelledby={headingId}
+      data-column={column}
+      className={`flex h-full min-h-0 max-w-80 min-w-56 flex-1 flex-col rounded-xl bg-slate-100 dark:bg-slate-900/60 ${isOver ? "ring-2 ring-blue-500" : ""}`}
+    >
+      <header className="flex items-center gap-1.5 px-3 pt-3 pb-2">
+        <h2 id={headingId} className="truncate text-sm font-semibold whitespace-nowrap" title={title}>
+          {title}
+        </h2>
+        <span data-testid="column-total" aria-label={`${total} tasks`} className="rounded-full bg-slate-200 px-2 text-xs font-medium text-slate-700 dark:bg-slate-800 dark:text-slate-300">
+          {query.isPending ? "…" : total}
+        </span>
+        <SortControl column={title} sort={sort} onChange={onSortChange} />
+      </header>
+      <QuickAdd ref={quickAddRef} workspaceId={workspaceId} column={column} title={title} />
+      <div className="flex min-h-0 flex-1 flex-col">
+        {query.isPending ? (
+          <div aria-busy="true" aria-label={`Loading ${title}`} className="space-y-2 px-3 pb-3">
+            {[0, 1, 2].map((i) => (
+              <div key={i} className="h-20 animate-pulse rounded-lg bg-slate-200 dark:bg-slate-800" />
+            ))}
+          </div>
+        ) : query.isError ? (
+          <div role="alert" className="mx-3 rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">
+            Could not load {title}: {query.error.message}{" "}
+            <button type="button" className="underline" onClick={() => query.refetch()}>
+              Try again
+            </button>
+          </div>
+        ) : items.length === 0 ? (
+          <p className="mx-3 mb-3 rounded-lg border border-dashed border-slate-300 p-4 text-center text-sm text-slate-600 dark:border-slate-700 dark:text-slate-400">
+            {filtered ? "No loaded task matches the filter." : `No tasks. Add one above or drag a card here.`}
+          </p>
+        ) : (
+          <SortableContext id={column} items={ids} strategy={verticalListSortingStrategy}>
+            <CardList
+              items={items}
+              column={column}
+              sortable={sort.by === "position" && !filtered}
+              onOpen={onOpen}
+              hasMore={Boolean(query.hasNextPage)}
+              loadingMore={query.isFetchingNextPage}
+              loadMore={() => {
+                if (query.hasNextPage && !query.isFetchingNextPage) query.fetchNextPage();
+              }}
+            />
+          </SortableContext>
+        )}
+      </div>
+    </section>
+  );
+});
+
+function CardList({
+  items,
+  column,
+  sortable,
+  onOpen,
+  hasMore,
+  loadingMore,
+  loadMore,
+}: {
+  items: Task[];
+  column: ColumnKey;
+  sortable: boolean;
+  onOpen: (taskId: string) => void;
+  hasMore: boolean;
+  loadingMore: boolean;
+  loadMore: () => void;
+}) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtual = items.length >= VIRTUALIZE_FROM;
+  const virtualizer = useVirtualizer({
+    count: virtual ? items.length : 0,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => 92,
+    gap: 8,
+    overscan: 8,
+    getItemKey: (index) => items[index]?.id ?? index,
+  });
+  const virtualItems = virtualizer.getVirtualItems();
+  const lastVisible = virtual ? (virtualItems.at(-1)?.index ?? 0) : -1;
+
+  // Virtual list: ask for the next page when the last rendered card is near the end.
+  useEffect(() => {
+    if (virtual && hasMore && lastVisible >= items.length - 8) loadMore();
+  }, [virtual, hasMore, lastVisible, items.length, loadMore]);
+
+  // Plain list: a sentinel below the last card does the same.
+  const sentinelRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const sentinel = sentinelRef.current;
+    if (virtual || !hasMore || !sentinel) return;
+    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && loadMore(), {
+      root: scrollRef.current,
+      rootMargin: "200px",
+    });
+    observer.observe(sentinel);
+    return () => observer.disconnect();
+  }, [virtual, hasMore, loadMore, items.length]);
+
+  return (
+    <div ref={scrollRef} data-testid={`column-scroll-${column}`} className="min-h-0 flex-1 overflow-y-auto px-3 pb-3">
+      {virtual ? (
+        <div role="list" style={{ height: virtualizer.getTotalSize(), position: "relative" }}>
+          {virtualItems.map((row) => {
+            const task = items[row.index];
+            return (
+              <div
+                key={row.key}
+                role="listitem"
+                data-index={row.index}
+                ref={virtualizer.measureElement}
+                style={{ position: "absolute", top: 0, left: 0, width: "100%", transform: `translateY(${row.start}px)` }}
+              >
+                <SortableTaskCard task={task} column={column} onOpen={onOpen} sortable={sortable} />
+              </div>
+            );
+          })}
+        </div>
+      ) : (
+        <ul className="space-y-2">
+          {items.map((task) => (
+            <li key={task.id}>
+              <SortableTaskCard task={task} column={column} onOpen={onOpen} sortable={sortable} />
+            </li>
+          ))}
+        </ul>
+      )}
+      {hasMore ? <div ref={sentinelRef} className="h-1" /> : null}
+      {loadingMore ? (
+        <p role="status" className="py-2 text-center text-xs text-slate-600 dark:text-slate-400">
+          Loading more…
+        </p>
+      ) : hasMore ? (
+        <button type="button" onClick={loadMore} className="w-full py-2 text-center text-xs text-blue-800 hover:underline dark:text-blue-300">
+          Load more
+        </button>
+      ) : null}
+    </div>
+  );
+}
+
+const SORT_LABELS: Record<SortBy, string> = { position: "Order", title: "Title", created_at: "Created", priority: "Priority" };
+
+function SortControl({ column, sort, onChange }: { column: string; sort: ColumnSort; onChange: (sort: ColumnSort) => void }) {
+  return (
+    <div className="ml-auto flex shrink-0 items-center gap-1">
+      <label className="sr-only" htmlFor={`sort-${column}`}>
+        Sort {column} by
+      </label>
+      <select
+        id={`sort-${column}`}
+        value={sort.by}
+        onChange={(event) => onChange({ ...sort, by: event.target.value as SortBy })}
+        className="w-[4.75rem] rounded border border-slate-300 bg-white px-0.5 py-0.5 text-xs dark:border-slate-700 dark:bg-slate-900"
+      >
+        {Object.entries(SORT_LABELS).map(([value, label]) => (
+          <option key={value} value={value}>
+            {label}
+          </option>
+        ))}
+      </select>
+      <button
+        type="button"
+        onClick={() => onChange({ ...sort, dir: sort.dir === "asc" ? "desc" : "asc" })}
+        aria-label={`Sort ${column} ${sort.dir === "asc" ? "descending" : "ascending"}`}
+        title={sort.dir === "asc" ? "Ascending" : "Descending"}
+        className="rounded border border-slate-300 bg-white px-1.5 py-0.5 text-xs dark:border-slate-700 dark:bg-slate-900"
+      >
+        {sort.dir === "asc" ? "↑" : "↓"}
+      </button>
+    </div>
+  );
+}
+
+const QuickAdd = forwardRef<HTMLInputElement, { workspaceId: string; column: ColumnKey; title: string }>(function QuickAdd(
+  { workspaceId, column, title },
+  ref,
+) {
+  const client = useQueryClient();
+  const toast = useToast();
+  const [text, setText] = useState("");
+  const create = useMutation({
+    mutationFn: (taskTitle: string) => api<Task>(`/api/workspaces/${workspaceId}/tasks`, { method: "POST", json: { title: taskTitle, status: column } }),
+    onSuccess: (task) => {
+      for (const key of placeTask(client, workspaceId, task)) client.invalidateQueries({ queryKey: key, exact: true });
+      setText("");
+      if (!findTask(client, workspaceId, task.id)) toast(`Added “${task.title}” at the end of ${title}`);
+    },
+    onError: (error) => toast(`The task was not added: ${error.message}`, "error"),
+  });
+  return (
+    <form
+      className="px-3 pb-2"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (text.trim()) create.mutate(text.trim());
+      }}
+    >
+      <input
+        ref={ref}
+        value={text}
+        onChange={(event) => setText(event.target.value)}
+        disabled={create.isPending}
+        aria-label={`Add a task to ${title}`}
+        placeholder="+ Add a task"
+        maxLength={500}
+        className="w-full rounded-md border border-transparent bg-white/70 px-2 py-1.5 text-sm placeholder:text-slate-600 hover:border-slate-300 focus:border-blue-600 focus:bg-white dark:bg-slate-900/70 dark:placeholder:text-slate-400 dark:focus:bg-slate-900"
+      />
+    </form>
+  );
+});

@@ -1,0 +1,161 @@
+"use client";
+
+import { useSortable } from "@dnd-kit/sortable";
+import { CSS } from "@dnd-kit/utilities";
+import { memo } from "react";
+import type { ColumnKey, Task } from "@/lib/client/types";
+import { Spinner } from "@/components/ui/field";
+import { FixConflictsButton } from "@/components/executions/fix-conflicts-button";
+
+export const PRIORITY_STYLE: Record<string, string> = {
+  p0: "bg-red-700 text-white",
+  p1: "bg-orange-600 text-white dark:bg-orange-500 dark:text-slate-950",
+  p2: "bg-blue-700 text-white dark:bg-blue-400 dark:text-slate-950",
+  p3: "bg-slate-600 text-white dark:bg-slate-400 dark:text-slate-950",
+  p4: "bg-slate-200 text-slate-800 dark:bg-slate-700 dark:text-slate-100",
+};
+
+export interface CardData {
+  type: "card";
+  task: Task;
+  column: ColumnKey;
+}
+
+export const SortableTaskCard = memo(function SortableTaskCard({
+  task,
+  column,
+  onOpen,
+  sortable,
+}: {
+  task: Task;
+  column: ColumnKey;
+  onOpen: (taskId: string) => void;
+  sortable: boolean;
+}) {
+  const { attributes, listeners, setNodeRef, transform, transition, isDragging } = useSortable({
+    id: task.id,
+    data: { type: "card", task, column } satisfies CardData,
+    disabled: { draggable: false, droppable: !sortable },
+  });
+  const style = { transform: CSS.Translate.toString(transform), transition };
+  return (
+    <div
+      ref={setNodeRef}
+      style={style}
+      {...attributes}
+      {...listeners}
+      aria-roledescription="draggable task"
+      aria-label={task.title}
+      data-task-id={task.id}
+      onClick={() => onOpen(task.id)}
+      onKeyDown={(event) => {
+        if (event.key === "Enter" && event.target === event.currentTarget) {
+          event.preventDefault();
+          onOpen(task.id);
+          return;
+        }
+        listeners?.onKeyDown?.(event);
+      }}
+      className={`cursor-grab touch-none rounded-lg border border-slate-200 bg-white p-3 shadow-sm hover:border-slate-400 dark:border-slate-700 dark:bg-slate-900 dark:hover:border-slate-500 ${isDragging ? "opacity-40" : ""}`}
+    >
+      <CardBody task={task} />
+    </div>
+  );
+});
+
+export function CardBody({ task }: { task: Task }) {
+  const openQuestions = (task.questions ?? []).filter((question) => question.status === "open").length;
+  const blocked = Boolean(task.blocked) || openQuestions > 0;
+  return (
+    <>
+      <p className="line-clamp-2 text-sm font-medium break-words">{task.title}</p>
+      <div className="mt-2 flex flex-wrap items-center gap-1.5 text-xs">
+        <span className={`rounded px-1.5 py-0.5 font-semibold uppercase ${PRIORITY_STYLE[task.priority] ?? PRIORITY_STYLE.p2}`} title="Priority">
+          {task.priority}
+        </span>
+        {blocked ? (
+          <span
+            data-testid="blocked-badge"
+            className="rounded bg-amber-100 px-1.5 py-0.5 font-medium text-amber-900 dark:bg-amber-900 dark:text-amber-100"
+            title={openQuestions ? `${openQuestions} open question${openQuestions === 1 ? "" : "s"}` : "Blocked"}
+          >
+            Blocked{openQuestions ? ` · ${openQuestions}` : ""}
+          </span>
+        ) : null}
+        {task.project_name ? (
+          <span className="truncate text-slate-700 dark:text-slate-300" title="Project and phase">
+            {task.project_name}
+            {task.phase_name ? ` · ${task.phase_name}` : ""}
+          </span>
+        ) : null}
+        {task.tags.map((tag) => (
+          <span key={tag} className="rounded bg-slate-100 px-1.5 py-0.5 text-slate-700 dark:bg-slate-800 dark:text-slate-300">
+            #{tag}
+          </span>
+        ))}
+      </div>
+      {task.pr_url || task.latest_run_status ? (
+        <div className="mt-2 flex flex-wrap items-center gap-2 text-xs">
+          {task.pr_url ? (
+            <a
+              href={task.pr_url}
+              target="_blank"
+              rel="noreferrer"
+              onClick={(event) => event.stopPropagation()}
+              onPointerDown={(event) => event.stopPropagation()}
+              onKeyDown={(event) => event.stopPropagation()}
+              className="text-blue-800 underline dark:text-blue-300"
+            >
+              {prLabel(task.pr_url)}
+            </a>
+          ) : null}
+          {task.has_merge_conflict ? (
+            <span data-testid="conflict-badge" className="rounded bg-red-100 px-1.5 py-0.5 font-medium text-red-900 dark:bg-red-950 dark:text-red-200">
+              Merge conflict
+            </span>
+          ) : null}
+          <RunStatus task={task} />
+        </div>
+      ) : null}
+      {task.has_merge_conflict ? (
+        <div className="mt-2">
+          <FixConflictsButton task={task} compact />
+        </div>
+      ) : null}
+    </>
+  );
+}
+
+function RunStatus({ task }: { task: Task }) {
+  const status = task.latest_run_status;
+  if (!status) return null;
+  if (status === "running" || status === "queued") {
+    return (
+      <span data-testid="run-status" className="flex items-center gap-1 text-slate-700 dark:text-slate-300">
+        <Spinner label={status === "running" ? "Agent running" : "Agent queued"} /> {status === "running" ? "Running" : "Queued"}
+      </span>
+    );
+  }
+  if (status === "succeeded") {
+    return (
+      <span data-testid="run-status" className="text-green-800 dark:text-green-300">
+        ✓ Run succeeded
+      </span>
+    );
+  }
+  return (
+    <span
+      data-testid="run-status"
+      tabIndex={0}
+      title={task.latest_run_error ?? status}
+      className="cursor-help rounded bg-red-50 px-1.5 py-0.5 text-red-800 dark:bg-red-950 dark:text-red-200"
+    >
+      ✕ Run {status.replace("_", " ")}
+    </span>
+  );
+}
+
+function prLabel(url: string): string {
+  const match = /\/pull\/(\d+)/.exec(url);
+  return match ? `PR #${match[1]}` : "Pull request";
+}

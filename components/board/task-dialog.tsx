@@ -1,0 +1,288 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
+import { api } from "@/lib/client/api";
+import { patchTask, placeTask, removeTask, restoreColumns, snapshotColumns } from "@/lib/client/board-cache";
+import { projectKeys, taskKeys } from "@/lib/client/query-keys";
+import { PRIORITIES, type Priority, type Project, type Question, type Task, type TaskRun } from "@/lib/client/types";
+import { refreshTask } from "@/lib/client/use-workspace-events";
+import { Dialog } from "@/components/ui/dialog";
+import { dangerButton, ErrorText, inputClass, primaryButton, secondaryButton, Spinner } from "@/components/ui/field";
+import { useToast } from "@/components/ui/toast";
+import { FixConflictsButton } from "@/components/executions/fix-conflicts-button";
+import { QuestionItem, useAnswerQuestion } from "@/components/questions/question-panel";
+
+interface Draft {
+  title: string;
+  description: string;
+  priority: Priority;
+  tags: string;
+  project_id: string;
+  phase: string;
+  pr_url: string;
+}
+
+export function TaskDialog({ workspaceId, taskId, onClose }: { workspaceId: string; taskId: string; onClose: () => void }) {
+  const client = useQueryClient();
+  const toast = useToast();
+  const task = useQuery({
+    queryKey: taskKeys.detail(workspaceId, taskId),
+    queryFn: () => api<Task>(`/api/workspaces/${workspaceId}/tasks/${taskId}`),
+    staleTime: 0,
+  });
+  const runs = useQuery({
+    queryKey: taskKeys.runs(workspaceId, taskId),
+    queryFn: () => api<TaskRun[] | { items: TaskRun[] }>(`/api/workspaces/${workspaceId}/tasks/${taskId}/runs`),
+    select: (data) => (Array.isArray(data) ? data : data.items),
+  });
+  const projects = useQuery({
+    queryKey: projectKeys.list(workspaceId),
+    queryFn: () => api<Project[]>(`/api/workspaces/${workspaceId}/projects`),
+  });
+  const [draft, setDraft] = useState<Draft | null>(null);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+
+  useEffect(() => {
+    if (task.data && !draft) setDraft(toDraft(task.data));
+  }, [task.data, draft]);
+
+  const save = useMutation({
+    mutationFn: (changes: Partial<Task>) => api<Task>(`/api/workspaces/${workspaceId}/tasks/${taskId}`, { method: "PATCH", json: changes }),
+    onMutate: (changes) => {
+      const snapshot = snapshotColumns(client, workspaceId);
+      patchTask(client, workspaceId, taskId, (old) => ({ ...old, ...changes }));
+      return { snapshot };
+    },
+    onError: (_error, _changes, context) => {
+      if (context) restoreColumns(client, context.snapshot);
+    },
+    onSuccess: (saved) => {
+      client.setQueryData(taskKeys.detail(workspaceId, taskId), saved);
+      placeTask(client, workspaceId, saved);
+      setDraft(toDraft(saved));
+      toast("Saved");
+    },
+  });
+  const remove = useMutation({
+    mutationFn: () => api<void>(`/api/workspaces/${workspaceId}/tasks/${taskId}`, { method: "DELETE" }),
+    onSuccess: () => {
+      removeTask(client, workspaceId, taskId);
+      toast(`Deleted “${task.data?.title ?? "task"}”`);
+      onClose();
+    },
+  });
+  const answer = useAnswerQuestion(workspaceId);
+
+  const project = projects.data?.find((p) => p.id === draft?.project_id);
+  const questions = task.data?.questions ?? [];
+
+  return (
+    <Dialog open onClose={onClose} title={task.data ? "Task details" : "Loading task…"} wide>
+      {task.isPending || !draft ? (
+        task.isError ? (
+          <ErrorText>Could not load the task: {task.error.message}</ErrorText>
+        ) : (
+          <div aria-busy="true" className="space-y-3">
+            <div className="h-9 animate-pulse rounded bg-slate-200 dark:bg-slate-800" />
+            <div className="h-24 animate-pulse rounded bg-slate-200 dark:bg-slate-800" />
+          </div>
+        )
+      ) : (
+        <>
+          <form
+            aria-label="Edit task"
+            onSubmit={(event) => {
+              event.preventDefault();
+              save.mutate(fromDraft(draft));
+            }}
+            className="grid grid-cols-2 gap-x-4"
+          >
+            <label className="col-span-2 mb-3 block text-sm font-medium">
+              Title
+              <input required maxLength={500} value={draft.title} onChange={(e) => setDraft({ ...draft, title: e.target.value })} className={inputClass} />
+            </label>
+            <label className="col-span-2 mb-3 block text-sm font-medium">
+              Description
+              <textarea rows={4} value={draft.description} onChange={(e) => setDraft({ ...draft, description: e.target.value })} className={inputClass} />
+            </label>
+            <label className="mb-3 block text-sm font-medium">
+              Priority
+              <select value={draft.priority} onChange={(e) => setDraft({ ...draft, priority: e.target.value as Priority })} className={inputClass}>
+                {PRIORITIES.map((p) => (
+                  <option key={p} value={p}>
+                    {p.toUpperCase()}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label className="mb-3 block text-sm font-medium">
+              Tags (comma-separated)
+              <input value={draft.tags} onChange={(e) => setDraft({ ...draft, tags: e.target.value })} className={inputClass} />
+            </label>
+            <label className="mb-3 block text-sm font-medium">
+              Project
+              <select value={draft.project_id} onChange={(e) => setDraft({ ...draft, project_id: e.target.value, phase: "" })} className={inputClass}>
+                <option value="">No project</option>
+                {(projects.data ?? []).map((p) => (
+                  <option key={p.id} value={p.id}>
+                    {p.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label className="mb-3 block text-sm font-medium">
+              Phase
+              <select
+                value={draft.phase}
+                disabled={!project?.phases?.length}
+                onChange={(e) => setDraft({ ...draft, phase: e.target.value })}
+                className={inputClass}
+              >
+                <option value="">No phase</option>
+                {(project?.phases ?? []).map((name, index) => (
+                  <option key={index} value={String(index + 1)}>
+                    {name}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label className="col-span-2 mb-3 block text-sm font-medium">
+              Pull request URL
+              <input type="url" value={draft.pr_url} onChange={(e) => setDraft({ ...draft, pr_url: e.target.value })} placeholder="https://github.com/…/pull/1" className={inputClass} />
+            </label>
+            <div className="col-span-2">
+              <ErrorText>{save.error ? `Not saved: ${save.error.message}` : ""}</ErrorText>
+            </div>
+            <div className="col-span-2 flex flex-wrap items-center gap-2">
+              <button type="submit" className={primaryButton} disabled={save.isPending}>
+                {save.isPending ? "Saving…" : "Save"}
+              </button>
+              {task.data?.has_merge_conflict ? <FixConflictsButton task={task.data} /> : null}
+              <span className="ml-auto" />
+              {confirmDelete ? (
+                <>
+                  <span className="text-sm">Delete this task for everyone?</span>
+                  <button type="button" className={dangerButton} onClick={() => remove.mutate()} disabled={remove.isPending}>
+                    {remove.isPending ? "Deleting…" : "Yes, delete"}
+                  </button>
+                  <button type="button" className={secondaryButton} onClick={() => setConfirmDelete(false)}>
+                    Keep it
+                  </button>
+                </>
+              ) : (
+                <button type="button" className={secondaryButton} onClick={() => setConfirmDelete(true)}>
+                  Delete…
+                </button>
+              )}
+            </div>
+            {remove.error ? (
+              <div className="col-span-2 mt-2">
+                <ErrorText>Not deleted: {remove.error.message}</ErrorText>
+              </div>
+            ) : null}
+          </form>
+
+          <section aria-labelledby="task-questions" className="mt-6">
+            <h3 id="task-questions" className="mb-2 text-sm font-semibold">
+              Questions
+            </h3>
+            {questions.length === 0 ? (
+              <p className="text-sm text-slate-600 dark:text-slate-400">No questions on this task.</p>
+            ) : (
+              <ul className="space-y-2">
+                {questions.map((question) =>
+                  question.status === "open" ? (
+                    <QuestionItem
+                      key={question.id}
+                      question={question}
+                      onAnswer={(text) =>
+                        text.trim() &&
+                        answer.mutate({ question, answer: text.trim() }, { onSuccess: () => refreshTask(client, workspaceId, taskId) })
+                      }
+                    />
+                  ) : (
+                    <AnsweredQuestion key={question.id} question={question} />
+                  ),
+                )}
+              </ul>
+            )}
+          </section>
+
+          <section aria-labelledby="task-runs" className="mt-6">
+            <h3 id="task-runs" className="mb-2 text-sm font-semibold">
+              Run history
+            </h3>
+            {runs.isPending ? (
+              <Spinner label="Loading runs" />
+            ) : runs.isError ? (
+              <p className="text-sm text-red-800 dark:text-red-300">Could not load the runs: {runs.error.message}</p>
+            ) : runs.data.length === 0 ? (
+              <p className="text-sm text-slate-600 dark:text-slate-400">No runs yet. Runs appear when an agent works on this task.</p>
+            ) : (
+              <table className="w-full text-left text-sm">
+                <thead className="text-xs text-slate-600 dark:text-slate-400">
+                  <tr>
+                    <th className="py-1">#</th>
+                    <th>Status</th>
+                    <th>Trigger</th>
+                    <th>Duration</th>
+                    <th>Exit</th>
+                    <th>Error</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {runs.data.map((run) => (
+                    <tr key={run.id} className="border-t border-slate-200 dark:border-slate-800">
+                      <td className="py-1">{run.attempt_number}</td>
+                      <td>{run.status}</td>
+                      <td>{run.trigger ?? "manual"}</td>
+                      <td>{run.duration_seconds != null ? `${run.duration_seconds.toFixed(1)} s` : "—"}</td>
+                      <td>{run.exit_code ?? "—"}</td>
+                      <td className="max-w-60 truncate" title={run.error_message ?? ""}>
+                        {run.error_message ?? ""}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+          </section>
+        </>
+      )}
+    </Dialog>
+  );
+}
+
+function AnsweredQuestion({ question }: { question: Question }) {
+  return (
+    <li className="rounded-md bg-slate-100 p-2 text-sm dark:bg-slate-800">
+      <p className="font-medium">{question.content}</p>
+      <p className="text-slate-700 dark:text-slate-300">{question.answer ? `→ ${question.answer}` : question.status}</p>
+    </li>
+  );
+}
+
+function toDraft(task: Task): Draft {
+  return {
+    title: task.title,
+    description: task.description,
+    priority: task.priority,
+    tags: task.tags.join(", "),
+    project_id: task.project_id ?? "",
+    phase: task.phase != null ? String(task.phase) : "",
+    pr_url: task.pr_url ?? "",
+  };
+}
+
+function fromDraft(draft: Draft): Partial<Task> {
+  return {
+    title: draft.title.trim(),
+    description: draft.description,
+    priority: draft.priority,
+    tags: draft.tags.split(",").map((tag) => tag.trim()).filter(Boolean),
+    project_id: draft.project_id || null,
+    phase: draft.phase === "" ? null : Number(draft.phase),
+    pr_url: draft.pr_url.trim() || null,
+  };
+}

@@ -1,0 +1,181 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { api } from "@/lib/client/api";
+import { projectKeys } from "@/lib/client/query-keys";
+import { PRIORITIES, type Project } from "@/lib/client/types";
+import { Dialog } from "@/components/ui/dialog";
+import { ErrorText, inputClass, primaryButton, secondaryButton } from "@/components/ui/field";
+import { useToast } from "@/components/ui/toast";
+import { PRIORITY_STYLE } from "@/components/board/task-card";
+
+const STATUSES = ["active", "planned", "paused", "completed", "archived"];
+
+type ProjectInput = Pick<Project, "name" | "description" | "status" | "priority" | "tags"> & { phases: string[] };
+
+export function ProjectsPage({ workspaceId }: { workspaceId: string }) {
+  const projects = useQuery({
+    queryKey: projectKeys.list(workspaceId),
+    queryFn: () => api<Project[]>(`/api/workspaces/${workspaceId}/projects`),
+  });
+  const [editing, setEditing] = useState<Project | "new" | null>(null);
+
+  return (
+    <main className="mx-auto max-w-5xl px-6 py-6">
+      <div className="mb-4 flex items-center">
+        <h1 className="text-xl font-semibold">Projects</h1>
+        <button type="button" className={`${primaryButton} ml-auto`} onClick={() => setEditing("new")}>
+          New project
+        </button>
+      </div>
+      {projects.isPending ? (
+        <div aria-busy="true" aria-label="Loading projects" className="space-y-2">
+          {[0, 1, 2].map((i) => (
+            <div key={i} className="h-12 animate-pulse rounded-lg bg-slate-200 dark:bg-slate-800" />
+          ))}
+        </div>
+      ) : projects.isError ? (
+        <ErrorText>Could not load the projects: {projects.error.message}</ErrorText>
+      ) : projects.data.length === 0 ? (
+        <p className="rounded-lg border border-dashed border-slate-300 p-6 text-center text-slate-600 dark:border-slate-700 dark:text-slate-400">
+          No projects yet. Projects group tasks and split them into phases; create one with “New project”.
+        </p>
+      ) : (
+        <table className="w-full overflow-hidden rounded-lg border border-slate-200 bg-white text-left text-sm dark:border-slate-800 dark:bg-slate-900">
+          <thead className="bg-slate-100 text-xs text-slate-700 dark:bg-slate-800 dark:text-slate-300">
+            <tr>
+              <th className="px-3 py-2">Name</th>
+              <th className="px-3 py-2">Status</th>
+              <th className="px-3 py-2">Priority</th>
+              <th className="px-3 py-2">Tags</th>
+              <th className="px-3 py-2">Phases</th>
+              <th className="px-3 py-2">
+                <span className="sr-only">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {projects.data.map((project) => (
+              <tr key={project.id} className="border-t border-slate-200 dark:border-slate-800">
+                <td className="px-3 py-2">
+                  <div className="font-medium">{project.name}</div>
+                  {project.description ? <div className="line-clamp-1 text-xs text-slate-600 dark:text-slate-400">{project.description}</div> : null}
+                </td>
+                <td className="px-3 py-2">{project.status}</td>
+                <td className="px-3 py-2">
+                  <span className={`rounded px-1.5 py-0.5 text-xs font-semibold uppercase ${PRIORITY_STYLE[project.priority] ?? PRIORITY_STYLE.p3}`}>{project.priority}</span>
+                </td>
+                <td className="px-3 py-2 text-xs">{project.tags.join(", ")}</td>
+                <td className="px-3 py-2 text-xs">{(project.phases ?? []).join(" → ")}</td>
+                <td className="px-3 py-2 text-right">
+                  <button type="button" className={secondaryButton} onClick={() => setEditing(project)} aria-label={`Edit ${project.name}`}>
+                    Edit
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {editing ? <ProjectDialog workspaceId={workspaceId} project={editing === "new" ? null : editing} onClose={() => setEditing(null)} /> : null}
+    </main>
+  );
+}
+
+function ProjectDialog({ workspaceId, project, onClose }: { workspaceId: string; project: Project | null; onClose: () => void }) {
+  const client = useQueryClient();
+  const toast = useToast();
+  const [form, setForm] = useState({
+    name: project?.name ?? "",
+    description: project?.description ?? "",
+    status: project?.status ?? "active",
+    priority: project?.priority ?? "p3",
+    tags: (project?.tags ?? []).join(", "),
+    phases: (project?.phases ?? []).join("\n"),
+  });
+  const save = useMutation({
+    mutationFn: (input: ProjectInput) =>
+      project
+        ? api<Project>(`/api/workspaces/${workspaceId}/projects/${project.id}`, { method: "PATCH", json: input })
+        : api<Project>(`/api/workspaces/${workspaceId}/projects`, { method: "POST", json: input }),
+    onSuccess: (saved) => {
+      client.setQueryData<Project[]>(projectKeys.list(workspaceId), (old = []) =>
+        old.some((p) => p.id === saved.id) ? old.map((p) => (p.id === saved.id ? saved : p)) : [...old, saved],
+      );
+      toast(project ? `Saved “${saved.name}”` : `Created “${saved.name}”`);
+      onClose();
+    },
+  });
+  const statuses = STATUSES.includes(form.status) ? STATUSES : [form.status, ...STATUSES];
+  return (
+    <Dialog open onClose={onClose} title={project ? `Edit ${project.name}` : "New project"}>
+      <form
+        aria-label={project ? "Edit project" : "New project"}
+        onSubmit={(event) => {
+          event.preventDefault();
+          save.mutate({
+            name: form.name.trim(),
+            description: form.description,
+            status: form.status,
+            priority: form.priority,
+            tags: split(form.tags, ","),
+            phases: split(form.phases, "\n"),
+          });
+        }}
+      >
+        <label className="mb-3 block text-sm font-medium">
+          Name
+          <input required maxLength={200} value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} className={inputClass} />
+        </label>
+        <label className="mb-3 block text-sm font-medium">
+          Description
+          <textarea rows={3} value={form.description} onChange={(e) => setForm({ ...form, description: e.target.value })} className={inputClass} />
+        </label>
+        <div className="grid grid-cols-2 gap-4">
+          <label className="mb-3 block text-sm font-medium">
+            Status
+            <select value={form.status} onChange={(e) => setForm({ ...form, status: e.target.value })} className={inputClass}>
+              {statuses.map((status) => (
+                <option key={status} value={status}>
+                  {status}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="mb-3 block text-sm font-medium">
+            Priority
+            <select value={form.priority} onChange={(e) => setForm({ ...form, priority: e.target.value })} className={inputClass}>
+              {PRIORITIES.map((p) => (
+                <option key={p} value={p}>
+                  {p.toUpperCase()}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+        <label className="mb-3 block text-sm font-medium">
+          Tags (comma-separated)
+          <input value={form.tags} onChange={(e) => setForm({ ...form, tags: e.target.value })} className={inputClass} />
+        </label>
+        <label className="mb-3 block text-sm font-medium">
+          Phases (one per line, in order)
+          <textarea rows={3} value={form.phases} onChange={(e) => setForm({ ...form, phases: e.target.value })} className={inputClass} />
+        </label>
+        <ErrorText>{save.error ? `Not saved: ${save.error.message}` : ""}</ErrorText>
+        <div className="flex justify-end gap-2">
+          <button type="button" className={secondaryButton} onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className={primaryButton} disabled={save.isPending}>
+            {save.isPending ? "Saving…" : project ? "Save project" : "Create project"}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+function split(text: string, separator: string): string[] {
+  return text.split(separator).map((part) => part.trim()).filter(Boolean);
+}

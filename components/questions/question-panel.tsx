@@ -1,0 +1,169 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { api } from "@/lib/client/api";
+import { questionKeys } from "@/lib/client/query-keys";
+import type { Question } from "@/lib/client/types";
+import { refreshTask } from "@/lib/client/use-workspace-events";
+import { useToast } from "@/components/ui/toast";
+import { useWorkspaceUi } from "@/components/workspace/workspace-context";
+
+export function useQuestions(workspaceId: string) {
+  return useQuery({
+    queryKey: questionKeys.list(workspaceId),
+    queryFn: () => api<Question[]>(`/api/workspaces/${workspaceId}/questions?status=open`),
+  });
+}
+
+/** Open questions, most urgent first (lowest priority number, then oldest). */
+export function useOpenQuestions(workspaceId: string) {
+  const questions = useQuestions(workspaceId);
+  return { data: questions.data ? sortOpen(questions.data) : undefined };
+}
+
+export function sortOpen(questions: Question[]): Question[] {
+  return questions
+    .filter((question) => question.status === "open")
+    .sort((a, b) => a.priority - b.priority || a.created_at.localeCompare(b.created_at));
+}
+
+export function useAnswerQuestion(workspaceId: string) {
+  const client = useQueryClient();
+  const toast = useToast();
+  return useMutation({
+    mutationFn: ({ question, answer }: { question: Question; answer: string }) =>
+      api<Question>(`/api/workspaces/${workspaceId}/questions/${question.id}/answer`, { method: "POST", json: { answer } }),
+    onMutate: async ({ question, answer }) => {
+      await client.cancelQueries({ queryKey: questionKeys.list(workspaceId) });
+      const before = client.getQueryData<Question[]>(questionKeys.list(workspaceId));
+      client.setQueryData<Question[]>(questionKeys.list(workspaceId), (old) =>
+        old?.map((q) => (q.id === question.id ? { ...q, answer, status: "answered", answered_at: new Date().toISOString() } : q)),
+      );
+      return { before };
+    },
+    onError: (error, _vars, context) => {
+      if (context?.before) client.setQueryData(questionKeys.list(workspaceId), context.before);
+      toast(`The answer was not saved: ${error.message}`, "error");
+    },
+    onSuccess: (saved) => {
+      client.setQueryData<Question[]>(questionKeys.list(workspaceId), (old) => old?.map((q) => (q.id === saved.id ? saved : q)));
+      refreshTask(client, workspaceId, saved.task_id);
+    },
+  });
+}
+
+export function QuestionPanel({ workspaceId, onClose }: { workspaceId: string; onClose: () => void }) {
+  const questions = useQuestions(workspaceId);
+  const answer = useAnswerQuestion(workspaceId);
+  const [answered, setAnswered] = useState<Question[]>([]);
+  const open = sortOpen(questions.data ?? []);
+
+  const submit = (question: Question, text: string) => {
+    if (!text.trim()) return;
+    setAnswered((list) => [{ ...question, answer: text.trim(), status: "answered" }, ...list.filter((q) => q.id !== question.id)]);
+    answer.mutate({ question, answer: text.trim() }, { onError: () => setAnswered((list) => list.filter((q) => q.id !== question.id)) });
+  };
+
+  return (
+    <aside
+      id="questions-panel"
+      role="complementary"
+      aria-label="Questions"
+      className="flex w-96 shrink-0 flex-col border-l border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900"
+    >
+      <div className="flex items-center justify-between border-b border-slate-200 px-4 py-3 dark:border-slate-800">
+        <h2 className="font-semibold">Open questions</h2>
+        <button type="button" onClick={onClose} aria-label="Close questions" className="rounded px-2 py-1 hover:bg-slate-100 dark:hover:bg-slate-800">
+          ✕
+        </button>
+      </div>
+      <div className="flex-1 overflow-y-auto p-4">
+        {questions.isPending ? (
+          <div aria-busy="true" aria-label="Loading questions" className="space-y-3">
+            {[0, 1].map((i) => (
+              <div key={i} className="h-28 animate-pulse rounded-lg bg-slate-200 dark:bg-slate-800" />
+            ))}
+          </div>
+        ) : questions.isError ? (
+          <p role="alert" className="text-sm text-red-800 dark:text-red-300">
+            Could not load the questions: {questions.error.message}
+          </p>
+        ) : open.length === 0 ? (
+          <p className="rounded-lg border border-dashed border-slate-300 p-4 text-sm text-slate-600 dark:border-slate-700 dark:text-slate-400">
+            No open questions. When an agent needs a decision, its question appears here and its card is marked blocked.
+          </p>
+        ) : (
+          <ul className="space-y-3">
+            {open.map((question) => (
+              <QuestionItem key={question.id} question={question} onAnswer={(text) => submit(question, text)} />
+            ))}
+          </ul>
+        )}
+        {answered.length > 0 ? (
+          <details className="mt-4 text-sm">
+            <summary className="cursor-pointer text-slate-600 dark:text-slate-400">Answered ({answered.length})</summary>
+            <ul className="mt-2 space-y-2">
+              {answered.map((question) => (
+                <li key={question.id} className="rounded-md bg-slate-100 p-2 dark:bg-slate-800">
+                  <p className="font-medium">{question.content}</p>
+                  <p className="text-slate-700 dark:text-slate-300">→ {question.answer}</p>
+                </li>
+              ))}
+            </ul>
+          </details>
+        ) : null}
+      </div>
+    </aside>
+  );
+}
+
+export function QuestionItem({ question, onAnswer }: { question: Question; onAnswer: (answer: string) => void }) {
+  const [text, setText] = useState("");
+  const ui = useWorkspaceUi();
+  return (
+    <li className="rounded-lg border border-slate-200 p-3 dark:border-slate-700" aria-label={question.content}>
+      <button
+        type="button"
+        onClick={() => ui.openTask(question.task_id)}
+        className="mb-1 block max-w-full truncate text-left text-xs font-medium text-blue-800 hover:underline dark:text-blue-300"
+      >
+        {question.task_title ?? "Task"}
+      </button>
+      <p className="text-sm font-medium">{question.content}</p>
+      {question.context ? <p className="mt-1 text-xs whitespace-pre-wrap text-slate-600 dark:text-slate-400">{question.context}</p> : null}
+      {question.options?.length ? (
+        <div className="mt-2 flex flex-wrap gap-2">
+          {question.options.map((option) => (
+            <button
+              key={option}
+              type="button"
+              onClick={() => onAnswer(option)}
+              className="rounded-md border border-blue-700 px-2.5 py-1 text-sm text-blue-800 hover:bg-blue-50 dark:border-blue-400 dark:text-blue-200 dark:hover:bg-blue-950"
+            >
+              {option}
+            </button>
+          ))}
+        </div>
+      ) : null}
+      <form
+        className="mt-2 flex gap-2"
+        onSubmit={(event) => {
+          event.preventDefault();
+          onAnswer(text);
+        }}
+      >
+        <input
+          value={text}
+          onChange={(event) => setText(event.target.value)}
+          aria-label={`Answer: ${question.content}`}
+          placeholder="Answer in your own words"
+          className="min-w-0 flex-1 rounded-md border border-slate-300 bg-white px-2 py-1 text-sm dark:border-slate-700 dark:bg-slate-950"
+        />
+        <button type="submit" disabled={!text.trim()} className="rounded-md bg-blue-700 px-3 py-1 text-sm text-white disabled:opacity-50">
+          Answer
+        </button>
+      </form>
+    </li>
+  );
+}

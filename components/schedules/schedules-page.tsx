@@ -1,0 +1,227 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { Cron } from "croner";
+import { useMemo, useState } from "react";
+import { api } from "@/lib/client/api";
+import { scheduleKeys } from "@/lib/client/query-keys";
+import type { Schedule, TriggerResult } from "@/lib/client/types";
+import { Dialog } from "@/components/ui/dialog";
+import { ErrorText, inputClass, primaryButton, secondaryButton } from "@/components/ui/field";
+import { useToast } from "@/components/ui/toast";
+import { useWorkspaceUi } from "@/components/workspace/workspace-context";
+
+type ScheduleInput = Pick<Schedule, "name" | "slug" | "cron" | "timezone" | "enabled" | "default_instructions">;
+
+export function SchedulesPage({ workspaceId }: { workspaceId: string }) {
+  const schedules = useQuery({
+    queryKey: scheduleKeys.list(workspaceId),
+    queryFn: () => api<Schedule[]>(`/api/workspaces/${workspaceId}/schedules`),
+  });
+  const [editing, setEditing] = useState<Schedule | "new" | null>(null);
+
+  return (
+    <main className="mx-auto max-w-5xl px-6 py-6">
+      <div className="mb-4 flex items-center">
+        <h1 className="text-xl font-semibold">Schedules</h1>
+        <button type="button" className={`${primaryButton} ml-auto`} onClick={() => setEditing("new")}>
+          New schedule
+        </button>
+      </div>
+      {schedules.isPending ? (
+        <div aria-busy="true" aria-label="Loading schedules" className="space-y-2">
+          {[0, 1].map((i) => (
+            <div key={i} className="h-16 animate-pulse rounded-lg bg-slate-200 dark:bg-slate-800" />
+          ))}
+        </div>
+      ) : schedules.isError ? (
+        <ErrorText>Could not load the schedules: {schedules.error.message}</ErrorText>
+      ) : schedules.data.length === 0 ? (
+        <p className="rounded-lg border border-dashed border-slate-300 p-6 text-center text-slate-600 dark:border-slate-700 dark:text-slate-400">
+          No schedules yet. A schedule starts an agent run on a cron timetable; create one with “New schedule”.
+        </p>
+      ) : (
+        <ul className="space-y-3">
+          {schedules.data.map((schedule) => (
+            <ScheduleRow key={schedule.id} workspaceId={workspaceId} schedule={schedule} onEdit={() => setEditing(schedule)} />
+          ))}
+        </ul>
+      )}
+      {editing ? <ScheduleDialog workspaceId={workspaceId} schedule={editing === "new" ? null : editing} onClose={() => setEditing(null)} /> : null}
+    </main>
+  );
+}
+
+function ScheduleRow({ workspaceId, schedule, onEdit }: { workspaceId: string; schedule: Schedule; onEdit: () => void }) {
+  const ui = useWorkspaceUi();
+  const toast = useToast();
+  const client = useQueryClient();
+  const [started, setStarted] = useState<TriggerResult | null>(null);
+  const trigger = useMutation({
+    mutationFn: () => api<TriggerResult>(`/api/workspaces/${workspaceId}/schedules/${schedule.id}/trigger`, { method: "POST" }),
+    onSuccess: (result) => {
+      setStarted(result);
+      client.invalidateQueries({ queryKey: scheduleKeys.list(workspaceId) });
+    },
+    onError: (error) => toast(`“${schedule.name}” was not triggered: ${error.message}`, "error"),
+  });
+  return (
+    <li aria-label={schedule.name} className="rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
+      <div className="flex items-start gap-4">
+        <div className="min-w-0 flex-1">
+          <div className="flex items-center gap-2">
+            <h2 className="font-medium">{schedule.name}</h2>
+            <code className="text-xs text-slate-600 dark:text-slate-400">{schedule.slug}</code>
+            <span
+              className={`rounded px-1.5 py-0.5 text-xs ${schedule.enabled ? "bg-green-100 text-green-900 dark:bg-green-950 dark:text-green-200" : "bg-slate-200 text-slate-700 dark:bg-slate-800 dark:text-slate-300"}`}
+            >
+              {schedule.enabled ? "Enabled" : "Disabled"}
+            </span>
+          </div>
+          <p className="mt-1 text-sm">
+            <code>{schedule.cron}</code> <span className="text-slate-600 dark:text-slate-400">({schedule.timezone})</span>
+          </p>
+          <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+            Next: {schedule.enabled ? formatIn(nextTimes(schedule.cron, schedule.timezone, 1)[0], schedule.timezone) : "— (disabled)"}
+            {schedule.last_triggered_at ? ` · Last triggered ${formatIn(new Date(schedule.last_triggered_at), schedule.timezone)}` : ""}
+          </p>
+        </div>
+        <button type="button" className={secondaryButton} onClick={onEdit} aria-label={`Edit ${schedule.name}`}>
+          Edit
+        </button>
+        <button type="button" className={primaryButton} onClick={() => trigger.mutate()} disabled={trigger.isPending}>
+          {trigger.isPending ? "Starting…" : "Trigger now"}
+        </button>
+      </div>
+      {started ? (
+        <p role="status" className="mt-3 flex items-center gap-3 rounded-md bg-blue-50 px-3 py-2 text-sm text-blue-900 dark:bg-blue-950 dark:text-blue-100">
+          <span data-testid="triggered-run">
+            Started run <code>{started.task_run_id}</code>
+          </span>
+          <button type="button" className="underline" onClick={() => ui.watchExecution(started.execution_id, `Run of ${schedule.name}`)}>
+            Watch progress
+          </button>
+          <button type="button" className="underline" onClick={() => ui.openTask(started.task_id)}>
+            Open task
+          </button>
+        </p>
+      ) : null}
+    </li>
+  );
+}
+
+function ScheduleDialog({ workspaceId, schedule, onClose }: { workspaceId: string; schedule: Schedule | null; onClose: () => void }) {
+  const client = useQueryClient();
+  const toast = useToast();
+  const [form, setForm] = useState<ScheduleInput>({
+    name: schedule?.name ?? "",
+    slug: schedule?.slug ?? "",
+    cron: schedule?.cron ?? "0 9 * * 1-5",
+    timezone: schedule?.timezone ?? (Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC"),
+    enabled: schedule?.enabled ?? true,
+    default_instructions: schedule?.default_instructions ?? "",
+  });
+  const preview = useMemo(() => {
+    try {
+      return { times: nextTimes(form.cron, form.timezone, 3), error: "" };
+    } catch (error) {
+      return { times: [], error: (error as Error).message };
+    }
+  }, [form.cron, form.timezone]);
+  const save = useMutation({
+    mutationFn: (input: ScheduleInput) =>
+      schedule
+        ? api<Schedule>(`/api/workspaces/${workspaceId}/schedules/${schedule.id}`, { method: "PATCH", json: input })
+        : api<Schedule>(`/api/workspaces/${workspaceId}/schedules`, { method: "POST", json: input }),
+    onSuccess: (saved) => {
+      client.setQueryData<Schedule[]>(scheduleKeys.list(workspaceId), (old = []) =>
+        old.some((s) => s.id === saved.id) ? old.map((s) => (s.id === saved.id ? saved : s)) : [...old, saved],
+      );
+      toast(schedule ? `Saved “${saved.name}”` : `Created “${saved.name}”`);
+      onClose();
+    },
+  });
+  return (
+    <Dialog open onClose={onClose} title={schedule ? `Edit ${schedule.name}` : "New schedule"}>
+      <form
+        aria-label={schedule ? "Edit schedule" : "New schedule"}
+        onSubmit={(event) => {
+          event.preventDefault();
+          save.mutate({ ...form, name: form.name.trim(), slug: form.slug.trim() });
+        }}
+      >
+        <div className="grid grid-cols-2 gap-4">
+          <label className="mb-3 block text-sm font-medium">
+            Name
+            <input
+              required
+              value={form.name}
+              onChange={(e) => setForm({ ...form, name: e.target.value, slug: schedule || form.slug !== slugify(form.name) ? form.slug : slugify(e.target.value) })}
+              className={inputClass}
+            />
+          </label>
+          <label className="mb-3 block text-sm font-medium">
+            Slug
+            <input required pattern="[a-z0-9][a-z0-9-]*" value={form.slug} onChange={(e) => setForm({ ...form, slug: e.target.value })} className={inputClass} />
+          </label>
+          <label className="mb-3 block text-sm font-medium">
+            Cron
+            <input required value={form.cron} onChange={(e) => setForm({ ...form, cron: e.target.value })} className={`${inputClass} font-mono`} />
+          </label>
+          <label className="mb-3 block text-sm font-medium">
+            Time zone
+            <input required value={form.timezone} onChange={(e) => setForm({ ...form, timezone: e.target.value })} className={inputClass} />
+          </label>
+        </div>
+        <div className="mb-3 rounded-md bg-slate-100 px-3 py-2 text-sm dark:bg-slate-800" aria-live="polite">
+          {preview.error ? (
+            <span className="text-red-800 dark:text-red-300">Not a valid schedule: {preview.error}</span>
+          ) : (
+            <>
+              <span className="font-medium">Next runs ({form.timezone}):</span>
+              <ol data-testid="next-runs" className="mt-1 list-decimal pl-5">
+                {preview.times.map((time) => (
+                  <li key={time.toISOString()}>{formatIn(time, form.timezone)}</li>
+                ))}
+              </ol>
+            </>
+          )}
+        </div>
+        <label className="mb-3 flex items-center gap-2 text-sm font-medium">
+          <input type="checkbox" checked={form.enabled} onChange={(e) => setForm({ ...form, enabled: e.target.checked })} />
+          Enabled
+        </label>
+        <label className="mb-3 block text-sm font-medium">
+          Default instructions
+          <textarea rows={4} value={form.default_instructions} onChange={(e) => setForm({ ...form, default_instructions: e.target.value })} className={inputClass} />
+        </label>
+        <ErrorText>{save.error ? `Not saved: ${save.error.message}` : ""}</ErrorText>
+        <div className="flex justify-end gap-2">
+          <button type="button" className={secondaryButton} onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className={primaryButton} disabled={save.isPending}>
+            {save.isPending ? "Saving…" : schedule ? "Save schedule" : "Create schedule"}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+function nextTimes(cron: string, timezone: string, count: number): Date[] {
+  return new Cron(cron, { timezone, paused: true }).nextRuns(count);
+}
+
+function formatIn(date: Date | undefined, timezone: string): string {
+  if (!date) return "—";
+  try {
+    return new Intl.DateTimeFormat("en-GB", { timeZone: timezone, dateStyle: "medium", timeStyle: "short" }).format(date);
+  } catch {
+    return date.toISOString();
+  }
+}
+
+function slugify(text: string): string {
+  return text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 60);
+}

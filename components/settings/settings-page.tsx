@@ -1,0 +1,257 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { api } from "@/lib/client/api";
+import { apiKeyKeys, codehostKeys, workspaceKeys } from "@/lib/client/query-keys";
+import type { ApiKey, CodehostStatus, Member } from "@/lib/client/types";
+import { codehostLabel, useCodehostStatus } from "@/components/workspace/codehost-badge";
+import { dangerButton, ErrorText, inputClass, primaryButton, secondaryButton } from "@/components/ui/field";
+import { useToast } from "@/components/ui/toast";
+
+export function SettingsPage({ workspaceId }: { workspaceId: string }) {
+  return (
+    <main className="mx-auto max-w-3xl space-y-8 px-6 py-6">
+      <h1 className="text-xl font-semibold">Settings</h1>
+      <CodehostSection workspaceId={workspaceId} />
+      <MembersSection workspaceId={workspaceId} />
+      <ApiKeysSection />
+    </main>
+  );
+}
+
+const card = "rounded-lg border border-slate-200 bg-white p-5 dark:border-slate-800 dark:bg-slate-900";
+
+function CodehostSection({ workspaceId }: { workspaceId: string }) {
+  const client = useQueryClient();
+  const status = useCodehostStatus(workspaceId);
+  const [repo, setRepo] = useState("");
+  const [installation, setInstallation] = useState("");
+  const connect = useMutation({
+    mutationFn: () =>
+      api<CodehostStatus>(`/api/workspaces/${workspaceId}/codehost`, {
+        method: "PUT",
+        json: { repo: repo.trim(), installation_id: Number(installation) },
+      }),
+    onSuccess: () => client.invalidateQueries({ queryKey: codehostKeys.status(workspaceId) }),
+  });
+  const disconnect = useMutation({
+    mutationFn: () => api<void>(`/api/workspaces/${workspaceId}/codehost`, { method: "DELETE" }),
+    onSuccess: () => client.invalidateQueries({ queryKey: codehostKeys.status(workspaceId) }),
+  });
+  return (
+    <section aria-labelledby="codehost-title" className={card}>
+      <h2 id="codehost-title" className="mb-2 font-semibold">
+        Code host
+      </h2>
+      {status.isPending ? (
+        <div className="h-6 w-48 animate-pulse rounded bg-slate-200 dark:bg-slate-800" />
+      ) : status.isError ? (
+        <ErrorText>Could not read the connection: {status.error.message}</ErrorText>
+      ) : (
+        <>
+          <p className="mb-3 text-sm" data-testid="codehost-settings-status">
+            {status.data.connected ? (
+              <>
+                Connected to <strong>{status.data.repo}</strong> (installation {status.data.installation_id})
+              </>
+            ) : (
+              codehostLabel(status.data)
+            )}
+          </p>
+          {status.data.app_configured === false && !status.data.connected ? (
+            <p className="text-sm text-slate-600 dark:text-slate-400">
+              The server has no GitHub App credentials (GITHUB_APP_ID and GITHUB_APP_PRIVATE_KEY). Ask the administrator to set them, then connect a
+              repository here.
+            </p>
+          ) : status.data.connected ? (
+            <button type="button" className={secondaryButton} onClick={() => disconnect.mutate()} disabled={disconnect.isPending}>
+              Disconnect
+            </button>
+          ) : (
+            <form
+              className="flex flex-wrap items-end gap-2"
+              onSubmit={(event) => {
+                event.preventDefault();
+                connect.mutate();
+              }}
+            >
+              <label className="text-sm font-medium">
+                Repository (owner/name)
+                <input required value={repo} onChange={(e) => setRepo(e.target.value)} pattern="[^/\s]+/[^/\s]+" className={inputClass} />
+              </label>
+              <label className="text-sm font-medium">
+                Installation id
+                <input required inputMode="numeric" pattern="[0-9]+" value={installation} onChange={(e) => setInstallation(e.target.value)} className={inputClass} />
+              </label>
+              <button type="submit" className={primaryButton} disabled={connect.isPending}>
+                Connect
+              </button>
+            </form>
+          )}
+          <ErrorText>{connect.error?.message ?? disconnect.error?.message}</ErrorText>
+        </>
+      )}
+    </section>
+  );
+}
+
+function MembersSection({ workspaceId }: { workspaceId: string }) {
+  const client = useQueryClient();
+  const [username, setUsername] = useState("");
+  const members = useQuery({
+    queryKey: workspaceKeys.members(workspaceId),
+    queryFn: () => api<Member[]>(`/api/workspaces/${workspaceId}/members`),
+  });
+  const add = useMutation({
+    mutationFn: () => api<Member>(`/api/workspaces/${workspaceId}/members`, { method: "POST", json: { username: username.trim() } }),
+    onSuccess: (member) => {
+      client.setQueryData<Member[]>(workspaceKeys.members(workspaceId), (old = []) => [...old, member]);
+      setUsername("");
+    },
+  });
+  return (
+    <section aria-labelledby="members-title" className={card}>
+      <h2 id="members-title" className="mb-2 font-semibold">
+        Members
+      </h2>
+      {members.isPending ? (
+        <div className="h-6 w-48 animate-pulse rounded bg-slate-200 dark:bg-slate-800" />
+      ) : members.isError ? (
+        <ErrorText>Could not load the members: {members.error.message}</ErrorText>
+      ) : (
+        <ul className="mb-3 divide-y divide-slate-200 text-sm dark:divide-slate-800">
+          {members.data.map((member) => (
+            <li key={member.user_id} className="flex justify-between py-1.5">
+              <span>{member.username}</span>
+              <span className="text-slate-600 dark:text-slate-400">{member.role}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+      <form
+        className="flex gap-2"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (username.trim()) add.mutate();
+        }}
+      >
+        <label className="sr-only" htmlFor="add-member">
+          Username to add
+        </label>
+        <input id="add-member" value={username} onChange={(e) => setUsername(e.target.value)} placeholder="Username" className={`${inputClass} mt-0 flex-1`} />
+        <button type="submit" className={secondaryButton} disabled={add.isPending || !username.trim()}>
+          Add member
+        </button>
+      </form>
+      <ErrorText>{add.error ? `Not added: ${add.error.message}` : ""}</ErrorText>
+    </section>
+  );
+}
+
+function ApiKeysSection() {
+  const client = useQueryClient();
+  const toast = useToast();
+  const [name, setName] = useState("");
+  const [created, setCreated] = useState<(ApiKey & { key: string }) | null>(null);
+  const [confirming, setConfirming] = useState<string | null>(null);
+  const keys = useQuery({ queryKey: apiKeyKeys.all, queryFn: () => api<ApiKey[]>("/api/auth/api-keys") });
+  const create = useMutation({
+    mutationFn: () => api<ApiKey & { key: string }>("/api/auth/api-keys", { method: "POST", json: { name: name.trim() } }),
+    onSuccess: (key) => {
+      setCreated(key);
+      setName("");
+      client.setQueryData<ApiKey[]>(apiKeyKeys.all, (old = []) => [key, ...old]);
+    },
+  });
+  const remove = useMutation({
+    mutationFn: (id: string) => api<void>(`/api/auth/api-keys/${id}`, { method: "DELETE" }),
+    onSuccess: (_data, id) => {
+      client.setQueryData<ApiKey[]>(apiKeyKeys.all, (old = []) => old.filter((key) => key.id !== id));
+      setConfirming(null);
+      toast("API key deleted; it stops working at once.");
+    },
+  });
+  return (
+    <section aria-labelledby="keys-title" className={card}>
+      <h2 id="keys-title" className="mb-1 font-semibold">
+        Your API keys
+      </h2>
+      <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">Scripts and agents use these as Bearer tokens. They act as you in every workspace you belong to.</p>
+      <form
+        className="mb-3 flex gap-2"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (name.trim()) create.mutate();
+        }}
+      >
+        <label className="sr-only" htmlFor="key-name">
+          Key name
+        </label>
+        <input id="key-name" value={name} onChange={(e) => setName(e.target.value)} placeholder="Name, e.g. CI script" maxLength={100} className={`${inputClass} mt-0 flex-1`} />
+        <button type="submit" className={primaryButton} disabled={create.isPending || !name.trim()}>
+          Create key
+        </button>
+      </form>
+      <ErrorText>{create.error ? `No key created: ${create.error.message}` : ""}</ErrorText>
+      {created ? (
+        <div role="status" className="mb-3 rounded-md border border-amber-400 bg-amber-50 p-3 text-sm dark:border-amber-600 dark:bg-amber-950">
+          <p className="mb-2 font-medium">Copy the key “{created.name}” now: it is shown only once.</p>
+          <div className="flex gap-2">
+            <input readOnly value={created.key} aria-label="New API key" className={`${inputClass} mt-0 flex-1 font-mono`} onFocus={(e) => e.currentTarget.select()} />
+            <button
+              type="button"
+              className={secondaryButton}
+              onClick={() =>
+                navigator.clipboard
+                  .writeText(created.key)
+                  .then(() => toast("Copied"))
+                  .catch(() => toast("Copying was refused by the browser; select the key and copy it by hand.", "error"))
+              }
+            >
+              Copy
+            </button>
+            <button type="button" className={secondaryButton} onClick={() => setCreated(null)}>
+              Done
+            </button>
+          </div>
+        </div>
+      ) : null}
+      {keys.isPending ? (
+        <div className="h-6 w-48 animate-pulse rounded bg-slate-200 dark:bg-slate-800" />
+      ) : keys.isError ? (
+        <ErrorText>Could not load your keys: {keys.error.message}</ErrorText>
+      ) : keys.data.length === 0 ? (
+        <p className="text-sm text-slate-600 dark:text-slate-400">No API keys yet.</p>
+      ) : (
+        <ul className="divide-y divide-slate-200 text-sm dark:divide-slate-800">
+          {keys.data.map((key) => (
+            <li key={key.id} className="flex items-center gap-3 py-2">
+              <span className="font-medium">{key.name}</span>
+              <code className="text-xs text-slate-600 dark:text-slate-400">{key.prefix}…</code>
+              <span className="text-xs text-slate-600 dark:text-slate-400">
+                {key.last_used_at ? `used ${new Date(key.last_used_at).toLocaleString()}` : "never used"}
+              </span>
+              <span className="ml-auto" />
+              {confirming === key.id ? (
+                <>
+                  <button type="button" className={dangerButton} onClick={() => remove.mutate(key.id)} disabled={remove.isPending}>
+                    Delete {key.name}
+                  </button>
+                  <button type="button" className={secondaryButton} onClick={() => setConfirming(null)}>
+                    Cancel
+                  </button>
+                </>
+              ) : (
+                <button type="button" className={secondaryButton} onClick={() => setConfirming(key.id)} aria-label={`Delete key ${key.name}`}>
+                  Delete
+                </button>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      <ErrorText>{remove.error ? `Not deleted: ${remove.error.message}` : ""}</ErrorText>
+    </section>
+  );
+}

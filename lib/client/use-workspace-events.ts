@@ -1,0 +1,138 @@
+"use client";
+
+import { useQueryClient, type QueryClient } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
+import { api } from "@/lib/client/api";
+import { findTask, patchTask, placeTask, removeTask } from "@/lib/client/board-cache";
+import { boardKeys, executionKeys, questionKeys, scheduleKeys, taskKeys } from "@/lib/client/query-keys";
+import type { Execution, Question, Task, TaskRun } from "@/lib/client/types";
+
+// Keeps every open page of a workspace current: the server's event stream is applied to the
+// TanStack Query cache piece by piece. After a dropped connection the stream cannot tell what was
+// missed, so the board's queries are refetched once when it comes back.
+
+export type LiveState = "connecting" | "live" | "reconnecting";
+
+const EVENT_TYPES = [
+  "task.created",
+  "task.updated",
+  "task.moved",
+  "task.deleted",
+  "question.created",
+  "question.answered",
+  "question.deleted",
+  "run.updated",
+  "execution.updated",
+] as const;
+
+export function useWorkspaceEvents(workspaceId: string): LiveState {
+  const client = useQueryClient();
+  const [state, setState] = useState<LiveState>("connecting");
+
+  useEffect(() => {
+    const source = new EventSource(`/api/workspaces/${workspaceId}/events`);
+    let lostConnection = false;
+    source.onopen = () => {
+      setState("live");
+      if (lostConnection) {
+        lostConnection = false;
+        client.invalidateQueries({ queryKey: boardKeys.columns(workspaceId) });
+        client.invalidateQueries({ queryKey: questionKeys.all(workspaceId) });
+        client.invalidateQueries({ queryKey: executionKeys.all(workspaceId) });
+      }
+    };
+    source.onerror = () => {
+      lostConnection = true;
+      setState("reconnecting");
+    };
+    const handlers = EVENT_TYPES.map((type) => {
+      const handler = (message: MessageEvent<string>) => {
+        try {
+          applyEvent(client, workspaceId, type, JSON.parse(message.data));
+        } catch (error) {
+          console.error(`cannot apply ${type}`, error);
+        }
+      };
+      source.addEventListener(type, handler);
+      return [type, handler] as const;
+    });
+    return () => {
+      for (const [type, handler] of handlers) source.removeEventListener(type, handler);
+      source.close();
+    };
+  }, [client, workspaceId]);
+
+  return state;
+}
+
+export function applyEvent(client: QueryClient, workspaceId: string, type: (typeof EVENT_TYPES)[number], data: unknown) {
+  switch (type) {
+    case "task.created":
+    case "task.updated":
+    case "task.moved": {
+      const task = data as Task & { truncated?: boolean };
+      // The PostgreSQL relay sends only ids for events too big for NOTIFY.
+      if (task.truncated || !task.status) return refreshTask(client, workspaceId, task.id);
+      const known = findTask(client, workspaceId, task.id);
+      if (type === "task.updated" && known && known.status === task.status && known.position === task.position) {
+        patchTask(client, workspaceId, task.id, (old) => ({ ...old, ...task }));
+      } else {
+        const stale = placeTask(client, workspaceId, known ? { ...known, ...task } : task);
+        for (const key of stale) client.invalidateQueries({ queryKey: key, exact: true });
+      }
+      client.setQueryData<Task>(taskKeys.detail(workspaceId, task.id), (old) => (old ? { ...old, ...task } : old));
+      return;
+    }
+    case "task.deleted": {
+      const { id } = data as { id: string };
+      removeTask(client, workspaceId, id);
+      client.removeQueries({ queryKey: taskKeys.detail(workspaceId, id) });
+      return;
+    }
+    case "question.created":
+    case "question.answered":
+    case "question.deleted": {
+      const question = data as Partial<Question> & { id: string };
+      client.setQueryData<Question[]>(questionKeys.list(workspaceId), (old) => {
+        if (!old) return old;
+        if (type === "question.deleted") return old.filter((q) => q.id !== question.id);
+        const exists = old.some((q) => q.id === question.id);
+        return exists ? old.map((q) => (q.id === question.id ? { ...q, ...question } : q)) : [...old, question as Question];
+      });
+      if (question.content === undefined) client.invalidateQueries({ queryKey: questionKeys.list(workspaceId) });
+      // The card's blocked badge counts open questions: the server knows the count, so ask it.
+      if (question.task_id) refreshTask(client, workspaceId, question.task_id);
+      return;
+    }
+    case "run.updated": {
+      const run = data as TaskRun & { workspace_id?: string };
+      patchTask(client, workspaceId, run.task_id, (task) => ({
+        ...task,
+        latest_run_status: run.status,
+        latest_run_error: run.error_message ?? null,
+        latest_run_trigger: run.trigger ?? task.latest_run_trigger ?? null,
+      }));
+      client.invalidateQueries({ queryKey: taskKeys.runs(workspaceId, run.task_id) });
+      client.invalidateQueries({ queryKey: scheduleKeys.all(workspaceId) });
+      return;
+    }
+    case "execution.updated": {
+      const execution = data as Execution;
+      client.setQueryData<Execution>(executionKeys.detail(workspaceId, execution.id), (old) => ({ ...old, ...execution }));
+      return;
+    }
+  }
+}
+
+/** Fetches one task and puts it in place: the small query to run when an event says too little. */
+export async function refreshTask(client: QueryClient, workspaceId: string, taskId: string) {
+  try {
+    const task = await api<Task>(`/api/workspaces/${workspaceId}/tasks/${taskId}`);
+    const known = findTask(client, workspaceId, taskId);
+    if (known && known.status === task.status) patchTask(client, workspaceId, taskId, (old) => ({ ...old, ...task }));
+    else for (const key of placeTask(client, workspaceId, task)) client.invalidateQueries({ queryKey: key, exact: true });
+    client.setQueryData(taskKeys.detail(workspaceId, taskId), task);
+  } catch {
+    // Deleted meanwhile: its own event removes it.
+  }
+}

@@ -1,0 +1,92 @@
+import { expect, type APIRequestContext, type Page } from "@playwright/test";
+
+// Set-up through the same HTTP API scripts use (Bearer token), and sign-in through the page.
+
+export const ADMIN = { username: "admin", password: "admin-password-e2e" };
+
+let cachedToken: string | undefined;
+
+export async function adminToken(request: APIRequestContext): Promise<string> {
+  if (cachedToken) return cachedToken;
+  const response = await request.post("/api/auth/login", { data: ADMIN });
+  expect(response.status()).toBe(200);
+  cachedToken = (await response.json()).access_token as string;
+  return cachedToken;
+}
+
+export class Api {
+  constructor(
+    private readonly request: APIRequestContext,
+    private readonly token: string,
+  ) {}
+
+  static async asAdmin(request: APIRequestContext) {
+    return new Api(request, await adminToken(request));
+  }
+
+  async call<T = any>(method: string, path: string, data?: unknown, expected?: number): Promise<T> {
+    const response = await this.request.fetch(path, {
+      method,
+      headers: { authorization: `Bearer ${this.token}` },
+      data,
+    });
+    const text = await response.text();
+    if (expected !== undefined) expect(response.status(), `${method} ${path}: ${text}`).toBe(expected);
+    else expect(response.ok(), `${method} ${path}: ${response.status()} ${text}`).toBeTruthy();
+    return (text ? JSON.parse(text) : undefined) as T;
+  }
+
+  workspace(name = `E2E ${Date.now()}-${Math.floor(Math.random() * 1000)}`) {
+    return this.call<{ id: string; name: string }>("POST", "/api/workspaces", { name }, 201);
+  }
+
+  task(workspaceId: string, body: Record<string, unknown>) {
+    return this.call<{ id: string; title: string; position: number; status: string }>("POST", `/api/workspaces/${workspaceId}/tasks`, body, 201);
+  }
+
+  async column(workspaceId: string, column: string, limit = 100): Promise<string[]> {
+    const page = await this.call<{ items: { title: string }[] }>("GET", `/api/workspaces/${workspaceId}/board/column/${column}?limit=${limit}`);
+    return page.items.map((task) => task.title);
+  }
+}
+
+export async function signIn(page: Page, next = "/") {
+  await page.goto(`/login?callbackUrl=${encodeURIComponent(next)}`);
+  await page.getByLabel("Username").fill(ADMIN.username);
+  await page.getByLabel("Password").fill(ADMIN.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith("/login"));
+}
+
+export function column(page: Page, title: string) {
+  return page.getByRole("region", { name: title, exact: true });
+}
+
+/** The card titles of a column, top to bottom, as shown. */
+export async function cardTitles(page: Page, title: string): Promise<string[]> {
+  return column(page, title)
+    .locator("[data-task-id]")
+    .evaluateAll((cards) => cards.map((card) => card.getAttribute("aria-label") ?? ""));
+}
+
+export async function openBoard(page: Page, workspaceId: string) {
+  if (new URL(page.url()).pathname !== `/w/${workspaceId}`) await page.goto(`/w/${workspaceId}`);
+  await expect(page.getByTitle(/^Live:/)).toBeVisible();
+}
+
+export async function screenshot(page: Page, name: string) {
+  await page.screenshot({ path: `tests/artifacts/screens/${name}.png` });
+}
+
+/** A mouse drag in small steps: dnd-kit needs real pointer moves past its activation distance. */
+export async function dragCard(page: Page, from: ReturnType<Page["locator"]>, to: ReturnType<Page["locator"]>, offsetY = 0) {
+  const source = await from.boundingBox();
+  const target = await to.boundingBox();
+  if (!source || !target) throw new Error("card not visible");
+  await page.mouse.move(source.x + source.width / 2, source.y + source.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(source.x + source.width / 2 + 10, source.y + source.height / 2 + 10, { steps: 5 });
+  await page.mouse.move(target.x + target.width / 2, target.y + target.height / 2 + offsetY, { steps: 15 });
+  await page.waitForTimeout(150);
+  await page.mouse.up();
+}

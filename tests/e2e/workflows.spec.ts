@@ -1,0 +1,184 @@
+import { expect, test } from "@playwright/test";
+import { Api, cardTitles, column, openBoard, screenshot, signIn } from "./helpers";
+
+test("answer a question from the panel and the blocked badge clears", async ({ page, request }) => {
+  const api = await Api.asAdmin(request);
+  const ws = await api.workspace();
+  const task = await api.task(ws.id, { title: "Pick a database", status: "in_progress" });
+  await api.call("POST", `/api/workspaces/${ws.id}/questions`, {
+    task_id: task.id,
+    content: "Which database should the service use?",
+    context: "Both are supported by the driver adapters.",
+    options: ["PostgreSQL", "SQLite"],
+    priority: 1,
+  });
+  await signIn(page, `/w/${ws.id}`);
+  await openBoard(page, ws.id);
+  const card = column(page, "In progress").getByRole("button", { name: "Pick a database" });
+  await expect(card.getByTestId("blocked-badge")).toHaveText("Blocked · 1");
+  await expect(page.getByTestId("open-question-count")).toHaveText("1");
+
+  await page.locator("body").click({ position: { x: 5, y: 300 } });
+  await page.keyboard.press("q");
+  const panel = page.getByRole("complementary", { name: "Questions" });
+  await expect(panel).toBeVisible();
+  await expect(panel.getByText("Which database should the service use?")).toBeVisible();
+  await expect(panel.getByText("Both are supported by the driver adapters.")).toBeVisible();
+  await screenshot(page, "question-panel");
+
+  await panel.getByRole("button", { name: "PostgreSQL" }).click();
+  await expect(card.getByTestId("blocked-badge")).toHaveCount(0);
+  await expect(page.getByTestId("open-question-count")).toHaveText("0");
+  await expect(panel.getByText("No open questions")).toBeVisible();
+  const questions = await api.call<{ answer: string; status: string }[]>("GET", `/api/workspaces/${ws.id}/questions?task_id=${task.id}`);
+  expect(questions[0]).toMatchObject({ answer: "PostgreSQL", status: "answered" });
+});
+
+test("fix conflicts on a conflicted task and watch its execution finish", async ({ page, request }) => {
+  const api = await Api.asAdmin(request);
+  const ws = await api.workspace();
+  const task = await api.task(ws.id, { title: "Conflicted PR", status: "in_review", pr_url: "https://github.com/acme/app/pull/42" });
+  await api.call("PATCH", `/api/workspaces/${ws.id}/tasks/${task.id}`, { has_merge_conflict: true });
+  await signIn(page, `/w/${ws.id}`);
+  await openBoard(page, ws.id);
+  const card = column(page, "In review").getByRole("button", { name: "Conflicted PR" });
+  await expect(card.getByTestId("conflict-badge")).toBeVisible();
+  await expect(card.getByRole("link", { name: "PR #42" })).toBeVisible();
+
+  await card.getByRole("button", { name: "Fix conflicts" }).click();
+  const dialog = page.getByRole("dialog", { name: "Fixing conflicts: Conflicted PR" });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByTestId("execution-log")).toContainText("[demo agent]");
+  await screenshot(page, "execution-running");
+  await expect(dialog.getByTestId("execution-status")).toHaveText("succeeded", { timeout: 30_000 });
+  await expect(dialog.getByTestId("execution-report")).toContainText("Demo agent report");
+  expect(Number(await dialog.getByTestId("execution-lines").textContent())).toBeGreaterThan(3);
+  await screenshot(page, "execution-finished");
+  await page.keyboard.press("Escape");
+  await expect(card.getByTestId("run-status")).toContainText("succeeded");
+  // The fix cleared the conflict flag, and the card heard of it.
+  await expect(card.getByTestId("conflict-badge")).toHaveCount(0);
+
+  // A start while another runs is refused (409), and the refusal is shown in words.
+  await api.call("PATCH", `/api/workspaces/${ws.id}/tasks/${task.id}`, { has_merge_conflict: true });
+  const button = card.getByRole("button", { name: "Fix conflicts" });
+  await expect(button).toBeVisible();
+  await api.call("POST", `/api/workspaces/${ws.id}/tasks/${task.id}/fix-conflicts`, undefined, 202);
+  await button.click();
+  await expect(page.getByRole("alert").filter({ hasText: "already running" })).toBeVisible();
+});
+
+test("create a schedule, see its next runs, and trigger it", async ({ page, request }) => {
+  const api = await Api.asAdmin(request);
+  const ws = await api.workspace();
+  await signIn(page, `/w/${ws.id}/schedules`);
+  await expect(page.getByText("No schedules yet")).toBeVisible();
+  await page.getByRole("button", { name: "New schedule" }).click();
+  const dialog = page.getByRole("dialog", { name: "New schedule" });
+  await dialog.getByLabel("Name").fill("Nightly triage");
+  await expect(dialog.getByLabel("Slug")).toHaveValue("nightly-triage");
+  await dialog.getByLabel("Cron").fill("30 2 * * *");
+  await dialog.getByLabel("Time zone").fill("Europe/Berlin");
+  await expect(dialog.getByTestId("next-runs").locator("li")).toHaveCount(3);
+  await expect(dialog.getByTestId("next-runs")).toContainText("02:30");
+  await dialog.getByLabel("Default instructions").fill("Look at new issues and label them.");
+  await screenshot(page, "schedule-dialog");
+  await dialog.getByRole("button", { name: "Create schedule" }).click();
+  const row = page.getByRole("listitem", { name: "Nightly triage" });
+  await expect(row).toBeVisible();
+
+  await row.getByRole("button", { name: "Trigger now" }).click();
+  await expect(row.getByTestId("triggered-run")).toContainText("Started run");
+  await screenshot(page, "schedules");
+  await row.getByRole("button", { name: "Watch progress" }).click();
+  const progress = page.getByRole("dialog", { name: "Run of Nightly triage" });
+  await expect(progress.getByTestId("execution-status")).toHaveText("succeeded", { timeout: 30_000 });
+});
+
+test("a second browser sees changes made through the API without reloading", async ({ page, browser, request }) => {
+  const api = await Api.asAdmin(request);
+  const ws = await api.workspace();
+  const first = await api.task(ws.id, { title: "Already there", status: "todo" });
+  const other = await browser.newContext();
+  const watcher = await other.newPage();
+  await signIn(watcher, `/w/${ws.id}`);
+  await openBoard(watcher, ws.id);
+  await signIn(page, `/w/${ws.id}`);
+  await openBoard(page, ws.id);
+  await expect.poll(() => cardTitles(watcher, "To do")).toEqual(["Already there"]);
+  let navigations = 0;
+  watcher.on("framenavigated", () => navigations++);
+
+  const started = Date.now();
+  await api.task(ws.id, { title: "Made by a script", status: "todo" });
+  await expect.poll(() => cardTitles(watcher, "To do")).toEqual(["Already there", "Made by a script"]);
+  test.info().annotations.push({ type: "live-update-ms", description: String(Date.now() - started) });
+
+  await api.call("POST", `/api/workspaces/${ws.id}/tasks/${first.id}/move`, { column: "done" });
+  await expect.poll(() => cardTitles(watcher, "Done")).toEqual(["Already there"]);
+  await expect(column(watcher, "To do").getByTestId("column-total")).toHaveText("1");
+  await api.call("PATCH", `/api/workspaces/${ws.id}/tasks/${first.id}`, { title: "Renamed by a script" });
+  await expect.poll(() => cardTitles(watcher, "Done")).toEqual(["Renamed by a script"]);
+
+  // A change made in the other browser arrives too.
+  await page.getByLabel("Add a task to In progress").fill("Made in the first browser");
+  await page.getByLabel("Add a task to In progress").press("Enter");
+  await expect.poll(() => cardTitles(watcher, "In progress")).toEqual(["Made in the first browser"]);
+  await api.call("DELETE", `/api/workspaces/${ws.id}/tasks/${first.id}`, undefined, 204);
+  await expect.poll(() => cardTitles(watcher, "Done")).toEqual([]);
+  expect(navigations).toBe(0);
+  await screenshot(watcher, "live-updates");
+  await other.close();
+});
+
+test("projects, settings and dark mode pages", async ({ page, request }) => {
+  const api = await Api.asAdmin(request);
+  const ws = await api.workspace();
+  await signIn(page, `/w/${ws.id}/projects`);
+  await expect(page.getByText("No projects yet")).toBeVisible();
+  await page.getByRole("button", { name: "New project" }).click();
+  const dialog = page.getByRole("dialog", { name: "New project" });
+  await dialog.getByLabel("Name").fill("Checkout");
+  await dialog.getByLabel("Priority").selectOption("p1");
+  await dialog.getByLabel("Tags (comma-separated)").fill("payments, web");
+  await dialog.getByLabel("Phases (one per line, in order)").fill("Design\nBuild\nShip");
+  await dialog.getByRole("button", { name: "Create project" }).click();
+  await expect(page.getByRole("cell", { name: "Checkout", exact: true })).toBeVisible();
+  await page.getByRole("button", { name: "Edit Checkout" }).click();
+  await page.getByRole("dialog", { name: "Edit Checkout" }).getByLabel("Status").selectOption("paused");
+  await page.getByRole("dialog", { name: "Edit Checkout" }).getByRole("button", { name: "Save project" }).click();
+  await expect(page.getByRole("cell", { name: "paused", exact: true })).toBeVisible();
+  await screenshot(page, "projects");
+
+  // A task in that project and phase shows both on its card; the project filter keeps it.
+  const projects = await api.call<{ id: string }[]>("GET", `/api/workspaces/${ws.id}/projects`);
+  await api.task(ws.id, { title: "Pay button", status: "todo", project_id: projects[0].id, phase: 2, tags: ["web"] });
+  await api.task(ws.id, { title: "Unrelated", status: "todo" });
+  await page.getByRole("link", { name: "Board", exact: true }).click();
+  await expect(column(page, "To do").getByRole("button", { name: "Pay button" })).toContainText("Checkout · Build");
+  await page.getByLabel("Project").selectOption({ label: "Checkout" });
+  await expect.poll(() => cardTitles(page, "To do")).toEqual(["Pay button"]);
+  await page.keyboard.press("/");
+  await expect(page.getByPlaceholder(/Search titles/)).toBeFocused();
+
+  await page.getByRole("link", { name: "Settings", exact: true }).click();
+  await expect(page.getByTestId("codehost-settings-status")).toHaveText("GitHub App not configured");
+  await page.getByLabel("Key name").fill("e2e script");
+  await page.getByRole("button", { name: "Create key" }).click();
+  const key = await page.getByLabel("New API key").inputValue();
+  expect(key.length).toBeGreaterThan(20);
+  const withKey = await request.get(`/api/workspaces/${ws.id}`, { headers: { authorization: `Bearer ${key}` } });
+  expect(withKey.status()).toBe(200);
+  await screenshot(page, "settings");
+  await page.getByRole("button", { name: "Done" }).click();
+  await page.getByRole("button", { name: "Delete key e2e script" }).click();
+  await page.getByRole("button", { name: "Delete e2e script" }).click();
+  await expect(page.getByText("No API keys yet.")).toBeVisible();
+  expect((await request.get(`/api/workspaces/${ws.id}`, { headers: { authorization: `Bearer ${key}` } })).status()).toBe(401);
+
+  await page.emulateMedia({ colorScheme: "dark" });
+  await page.getByRole("link", { name: "Board", exact: true }).click();
+  await page.getByLabel("Project").selectOption({ label: "All projects" });
+  await expect(column(page, "To do").getByRole("button", { name: "Unrelated" })).toBeVisible();
+  await screenshot(page, "board-dark");
+});
