@@ -52,7 +52,8 @@ WHERE t.workspace_id = ${ws} AND t.position::int % 5 = 0;
 `;
 }
 
-export const ANALYZE_SQL = "VACUUM ANALYZE tasks; VACUUM ANALYZE projects; VACUUM ANALYZE questions; VACUUM ANALYZE task_runs;";
+// One at a time: VACUUM refuses to run inside the implicit transaction of a multi-statement query.
+export const ANALYZE_STATEMENTS = ["tasks", "projects", "questions", "task_runs"].map((table) => `VACUUM ANALYZE ${table}`);
 
 function quote(text) {
   if (!/^[0-9a-f-]+$/i.test(text)) throw new Error(`unexpected workspace id ${text}`);

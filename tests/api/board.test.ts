@@ -99,6 +99,30 @@ describe("GET /api/workspaces/{id}/board/column/{column}", () => {
   });
 });
 
+describe("column totals", () => {
+  it("stay exact through creates (also concurrent), moves, status changes and deletes", async () => {
+    const own = (await newWorkspace(token)).id;
+    const created = await Promise.all(Array.from({ length: 10 }, (_, i) => createTask(token, own, { status: "todo", title: `c${i}` })));
+    expect(new Set(created.map((t) => t.position)).size).toBe(10);
+    const totals = async () =>
+      Object.fromEntries(
+        (await call("GET", `/api/workspaces/${own}/board?limit=100`, { token })).body.columns.map(
+          (c: { key: string; total: number; items: unknown[] }) => {
+            expect(c.total).toBe(c.items.length);
+            return [c.key, c.total];
+          },
+        ),
+      );
+    expect(await totals()).toEqual({ backlog: 0, todo: 10, in_progress: 0, in_review: 0, done: 0 });
+    await call("POST", `/api/workspaces/${own}/tasks/${created[0].id}/move`, { token, json: { column: "done" } });
+    await call("POST", `/api/workspaces/${own}/tasks/${created[1].id}/move`, { token, json: { column: "todo" } });
+    await call("PATCH", `/api/workspaces/${own}/tasks/${created[2].id}`, { token, json: { status: "in_review" } });
+    await call("PATCH", `/api/workspaces/${own}/tasks/${created[3].id}`, { token, json: { title: "renamed" } });
+    await call("DELETE", `/api/workspaces/${own}/tasks/${created[4].id}`, { token });
+    expect(await totals()).toEqual({ backlog: 0, todo: 7, in_progress: 0, in_review: 1, done: 1 });
+  });
+});
+
 describe("GET /api/workspaces/{id}/board", () => {
   it("returns the first page of every column in order, with totals", async () => {
     const own = (await newWorkspace(token)).id;
