@@ -34,6 +34,7 @@ type Queryable = Pick<Db, "$queryRaw">;
  */
 export async function loadColumns(db: Queryable, workspaceId: string, keys: ColumnKey[], page: PageRequest): Promise<ColumnPage[]> {
   const dir = Prisma.raw(page.sortDir === "desc" ? "DESC" : "ASC");
+  // Inlined, not bound: a sort column cannot be a parameter. sortBy is one of SORT_FIELDS (validated).
   const sortColumn = Prisma.raw(`x.${page.sortBy}`);
   const rows = await db.$queryRaw<TaskRow[]>`
     WITH cols AS (
