@@ -89,6 +89,10 @@ export function toEntry(issue: z.core.$ZodIssue, source: Source, root: unknown):
         : entry("less_than", `Input should be less than ${max}`, { lt: max });
     }
     case "invalid_value": {
+      // zod reports an absent enum field as invalid_value, Pydantic as missing.
+      if (input === undefined) {
+        return { type: "missing", loc, msg: "Field required", input: valueAt(root, issue.path.slice(0, -1)) ?? null };
+      }
       const expected = describeChoices(issue.values);
       return entry("enum", `Input should be ${expected}`, { expected });
     }

@@ -6,7 +6,10 @@ import type { SqlDriverAdapter, SqlDriverAdapterFactory, Transaction } from "@pr
 // Prisma's `query` log event loses the caller's async context, so the count is taken one level
 // lower, in the driver adapter, where every statement (BEGIN and COMMIT included) passes.
 
-const store = new AsyncLocalStorage<{ statements: number }>();
+// On globalThis: Next bundles this module separately for instrumentation (which opens the
+// database) and for the routes, and both copies must share one store.
+const shared = globalThis as typeof globalThis & { __taskboardSqlCount?: AsyncLocalStorage<{ statements: number }> };
+const store = (shared.__taskboardSqlCount ??= new AsyncLocalStorage<{ statements: number }>());
 
 export function countSqlStatements<T>(run: () => Promise<T>): { result: Promise<T>; count: () => number } {
   const counter = { statements: 0 };

@@ -29,15 +29,17 @@ type Queryable = Pick<Db, "$queryRaw">;
 /**
  * Pages of one or more columns with their totals. The page is found on the column's sort index
  * reading ids only (an index-only scan, so a deep offset skips index entries, not table rows),
- * then joined back to the rows it keeps.
+ * then joined back to the rows it keeps. Totals come from task_column_counts (trigger-maintained),
+ * not from counting the column.
  */
 export async function loadColumns(db: Queryable, workspaceId: string, keys: ColumnKey[], page: PageRequest): Promise<ColumnPage[]> {
   const dir = Prisma.raw(page.sortDir === "desc" ? "DESC" : "ASC");
+  // Inlined, not bound: a sort column cannot be a parameter. sortBy is one of SORT_FIELDS (validated).
   const sortColumn = Prisma.raw(`x.${page.sortBy}`);
   const rows = await db.$queryRaw<TaskRow[]>`
     WITH cols AS (
       SELECT c.key, c.ord,
-             (SELECT count(*)::int FROM tasks n WHERE n.workspace_id = ${workspaceId} AND n.status = c.key) AS total
+             COALESCE((SELECT n.count FROM task_column_counts n WHERE n.workspace_id = ${workspaceId} AND n.status = c.key), 0) AS total
       FROM unnest(${keys}::text[]) WITH ORDINALITY AS c(key, ord)
     ),
     page AS (

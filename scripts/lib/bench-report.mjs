@@ -1,0 +1,31 @@
+import fs from "node:fs";
+import path from "node:path";
+
+const START = "<!-- bench:api:start -->";
+const END = "<!-- bench:api:end -->";
+
+/** Replaces what lies between the bench markers of docs/PERFORMANCE.md (creating file or markers). */
+export function writeBetweenMarkers(file, content) {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const block = `${START}\n${content.trim()}\n${END}`;
+  const current = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "# Performance\n";
+  const start = current.indexOf(START);
+  const end = current.indexOf(END);
+  const next =
+    start >= 0 && end > start
+      ? current.slice(0, start) + block + current.slice(end + END.length)
+      : `${current.trimEnd()}\n\n${block}\n`;
+  fs.writeFileSync(file, next);
+}
+
+/** @param {{db: string, name: string, statements: string, rps: number, p50: number, p99: number, mean: number, aloneP50: number, aloneP99: number, non2xx: number}[]} rows */
+export function markdownTable(rows) {
+  const lines = [
+    "| Database | Request | SQL statements | req/s | mean ms | p50 ms | p99 ms | alone p50 ms | alone p99 ms | non-2xx |",
+    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+  ];
+  for (const r of rows) {
+    lines.push(`| ${r.db} | ${r.name} | ${r.statements} | ${Math.round(r.rps)} | ${r.mean.toFixed(1)} | ${r.p50} | ${r.p99} | ${r.aloneP50} | ${r.aloneP99} | ${r.non2xx} |`);
+  }
+  return lines.join("\n");
+}

@@ -1,0 +1,324 @@
+import crypto from "node:crypto";
+import { beforeAll, describe, expect, it } from "vitest";
+import { call, newUser, newWorkspace } from "../helpers/api";
+import { createTask, onPostgres, sql, TASK_FIELDS } from "../helpers/tasks";
+
+let token: string;
+let ws: string;
+const tasks = (path = "") => `/api/workspaces/${ws}/tasks${path}`;
+
+beforeAll(async () => {
+  token = (await newUser()).token;
+  ws = (await newWorkspace(token)).id;
+});
+
+describe("POST /api/workspaces/{id}/tasks", () => {
+  it("creates a task with every default and every TaskResponse field", async () => {
+    const response = await call("POST", tasks(), { token, json: { title: "Write the docs" } });
+    expect(response.status).toBe(201);
+    const task = response.body;
+    expect(Object.keys(task).sort()).toEqual(TASK_FIELDS);
+    expect(task).toMatchObject({
+      workspace_id: ws,
+      title: "Write the docs",
+      description: "",
+      status: "backlog",
+      priority: "p2",
+      tags: [],
+      pr_url: null,
+      has_merge_conflict: false,
+      project_id: null,
+      phase: null,
+      blocked: false,
+      project_name: null,
+      phase_name: null,
+      questions: [],
+      task_runs: [],
+      latest_run_status: null,
+      latest_run_error: null,
+      latest_run_trigger: null,
+      done_at: null,
+    });
+    expect(typeof task.position).toBe("number");
+    expect(new Date(task.created_at).toISOString()).toBe(task.created_at);
+    expect(new Date(task.updated_at).toISOString()).toBe(task.updated_at);
+    expect(task.id).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("stores every given field, and a task created in done gets done_at", async () => {
+    const task = await createTask(token, ws, {
+      title: "Ship it",
+      description: "x".repeat(100_000),
+      status: "done",
+      priority: "p0",
+      tags: Array.from({ length: 20 }, (_, i) => `tag${i}`.padEnd(50, "z")),
+      pr_url: "https://example.com/pr/1",
+      phase: 3,
+    });
+    expect(task).toMatchObject({ status: "done", priority: "p0", pr_url: "https://example.com/pr/1", phase: 3, phase_name: null });
+    expect(task.description).toHaveLength(100_000);
+    expect(task.tags).toHaveLength(20);
+    expect(new Date(task.done_at).toISOString()).toBe(task.done_at);
+  });
+
+  it("puts new tasks at the end of their column", async () => {
+    const own = (await newWorkspace(token)).id;
+    const a = await createTask(token, own, { status: "todo" });
+    const b = await createTask(token, own, { status: "todo" });
+    const c = await createTask(token, own, { status: "todo" });
+    expect(a.position).toBeLessThan(b.position);
+    expect(b.position).toBeLessThan(c.position);
+  });
+
+  it.each([
+    [{}, ["body", "title"], "missing"],
+    [{ title: "" }, ["body", "title"], "string_too_short"],
+    [{ title: "   " }, ["body", "title"], "string_too_short"],
+    [{ title: 5 }, ["body", "title"], "string_type"],
+    [{ title: "x".repeat(501) }, ["body", "title"], "string_too_long"],
+    [{ title: "t", description: "x".repeat(100_001) }, ["body", "description"], "string_too_long"],
+    [{ title: "t", status: "nope" }, ["body", "status"], "enum"],
+    [{ title: "t", priority: "p5" }, ["body", "priority"], "enum"],
+    [{ title: "t", tags: "a" }, ["body", "tags"], "list_type"],
+    [{ title: "t", tags: Array(21).fill("a") }, ["body", "tags"], "too_long"],
+    [{ title: "t", tags: ["x".repeat(51)] }, ["body", "tags", 0], "string_too_long"],
+    [{ title: "t", phase: 0 }, ["body", "phase"], "greater_than_equal"],
+    [{ title: "t", phase: 1.5 }, ["body", "phase"], "int_from_float"],
+    [{ title: "t", phase: "one" }, ["body", "phase"], "int_type"],
+    [{ title: "t", pr_url: 5 }, ["body", "pr_url"], "string_type"],
+    [{ title: "t", project_id: 5 }, ["body", "project_id"], "string_type"],
+  ])("422 for %j at %j (%s)", async (json, loc, type) => {
+    const response = await call("POST", tasks(), { token, json });
+    expect(response.status).toBe(422);
+    expect(response.body.detail).toEqual([expect.objectContaining({ loc, type })]);
+  });
+
+  it("422 json_invalid for a malformed body", async () => {
+    const response = await call("POST", tasks(), { token, body: "{oops", headers: { "content-type": "application/json" } });
+    expect(response.status).toBe(422);
+    expect(response.body.detail[0]).toMatchObject({ type: "json_invalid", loc: ["body", 1] });
+  });
+
+  it("404 Project not found for a project that is not in the workspace", async () => {
+    const response = await call("POST", tasks(), { token, json: { title: "t", project_id: crypto.randomUUID() } });
+    expect(response).toMatchObject({ status: 404, body: { detail: "Project not found" } });
+  });
+});
+
+describe("GET /api/workspaces/{id}/tasks/{task_id}", () => {
+  it("returns the task", async () => {
+    const created = await createTask(token, ws, { title: "read me" });
+    const response = await call("GET", tasks(`/${created.id}`), { token });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual(created);
+  });
+
+  it("404 Task not found for an unknown id", async () => {
+    const response = await call("GET", tasks(`/${crypto.randomUUID()}`), { token });
+    expect(response).toMatchObject({ status: 404, body: { detail: "Task not found" } });
+  });
+});
+
+describe("PATCH /api/workspaces/{id}/tasks/{task_id}", () => {
+  it("changes the given fields only", async () => {
+    const created = await createTask(token, ws, { title: "before", tags: ["a"] });
+    const response = await call("PATCH", tasks(`/${created.id}`), {
+      token,
+      json: { title: "after", description: "d", priority: "p1", pr_url: "https://x/pr/2", has_merge_conflict: true },
+    });
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({
+      id: created.id,
+      title: "after",
+      description: "d",
+      priority: "p1",
+      tags: ["a"],
+      pr_url: "https://x/pr/2",
+      has_merge_conflict: true,
+      status: "backlog",
+      position: created.position,
+    });
+    expect(Object.keys(response.body).sort()).toEqual(TASK_FIELDS);
+    const cleared = await call("PATCH", tasks(`/${created.id}`), { token, json: { pr_url: null, tags: [] } });
+    expect(cleared.body).toMatchObject({ pr_url: null, tags: [], title: "after" });
+  });
+
+  it("a new status puts the task at the end of that column and sets, then clears, done_at", async () => {
+    const own = (await newWorkspace(token)).id;
+    const existing = await createTask(token, own, { status: "done" });
+    const task = await createTask(token, own, { status: "todo" });
+    const done = await call("PATCH", `/api/workspaces/${own}/tasks/${task.id}`, { token, json: { status: "done" } });
+    expect(done.status).toBe(200);
+    expect(done.body.status).toBe("done");
+    expect(done.body.position).toBeGreaterThan(existing.position);
+    expect(new Date(done.body.done_at).toISOString()).toBe(done.body.done_at);
+
+    const again = await call("PATCH", `/api/workspaces/${own}/tasks/${task.id}`, { token, json: { status: "done", title: "x" } });
+    expect(again.body.done_at).toBe(done.body.done_at);
+
+    const back = await call("PATCH", `/api/workspaces/${own}/tasks/${task.id}`, { token, json: { status: "in_review" } });
+    expect(back.body).toMatchObject({ status: "in_review", done_at: null });
+  });
+
+  it("sets an explicit position, and 409 when another task holds it", async () => {
+    const own = (await newWorkspace(token)).id;
+    const a = await createTask(token, own);
+    const b = await createTask(token, own);
+    const moved = await call("PATCH", `/api/workspaces/${own}/tasks/${b.id}`, { token, json: { position: 0.25 } });
+    expect(moved.body.position).toBe(0.25);
+    const taken = await call("PATCH", `/api/workspaces/${own}/tasks/${b.id}`, { token, json: { position: a.position } });
+    expect(taken.status).toBe(409);
+    expect(typeof taken.body.detail).toBe("string");
+  });
+
+  it("blocked=true marks the task blocked", async () => {
+    const created = await createTask(token, ws);
+    const response = await call("PATCH", tasks(`/${created.id}`), { token, json: { blocked: true } });
+    expect(response.body.blocked).toBe(true);
+    const unblocked = await call("PATCH", tasks(`/${created.id}`), { token, json: { blocked: false } });
+    expect(unblocked.body.blocked).toBe(false);
+  });
+
+  it.each([
+    [{ title: "" }, ["body", "title"], "string_too_short"],
+    [{ status: "nope" }, ["body", "status"], "enum"],
+    [{ position: "high" }, ["body", "position"], "float_type"],
+    [{ blocked: "maybe" }, ["body", "blocked"], "bool_type"],
+    [{ has_merge_conflict: 1 }, ["body", "has_merge_conflict"], "bool_type"],
+    [{ phase: 0 }, ["body", "phase"], "greater_than_equal"],
+  ])("422 for %j at %j (%s)", async (json, loc, type) => {
+    const created = await createTask(token, ws);
+    const response = await call("PATCH", tasks(`/${created.id}`), { token, json });
+    expect(response.status).toBe(422);
+    expect(response.body.detail).toEqual([expect.objectContaining({ loc, type })]);
+  });
+
+  it("404 for an unknown task and for an unknown project", async () => {
+    const unknown = await call("PATCH", tasks(`/${crypto.randomUUID()}`), { token, json: { title: "x" } });
+    expect(unknown).toMatchObject({ status: 404, body: { detail: "Task not found" } });
+    const created = await createTask(token, ws);
+    const project = await call("PATCH", tasks(`/${created.id}`), { token, json: { project_id: crypto.randomUUID() } });
+    expect(project).toMatchObject({ status: 404, body: { detail: "Project not found" } });
+  });
+});
+
+describe("DELETE /api/workspaces/{id}/tasks/{task_id}", () => {
+  it("204, then the task is gone", async () => {
+    const created = await createTask(token, ws);
+    const response = await call("DELETE", tasks(`/${created.id}`), { token });
+    expect(response.status).toBe(204);
+    expect(response.body).toBeNull();
+    expect((await call("GET", tasks(`/${created.id}`), { token })).status).toBe(404);
+    const again = await call("DELETE", tasks(`/${created.id}`), { token });
+    expect(again).toMatchObject({ status: 404, body: { detail: "Task not found" } });
+  });
+});
+
+describe("workspace isolation", () => {
+  it("a non-member gets 404 Workspace not found on every task and board route", async () => {
+    const task = await createTask(token, ws);
+    const stranger = (await newUser()).token;
+    const routes: [string, string, unknown?][] = [
+      ["POST", tasks(), { title: "x" }],
+      ["GET", tasks(`/${task.id}`)],
+      ["PATCH", tasks(`/${task.id}`), { title: "x" }],
+      ["DELETE", tasks(`/${task.id}`)],
+      ["POST", tasks(`/${task.id}/move`), { column: "todo" }],
+      ["GET", `/api/workspaces/${ws}/board`],
+      ["GET", `/api/workspaces/${ws}/board/column/todo`],
+    ];
+    for (const [method, path, json] of routes) {
+      const response = await call(method, path, { token: stranger, json });
+      expect(response, `${method} ${path}`).toMatchObject({ status: 404, body: { detail: "Workspace not found" } });
+    }
+    // And the task is untouched.
+    expect((await call("GET", tasks(`/${task.id}`), { token })).body).toEqual(task);
+  });
+
+  it("a task of another workspace is not found through this one", async () => {
+    const task = await createTask(token, ws);
+    const other = (await newWorkspace(token)).id;
+    for (const [method, suffix, json] of [
+      ["GET", "", undefined],
+      ["PATCH", "", { title: "x" }],
+      ["DELETE", "", undefined],
+      ["POST", "/move", { column: "todo" }],
+    ] as const) {
+      const response = await call(method, `/api/workspaces/${other}/tasks/${task.id}${suffix}`, { token, json });
+      expect(response, `${method} ${suffix}`).toMatchObject({ status: 404, body: { detail: "Task not found" } });
+    }
+  });
+
+  it("401 without a token", async () => {
+    expect((await call("POST", tasks(), { json: { title: "x" } })).status).toBe(401);
+  });
+});
+
+// Projects, questions and runs have no create route in this branch; on the PostgreSQL pass the
+// tests write those rows straight into the database to check the enrichment.
+if (onPostgres()) {
+  describe("projects, phases, questions and runs (rows inserted in SQL)", () => {
+    it("project_name and phase_name come from the linked project; phase must fit its phases", async () => {
+      const projectId = crypto.randomUUID();
+      await sql(
+        `INSERT INTO projects (id, workspace_id, name, phases, updated_at) VALUES ($1, $2, 'Apollo', ARRAY['Design','Build','Launch'], now())`,
+        [projectId, ws],
+      );
+      const task = await createTask(token, ws, { project_id: projectId, phase: 2 });
+      expect(task).toMatchObject({ project_id: projectId, project_name: "Apollo", phase: 2, phase_name: "Build" });
+
+      const tooFar = await call("POST", tasks(), { token, json: { title: "t", project_id: projectId, phase: 4 } });
+      expect(tooFar.status).toBe(422);
+      expect(tooFar.body.detail).toEqual([expect.objectContaining({ loc: ["body", "phase"], type: "less_than_equal", ctx: { le: 3 } })]);
+      const patchTooFar = await call("PATCH", tasks(`/${task.id}`), { token, json: { phase: 9 } });
+      expect(patchTooFar.status).toBe(422);
+
+      const unlinked = await call("PATCH", tasks(`/${task.id}`), { token, json: { project_id: null } });
+      expect(unlinked.body).toMatchObject({ project_id: null, project_name: null, phase: 2, phase_name: null });
+    });
+
+    it("an open question makes the task blocked and is listed; an answered one is not", async () => {
+      const task = await createTask(token, ws, { title: "Needs input" });
+      const openId = crypto.randomUUID();
+      await sql(
+        `INSERT INTO questions (id, workspace_id, task_id, content, context, options, priority) VALUES ($1, $2, $3, 'Which DB?', 'ctx', '["a","b"]', 1)`,
+        [openId, ws, task.id],
+      );
+      await sql(
+        `INSERT INTO questions (id, workspace_id, task_id, content, answer, status, answered_at) VALUES ($1, $2, $3, 'Old?', 'yes', 'answered', now())`,
+        [crypto.randomUUID(), ws, task.id],
+      );
+      const response = await call("GET", tasks(`/${task.id}`), { token });
+      expect(response.body.blocked).toBe(true);
+      expect(response.body.questions).toHaveLength(1);
+      const question = response.body.questions[0];
+      expect(Object.keys(question).sort()).toEqual(
+        ["id", "workspace_id", "task_id", "task_title", "content", "context", "options", "answer", "status", "priority", "created_at", "answered_at"].sort(),
+      );
+      expect(question).toMatchObject({
+        id: openId, workspace_id: ws, task_id: task.id, task_title: "Needs input", content: "Which DB?", context: "ctx",
+        options: ["a", "b"], answer: null, status: "open", priority: 1, answered_at: null,
+      });
+      expect(new Date(question.created_at).toISOString()).toBe(question.created_at);
+    });
+
+    it("task_runs lists the 10 newest runs, newest first, and latest_run_* the newest", async () => {
+      const task = await createTask(token, ws);
+      for (let attempt = 1; attempt <= 12; attempt++) {
+        await sql(
+          `INSERT INTO task_runs (id, task_id, workspace_id, attempt_number, status, trigger, error_message, exit_code, started_at, created_at, finished_at, duration_seconds)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, 1, now() - make_interval(mins => 20 - $4), now() - make_interval(mins => 20 - $4), now(), 1.5)`,
+          [crypto.randomUUID(), task.id, ws, attempt, attempt === 12 ? "failed" : "succeeded", attempt === 12 ? "schedule" : "manual", attempt === 12 ? "boom" : null],
+        );
+      }
+      const response = await call("GET", tasks(`/${task.id}`), { token });
+      const runs = response.body.task_runs;
+      expect(runs.map((run: { attempt_number: number }) => run.attempt_number)).toEqual([12, 11, 10, 9, 8, 7, 6, 5, 4, 3]);
+      expect(Object.keys(runs[0]).sort()).toEqual(
+        ["id", "task_id", "session_id", "attempt_number", "status", "exit_code", "error_message", "started_at", "finished_at", "duration_seconds", "trigger"].sort(),
+      );
+      expect(runs[0]).toMatchObject({ status: "failed", trigger: "schedule", error_message: "boom", exit_code: 1, duration_seconds: 1.5, session_id: null });
+      expect(response.body).toMatchObject({ latest_run_status: "failed", latest_run_error: "boom", latest_run_trigger: "schedule" });
+    });
+  });
+}
