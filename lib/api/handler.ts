@@ -68,15 +68,9 @@ export function withWorkspace<S extends Schemas>(
 ): RouteHandler {
   return respond(async (request, rawParams, requestId) => {
     const db = await getDb();
-    const caller = await authenticate(request, db);
     const workspaceId = String(rawParams.id ?? "");
-    const membership =
-      caller.workspaceScope && caller.workspaceScope !== workspaceId
-        ? null
-        : await db.membership.findUnique({
-            where: { workspaceId_userId: { workspaceId, userId: caller.userId } },
-            select: { role: true, workspace: { select: { id: true, name: true } } },
-          });
+    const caller = await authenticate(request, db, workspaceId);
+    const membership = caller.workspaceScope && caller.workspaceScope !== workspaceId ? null : caller.membership;
     if (!membership) throw notFound("Workspace");
     if (schemas.ownerOnly && membership.role !== "owner") throw forbidden("Only workspace owners may do this");
     return handler({
@@ -84,7 +78,7 @@ export function withWorkspace<S extends Schemas>(
       db,
       requestId,
       caller,
-      workspace: membership.workspace,
+      workspace: { id: workspaceId, name: membership.workspaceName },
       role: membership.role,
       ...(await parseInputs(schemas, request, rawParams)),
     });

@@ -1,7 +1,7 @@
 import { getToken } from "next-auth/jwt";
 import type { NextRequest } from "next/server";
 import type { Db } from "@/lib/db/client";
-import type { TokenKind } from "@/lib/generated/prisma/enums";
+import type { MemberRole, TokenKind } from "@/lib/generated/prisma/enums";
 import { forbidden, unauthorized } from "@/lib/api/errors";
 import { hashSecret } from "@/lib/auth/tokens";
 import { authSecret } from "@/lib/auth/secret";
@@ -15,6 +15,8 @@ export interface Caller {
   familyId: string | null;
   /** Agent tokens may act only in this workspace. */
   workspaceScope: string | null;
+  /** The caller's membership of the workspace asked about, if any (see authenticate's workspaceId). */
+  membership: { role: MemberRole; workspaceName: string } | null;
 }
 
 const BEARER_KINDS: TokenKind[] = ["access", "api_key", "agent"];
@@ -25,43 +27,66 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  * cookie of a browser. Every credential is checked against the database on every request, so
  * logout, key deletion and disabling a user take effect at once.
  */
-export async function authenticate(request: Request, db: Db): Promise<Caller> {
+export async function authenticate(request: Request, db: Db, workspaceId: string | null = null): Promise<Caller> {
   const header = request.headers.get("authorization");
   if (header) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!match) throw unauthorized("Invalid authentication credentials");
-    return callerForSecret(db, match[1], BEARER_KINDS);
+    return callerForSecret(db, match[1], BEARER_KINDS, workspaceId);
   }
   const session = await getToken({ req: request as NextRequest, secret: authSecret() }).catch(() => null);
   if (session && typeof session.sid === "string") {
     if (!SAFE_METHODS.has(request.method)) assertSameOrigin(request);
-    return callerForSecret(db, session.sid, ["browser_session"]);
+    return callerForSecret(db, session.sid, ["browser_session"], workspaceId);
   }
   throw unauthorized();
 }
 
-async function callerForSecret(db: Db, secret: string, kinds: TokenKind[]): Promise<Caller> {
-  const token = await db.authToken.findUnique({
-    where: { tokenHash: hashSecret(secret) },
-    include: { user: { select: { username: true, isAdmin: true, disabled: true } } },
-  });
+interface CredentialRow {
+  id: string;
+  kind: TokenKind;
+  user_id: string;
+  family_id: string | null;
+  workspace_id: string | null;
+  expires_at: Date | null;
+  revoked_at: Date | null;
+  last_used_at: Date | null;
+  username: string;
+  is_admin: boolean;
+  disabled: boolean;
+  role: MemberRole | null;
+  workspace_name: string | null;
+}
+
+// Every authenticated request pays for this, so the credential, its user and the membership of
+// the workspace in the path come back in one statement rather than four.
+async function callerForSecret(db: Db, secret: string, kinds: TokenKind[], workspaceId: string | null): Promise<Caller> {
+  const [token] = await db.$queryRaw<CredentialRow[]>`
+    SELECT t.id, t.kind::text AS kind, t.user_id, t.family_id, t.workspace_id, t.expires_at, t.revoked_at,
+           t.last_used_at, u.username, u.is_admin, u.disabled, m.role::text AS role, w.name AS workspace_name
+    FROM auth_tokens t
+    JOIN users u ON u.id = t.user_id
+    LEFT JOIN memberships m ON m.user_id = t.user_id AND m.workspace_id = ${workspaceId}
+    LEFT JOIN workspaces w ON w.id = m.workspace_id
+    WHERE t.token_hash = ${hashSecret(secret)}`;
   const now = new Date();
-  if (!token || !kinds.includes(token.kind) || token.revokedAt || token.user.disabled) {
+  if (!token || !kinds.includes(token.kind) || token.revoked_at || token.disabled) {
     throw unauthorized("Invalid or revoked token");
   }
-  if (token.expiresAt && token.expiresAt <= now) throw unauthorized("Token expired");
-  if (token.kind === "api_key" && (!token.lastUsedAt || now.getTime() - token.lastUsedAt.getTime() > 60_000)) {
+  if (token.expires_at && token.expires_at <= now) throw unauthorized("Token expired");
+  if (token.kind === "api_key" && (!token.last_used_at || now.getTime() - token.last_used_at.getTime() > 60_000)) {
     // At most one write a minute per key, however often it is used.
     await db.authToken.update({ where: { id: token.id }, data: { lastUsedAt: now } });
   }
   return {
-    userId: token.userId,
-    username: token.user.username,
-    isAdmin: token.user.isAdmin,
+    userId: token.user_id,
+    username: token.username,
+    isAdmin: token.is_admin,
     tokenId: token.id,
     kind: token.kind,
-    familyId: token.familyId,
-    workspaceScope: token.workspaceId,
+    familyId: token.family_id,
+    workspaceScope: token.workspace_id,
+    membership: token.role && token.workspace_name !== null ? { role: token.role, workspaceName: token.workspace_name } : null,
   };
 }
 

@@ -11,6 +11,7 @@ import { userOperations } from "@/lib/openapi/operations/users";
 import { workspaceOperations } from "@/lib/openapi/operations/workspaces";
 import { taskOperations } from "@/lib/openapi/operations/tasks";
 import { runOperations } from "@/lib/openapi/operations/runs";
+import { eventOperations } from "@/lib/openapi/operations/events";
 import { paginatedTasksResponse, taskResponse, taskRunResponse } from "@/lib/tasks/schemas";
 import { execution } from "@/lib/runs/schemas";
 import { codehostStatus } from "@/lib/codehost/schemas";
@@ -33,6 +34,7 @@ export const OPERATIONS: OperationSpec[] = [
   ...scheduleOperations,
   ...taskOperations,
   ...runOperations,
+  ...eventOperations,
 ];
 
 /** Schemas shown once under components.schemas and referenced by name wherever they occur. */

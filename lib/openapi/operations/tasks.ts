@@ -1,4 +1,3 @@
-import { z } from "zod";
 import type { OperationSpec } from "@/lib/openapi/types";
 import {
   boardQuery,
@@ -14,8 +13,7 @@ import {
 } from "@/lib/tasks/schemas";
 import { workspaceParams } from "@/lib/workspaces/schemas";
 
-const detail = z.object({ detail: z.string() });
-const notFound = (what: string) => ({ description: `${what} not found, or the caller is not a member of the workspace`, schema: detail });
+const notFound = (what: string) => ({ description: `${what} not found, or the caller is not a member of the workspace` });
 
 export const taskOperations: OperationSpec[] = [
   {
@@ -68,7 +66,7 @@ export const taskOperations: OperationSpec[] = [
     responses: {
       200: { description: "The updated task", schema: taskResponse },
       404: notFound("Workspace, task or project"),
-      409: { description: "The given position is taken, or the task moved meanwhile", schema: detail },
+      409: { description: "The given position is taken, or the task moved meanwhile" },
     },
   },
   {
@@ -91,7 +89,7 @@ export const taskOperations: OperationSpec[] = [
     responses: {
       200: { description: "The moved task", schema: taskResponse },
       404: notFound("Workspace or task"),
-      409: { description: "An anchor is not in the column, or the anchors are no longer adjacent (stale board)", schema: detail },
+      409: { description: "An anchor is not in the column, or the anchors are no longer adjacent (stale board)" },
     },
   },
 ];
