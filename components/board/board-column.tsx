@@ -8,7 +8,8 @@ import { forwardRef, useEffect, useImperativeHandle, useMemo, useRef, useState }
 import { api } from "@/lib/client/api";
 import { findTask, flatItems, placeTask, type ColumnData } from "@/lib/client/board-cache";
 import { boardKeys } from "@/lib/client/query-keys";
-import type { ColumnKey, ColumnSort, SortBy, Task, TaskPage } from "@/lib/client/types";
+import type { ColumnSort, SortBy, Task, TaskPage } from "@/lib/client/types";
+import type { ColumnKey } from "@/lib/tasks/columns";
 import { SortableTaskCard } from "@/components/board/task-card";
 import { useToast } from "@/components/ui/toast";
 
@@ -76,8 +77,9 @@ export const BoardColumn = forwardRef<
       data-column={column}
       className={`flex h-full min-h-0 max-w-80 min-w-56 flex-1 flex-col rounded-xl bg-slate-100 dark:bg-slate-900/60 ${isOver ? "ring-2 ring-blue-500" : ""}`}
     >
-      <header className="flex items-center gap-1.5 px-3 pt-3 pb-2">
-        <h2 id={headingId} className="truncate text-sm font-semibold whitespace-nowrap" title={title}>
+      {/* Wraps rather than truncating: a column's name matters more than keeping its sort control on one line. */}
+      <header className="flex flex-wrap items-center gap-x-1.5 gap-y-1 px-3 pt-3 pb-2">
+        <h2 id={headingId} className="shrink-0 text-sm font-semibold whitespace-nowrap">
           {title}
         </h2>
         <span data-testid="column-total" aria-label={`${total} tasks`} className="rounded-full bg-slate-200 px-2 text-xs font-medium text-slate-700 dark:bg-slate-800 dark:text-slate-300">

@@ -3,7 +3,8 @@
 import { useSortable } from "@dnd-kit/sortable";
 import { CSS } from "@dnd-kit/utilities";
 import { memo } from "react";
-import type { ColumnKey, Task } from "@/lib/client/types";
+import type { Task } from "@/lib/client/types";
+import type { ColumnKey } from "@/lib/tasks/columns";
 import { Spinner } from "@/components/ui/field";
 import { FixConflictsButton } from "@/components/executions/fix-conflicts-button";
 

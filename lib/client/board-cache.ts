@@ -1,6 +1,7 @@
 import type { InfiniteData, QueryClient, QueryKey } from "@tanstack/react-query";
 import { boardKeys } from "@/lib/client/query-keys";
-import type { ColumnKey, Task, TaskPage } from "@/lib/client/types";
+import type { Task, TaskPage } from "@/lib/client/types";
+import type { ColumnKey } from "@/lib/tasks/columns";
 
 // The board lives in the TanStack Query cache as one infinite query per column (and sort, and
 // project filter). Live events, optimistic moves and edits all change those caches through these

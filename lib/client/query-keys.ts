@@ -1,4 +1,5 @@
-import type { ColumnKey, ColumnSort } from "@/lib/client/types";
+import type { ColumnSort } from "@/lib/client/types";
+import type { ColumnKey } from "@/lib/tasks/columns";
 
 // One key factory per resource, so invalidations and optimistic updates name the same keys.
 export const workspaceKeys = {

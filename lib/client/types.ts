@@ -1,17 +1,17 @@
-// The shapes the browser reads from the API (docs: /work/shared/spec/service-interface.md).
+// The shapes the browser reads from the API, inferred from the zod schemas the server validates and
+// documents with. Type-only imports: none of zod reaches the browser's bundle.
+import type { z } from "zod";
+import type { apiKey } from "@/lib/auth/schemas";
+import type { codehostStatus } from "@/lib/codehost/schemas";
+import type { projectResponse } from "@/lib/projects/schemas";
+import type { questionResponse } from "@/lib/questions/schemas";
+import type { execution } from "@/lib/runs/schemas";
+import type { scheduleResponse, triggerResponse } from "@/lib/schedules/schemas";
+import type { paginatedTasksResponse, taskResponse, taskRunResponse } from "@/lib/tasks/schemas";
+import type { member, workspace } from "@/lib/workspaces/schemas";
+import type { ColumnKey, SORT_FIELDS } from "@/lib/tasks/columns";
 
-export const COLUMNS = [
-  { key: "backlog", title: "Backlog" },
-  { key: "todo", title: "To do" },
-  { key: "in_progress", title: "In progress" },
-  { key: "in_review", title: "In review" },
-  { key: "done", title: "Done" },
-] as const;
-
-export type ColumnKey = (typeof COLUMNS)[number]["key"];
-export type Priority = "p0" | "p1" | "p2" | "p3" | "p4";
-export const PRIORITIES: Priority[] = ["p0", "p1", "p2", "p3", "p4"];
-export type SortBy = "position" | "title" | "created_at" | "priority";
+export type SortBy = (typeof SORT_FIELDS)[number];
 export type SortDir = "asc" | "desc";
 export interface ColumnSort {
   by: SortBy;
@@ -19,150 +19,17 @@ export interface ColumnSort {
 }
 export const DEFAULT_SORT: ColumnSort = { by: "position", dir: "asc" };
 
-export interface Question {
-  id: string;
-  workspace_id: string;
-  task_id: string;
-  task_title: string | null;
-  content: string;
-  context: string | null;
-  options: string[] | null;
-  answer: string | null;
-  status: string;
-  priority: number;
-  created_at: string;
-  answered_at: string | null;
-}
-
-export interface TaskRun {
-  id: string;
-  task_id: string;
-  session_id: string | null;
-  attempt_number: number;
-  status: string;
-  exit_code?: number | null;
-  error_message?: string | null;
-  started_at: string;
-  finished_at: string | null;
-  duration_seconds?: number | null;
-  trigger?: string;
-}
-
-export interface Task {
-  id: string;
-  workspace_id: string;
-  title: string;
-  description: string;
-  status: ColumnKey;
-  position: number;
-  priority: Priority;
-  tags: string[];
-  pr_url: string | null;
-  has_merge_conflict?: boolean;
-  project_id?: string | null;
-  phase?: number | null;
-  blocked?: boolean;
-  project_name?: string | null;
-  phase_name?: string | null;
-  questions?: Question[];
-  task_runs?: TaskRun[];
-  latest_run_status?: string | null;
-  latest_run_error?: string | null;
-  latest_run_trigger?: string | null;
-  created_at: string;
-  updated_at: string;
-  done_at?: string | null;
-}
-
-export interface TaskPage {
-  items: Task[];
-  total: number;
-  has_more: boolean;
-}
-
-export interface Project {
-  id: string;
-  workspace_id: string;
-  name: string;
-  description: string;
-  status: string;
-  priority: string;
-  tags: string[];
-  phases?: string[];
-  created_at: string;
-  updated_at: string;
-}
-
-export interface Execution {
-  id: string;
-  workspace_id: string;
-  task_id: string;
-  task_run_id: string;
-  session_name: string;
-  status: string;
-  runner_pid: number | null;
-  exit_code: number | null;
-  error_message: string | null;
-  line_count: number;
-  last_activity_at: string | null;
-  started_at: string;
-  finished_at: string | null;
-  duration: number | null;
-  keep_status: boolean;
-  report: string | null;
-}
-
-export interface Schedule {
-  id: string;
-  workspace_id: string;
-  name: string;
-  slug: string;
-  cron: string;
-  timezone: string;
-  enabled: boolean;
-  default_instructions: string;
-  task_id?: string | null;
-  next_run_at?: string | null;
-  last_triggered_at?: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface TriggerResult {
-  schedule_id: string;
-  task_id: string;
-  task_run_id: string;
-  execution_id: string;
-}
-
-export interface CodehostStatus {
-  connected: boolean;
-  installation_id: number | null;
-  repo: string | null;
-  app_configured?: boolean;
-}
-
-export interface Member {
-  user_id: string;
-  username: string;
-  role: "owner" | "member";
-  created_at: string;
-}
-
-export interface ApiKey {
-  id: string;
-  name: string;
-  prefix: string;
-  created_at: string;
-  expires_at: string | null;
-  last_used_at: string | null;
-}
-
-export interface Workspace {
-  id: string;
-  name: string;
-  created_at: string;
-  updated_at: string;
-}
+export type Question = z.output<typeof questionResponse>;
+export type TaskRun = z.output<typeof taskRunResponse>;
+export type Task = Omit<z.output<typeof taskResponse>, "status"> & { status: ColumnKey };
+export type TaskPage = Omit<z.output<typeof paginatedTasksResponse>, "items"> & { items: Task[] };
+export type Project = z.output<typeof projectResponse>;
+export type Execution = z.output<typeof execution>;
+export type Schedule = z.output<typeof scheduleResponse>;
+export type TriggerResult = z.output<typeof triggerResponse>;
+export type CodehostStatus = z.output<typeof codehostStatus>;
+export type Member = z.output<typeof member>;
+export type ApiKey = z.output<typeof apiKey>;
+export type Workspace = z.output<typeof workspace>;
 
 export const ACTIVE_RUN_STATUSES = new Set(["queued", "running"]);

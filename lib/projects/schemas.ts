@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { queryInt } from "@/lib/api/validation";
 import { workspaceParams } from "@/lib/workspaces/schemas";
+import { PRIORITIES } from "@/lib/tasks/columns";
 
 export const PROJECT_STATUSES = ["active", "paused", "completed", "archived"] as const;
-export const PRIORITIES = ["p0", "p1", "p2", "p3", "p4"] as const;
 export const PROJECT_LIST_LIMIT = { default: 100, max: 500 };
 
 export const projectParams = workspaceParams.extend({ project_id: z.string() });

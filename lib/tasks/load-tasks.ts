@@ -1,7 +1,8 @@
 import type { Db } from "@/lib/db/client";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { serializeTaskRun } from "@/lib/runs/serialize";
-import { COLUMNS, type ColumnKey, type TaskResponse } from "@/lib/tasks/schemas";
+import { type TaskResponse } from "@/lib/tasks/schemas";
+import { COLUMNS, type ColumnKey } from "@/lib/tasks/columns";
 
 // Every read of tasks goes through here, so every response carries the same board-level enrichment
 // (project and phase names, open questions, the last 10 runs). Each function is ONE SQL statement
@@ -139,7 +140,7 @@ interface JsonQuestion {
   context: string | null;
   options: string[] | null;
   answer: string | null;
-  status: string;
+  status: "open" | "answered";
   priority: number;
   created_at: string;
   answered_at: string | null;

@@ -1,26 +1,16 @@
 import { z } from "zod";
 import { floatNumber, queryInt } from "@/lib/api/validation";
+import { questionResponse } from "@/lib/questions/schemas";
+import { COLUMN_KEYS, PRIORITIES, SORT_FIELDS } from "@/lib/tasks/columns";
 
 // Request and response shapes of the task and board operations; the routes validate with these and
 // lib/openapi/operations/tasks.ts documents them.
 
-/** The board's columns, in display order; a task's `status` is its column key. */
-export const COLUMNS = [
-  { key: "backlog", title: "Backlog" },
-  { key: "todo", title: "To do" },
-  { key: "in_progress", title: "In progress" },
-  { key: "in_review", title: "In review" },
-  { key: "done", title: "Done" },
-] as const;
-
 export const columnKey = z
-  .enum(["backlog", "todo", "in_progress", "in_review", "done"])
+  .enum(COLUMN_KEYS)
   .describe("Board column key; a task's status is the key of the column it is in.");
-export type ColumnKey = z.infer<typeof columnKey>;
 
-export const priority = z.enum(["p0", "p1", "p2", "p3", "p4"]).describe("p0 is the most urgent, p4 the least.");
-
-export const SORT_FIELDS = ["position", "title", "created_at", "priority"] as const;
+export const priority = z.enum(PRIORITIES).describe("p0 is the most urgent, p4 the least.");
 
 // ---------------------------------------------------------------- requests
 
@@ -95,21 +85,6 @@ export const moveTaskBody = z.object({
 });
 
 // ---------------------------------------------------------------- responses
-
-export const questionResponse = z.object({
-  id: z.string(),
-  workspace_id: z.string(),
-  task_id: z.string(),
-  task_title: z.string().nullable(),
-  content: z.string(),
-  context: z.string().nullable(),
-  options: z.array(z.string()).max(4).nullable(),
-  answer: z.string().nullable(),
-  status: z.string(),
-  priority: z.int(),
-  created_at: z.string(),
-  answered_at: z.string().nullable(),
-});
 
 export const taskRunResponse = z.object({
   id: z.string(),

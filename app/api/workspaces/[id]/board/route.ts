@@ -1,6 +1,7 @@
 import { json, withWorkspace } from "@/lib/api/handler";
 import { loadColumns } from "@/lib/tasks/load-tasks";
-import { boardQuery, COLUMNS } from "@/lib/tasks/schemas";
+import { boardQuery } from "@/lib/tasks/schemas";
+import { COLUMNS } from "@/lib/tasks/columns";
 import { workspaceParams } from "@/lib/workspaces/schemas";
 
 // The first page of every column in one request (and one SQL statement).
