@@ -77,9 +77,9 @@ export const BoardColumn = forwardRef<
       data-column={column}
       className={`flex h-full min-h-0 max-w-80 min-w-56 flex-1 flex-col rounded-xl bg-slate-100 dark:bg-slate-900/60 ${isOver ? "ring-2 ring-blue-500" : ""}`}
     >
-      {/* Wraps rather than truncating: a column's name matters more than keeping its sort control on one line. */}
-      <header className="flex flex-wrap items-center gap-x-1.5 gap-y-1 px-3 pt-3 pb-2">
-        <h2 id={headingId} className="shrink-0 text-sm font-semibold whitespace-nowrap">
+      {/* One row at every width from 1024 px: the sort control is kept narrow so the longest title fits. */}
+      <header className="flex items-center gap-1.5 px-3 pt-3 pb-2">
+        <h2 id={headingId} className="min-w-0 truncate text-sm font-semibold whitespace-nowrap" title={title}>
           {title}
         </h2>
         <span data-testid="column-total" aria-label={`${total} tasks`} className="rounded-full bg-slate-200 px-2 text-xs font-medium text-slate-700 dark:bg-slate-800 dark:text-slate-300">
@@ -220,7 +220,7 @@ const SORT_LABELS: Record<SortBy, string> = { position: "Order", title: "Title",
 
 function SortControl({ column, sort, onChange }: { column: string; sort: ColumnSort; onChange: (sort: ColumnSort) => void }) {
   return (
-    <div className="ml-auto flex shrink-0 items-center gap-1">
+    <div className="ml-auto flex shrink-0 items-center gap-0.5">
       <label className="sr-only" htmlFor={`sort-${column}`}>
         Sort {column} by
       </label>
@@ -228,7 +228,7 @@ function SortControl({ column, sort, onChange }: { column: string; sort: ColumnS
         id={`sort-${column}`}
         value={sort.by}
         onChange={(event) => onChange({ ...sort, by: event.target.value as SortBy })}
-        className="w-[4.75rem] rounded border border-slate-300 bg-white px-0.5 py-0.5 text-xs dark:border-slate-700 dark:bg-slate-900"
+        className="w-[3.6rem] rounded border border-slate-300 bg-white py-0.5 text-xs dark:border-slate-700 dark:bg-slate-900"
       >
         {Object.entries(SORT_LABELS).map(([value, label]) => (
           <option key={value} value={value}>
@@ -241,7 +241,7 @@ function SortControl({ column, sort, onChange }: { column: string; sort: ColumnS
         onClick={() => onChange({ ...sort, dir: sort.dir === "asc" ? "desc" : "asc" })}
         aria-label={`Sort ${column} ${sort.dir === "asc" ? "descending" : "ascending"}`}
         title={sort.dir === "asc" ? "Ascending" : "Descending"}
-        className="rounded border border-slate-300 bg-white px-1.5 py-0.5 text-xs dark:border-slate-700 dark:bg-slate-900"
+        className="rounded border border-slate-300 bg-white px-1 py-0.5 text-xs dark:border-slate-700 dark:bg-slate-900"
       >
         {sort.dir === "asc" ? "↑" : "↓"}
       </button>
