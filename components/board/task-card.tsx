@@ -45,6 +45,9 @@ export const SortableTaskCard = memo(function SortableTaskCard({
       style={style}
       {...attributes}
       {...listeners}
+      // A group, not dnd-kit's default button: the card holds its own link and buttons (a button may
+      // not), and its name is the task title while it shows more text than that.
+      role="group"
       aria-roledescription="draggable task"
       aria-label={task.title}
       data-task-id={task.id}

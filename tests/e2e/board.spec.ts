@@ -13,7 +13,7 @@ test("sign in, create a workspace and add tasks on the board", async ({ page }) 
     await expect(column(page, "Backlog").getByText(/No tasks/)).toHaveCount(title === "Columns" ? 1 : 0);
     await page.getByLabel("Add a task to Backlog").fill(title);
     await page.getByLabel("Add a task to Backlog").press("Enter");
-    await expect(column(page, "Backlog").getByRole("button", { name: title, exact: true })).toBeVisible();
+    await expect(column(page, "Backlog").getByRole("group", { name: title, exact: true })).toBeVisible();
   }
   // The `n` shortcut goes to the quick add.
   await page.locator("body").click({ position: { x: 5, y: 300 } });
@@ -21,7 +21,7 @@ test("sign in, create a workspace and add tasks on the board", async ({ page }) 
   await expect(page.getByLabel("Add a task to Backlog")).toBeFocused();
   await page.keyboard.type("From the keyboard");
   await page.keyboard.press("Enter");
-  await expect(column(page, "Backlog").getByRole("button", { name: "From the keyboard" })).toBeVisible();
+  await expect(column(page, "Backlog").getByRole("group", { name: "From the keyboard" })).toBeVisible();
   await expect(column(page, "Backlog").getByTestId("column-total")).toHaveText("3");
   for (const title of ["Backlog", "To do", "In progress", "In review", "Done"]) await expect(column(page, title)).toBeVisible();
   await screenshot(page, "board");
@@ -37,7 +37,7 @@ test("sign in, create a workspace and add tasks on the board", async ({ page }) 
   await expect(help).toBeHidden();
 
   // Edit in the task dialog.
-  await column(page, "Backlog").getByRole("button", { name: "Skeletons", exact: true }).click();
+  await column(page, "Backlog").getByRole("group", { name: "Skeletons", exact: true }).click();
   const dialog = page.getByRole("dialog", { name: "Task details" });
   await expect(dialog.getByLabel("Title")).toHaveValue("Skeletons");
   await dialog.getByLabel("Priority").selectOption("p0");
@@ -46,7 +46,7 @@ test("sign in, create a workspace and add tasks on the board", async ({ page }) 
   await dialog.getByRole("button", { name: "Save" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Saved" })).toBeVisible();
   await page.keyboard.press("Escape");
-  const card = column(page, "Backlog").getByRole("button", { name: "Skeletons", exact: true });
+  const card = column(page, "Backlog").getByRole("group", { name: "Skeletons", exact: true });
   await expect(card).toContainText("#polish");
   await expect(card).toContainText("p0");
 
@@ -68,11 +68,11 @@ test("drag by mouse across columns and within one; the order survives a reload",
 
   const backlog = column(page, "Backlog");
   // Within a column: C onto A puts C first.
-  await dragCard(page, backlog.getByRole("button", { name: "C", exact: true }), backlog.getByRole("button", { name: "A", exact: true }), -10);
+  await dragCard(page, backlog.getByRole("group", { name: "C", exact: true }), backlog.getByRole("group", { name: "A", exact: true }), -10);
   await expect.poll(() => cardTitles(page, "Backlog")).toEqual(["C", "A", "B"]);
   // Across columns: B onto the lower half of T1 lands below it.
   const todo = column(page, "To do");
-  await dragCard(page, backlog.getByRole("button", { name: "B", exact: true }), todo.getByRole("button", { name: "T1", exact: true }), 15);
+  await dragCard(page, backlog.getByRole("group", { name: "B", exact: true }), todo.getByRole("group", { name: "T1", exact: true }), 15);
   await expect.poll(() => cardTitles(page, "To do")).toEqual(["T1", "B"]);
   await expect.poll(() => cardTitles(page, "Backlog")).toEqual(["C", "A"]);
   await expect(todo.getByTestId("column-total")).toHaveText("2");
@@ -92,7 +92,7 @@ test("drag by keyboard within a column and to the next one; the order survives a
   await expect.poll(() => cardTitles(page, "Backlog")).toEqual(["K1", "K2", "K3"]);
 
   const backlog = column(page, "Backlog");
-  await backlog.getByRole("button", { name: "K1", exact: true }).focus();
+  await backlog.getByRole("group", { name: "K1", exact: true }).focus();
   await page.keyboard.press("Space");
   await expect(page.locator('[id^="DndLiveRegion"]')).toContainText("K1");
   await page.keyboard.press("ArrowDown");
@@ -100,7 +100,7 @@ test("drag by keyboard within a column and to the next one; the order survives a
   await page.keyboard.press("Space");
   await expect.poll(() => cardTitles(page, "Backlog")).toEqual(["K2", "K1", "K3"]);
 
-  await backlog.getByRole("button", { name: "K3", exact: true }).focus();
+  await backlog.getByRole("group", { name: "K3", exact: true }).focus();
   await page.keyboard.press("Space");
   await page.keyboard.press("ArrowRight");
   await page.waitForTimeout(200);
@@ -128,7 +128,7 @@ test("scrolling a 60-task column loads pages 2 and 3", async ({ page, request })
   await openBoard(page, ws.id);
   const todo = column(page, "To do");
   await expect(todo.getByTestId("column-total")).toHaveText("60");
-  await expect(todo.getByRole("button", { name: "Task 01", exact: true })).toBeVisible();
+  await expect(todo.getByRole("group", { name: "Task 01", exact: true })).toBeVisible();
   // Page 1 of every column came in one request of 20 per column.
   expect(firstPages).toEqual(["20"]);
   expect(offsets).toEqual([]);
@@ -142,7 +142,7 @@ test("scrolling a 60-task column loads pages 2 and 3", async ({ page, request })
   }
   await expect(async () => {
     await scroller.evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
-    await expect(todo.getByRole("button", { name: "Task 60", exact: true })).toBeVisible({ timeout: 500 });
+    await expect(todo.getByRole("group", { name: "Task 60", exact: true })).toBeVisible({ timeout: 500 });
   }).toPass();
   await screenshot(page, "board-60-tasks");
   expect(offsets).toEqual(["20", "40"]);
@@ -164,7 +164,7 @@ test("a refused move puts the card back and says why", async ({ page, request })
 
   // A dropped onto B: A should land between B and C, but B has left the column: 409.
   const backlog = column(page, "Backlog");
-  await dragCard(page, backlog.getByRole("button", { name: "R-A", exact: true }), backlog.getByRole("button", { name: "R-B", exact: true }), 10);
+  await dragCard(page, backlog.getByRole("group", { name: "R-A", exact: true }), backlog.getByRole("group", { name: "R-B", exact: true }), 10);
   await expect(page.getByRole("alert").filter({ hasText: "could not be moved" })).toBeVisible();
   expect((await cardTitles(page, "Backlog"))[0]).toBe("R-A");
   await screenshot(page, "refused-move");

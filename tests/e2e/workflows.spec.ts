@@ -14,7 +14,7 @@ test("answer a question from the panel and the blocked badge clears", async ({ p
   });
   await signIn(page, `/w/${ws.id}`);
   await openBoard(page, ws.id);
-  const card = column(page, "In progress").getByRole("button", { name: "Pick a database" });
+  const card = column(page, "In progress").getByRole("group", { name: "Pick a database" });
   await expect(card.getByTestId("blocked-badge")).toHaveText("Blocked · 1");
   await expect(page.getByTestId("open-question-count")).toHaveText("1");
 
@@ -41,7 +41,7 @@ test("fix conflicts on a conflicted task and watch its execution finish", async 
   await api.call("PATCH", `/api/workspaces/${ws.id}/tasks/${task.id}`, { has_merge_conflict: true });
   await signIn(page, `/w/${ws.id}`);
   await openBoard(page, ws.id);
-  const card = column(page, "In review").getByRole("button", { name: "Conflicted PR" });
+  const card = column(page, "In review").getByRole("group", { name: "Conflicted PR" });
   await expect(card.getByTestId("conflict-badge")).toBeVisible();
   await expect(card.getByRole("link", { name: "PR #42" })).toBeVisible();
 
@@ -155,7 +155,7 @@ test("projects, settings and dark mode pages", async ({ page, request }) => {
   await api.task(ws.id, { title: "Pay button", status: "todo", project_id: projects[0].id, phase: 2, tags: ["web"] });
   await api.task(ws.id, { title: "Unrelated", status: "todo" });
   await page.getByRole("link", { name: "Board", exact: true }).click();
-  await expect(column(page, "To do").getByRole("button", { name: "Pay button" })).toContainText("Checkout · Build");
+  await expect(column(page, "To do").getByRole("group", { name: "Pay button" })).toContainText("Checkout · Build");
   await page.getByLabel("Project").selectOption({ label: "Checkout" });
   await expect.poll(() => cardTitles(page, "To do")).toEqual(["Pay button"]);
   await page.keyboard.press("/");
@@ -179,6 +179,6 @@ test("projects, settings and dark mode pages", async ({ page, request }) => {
   await page.emulateMedia({ colorScheme: "dark" });
   await page.getByRole("link", { name: "Board", exact: true }).click();
   await page.getByLabel("Project").selectOption({ label: "All projects" });
-  await expect(column(page, "To do").getByRole("button", { name: "Unrelated" })).toBeVisible();
+  await expect(column(page, "To do").getByRole("group", { name: "Unrelated" })).toBeVisible();
   await screenshot(page, "board-dark");
 });
