@@ -209,6 +209,13 @@ describe("POST /api/workspaces/{id}/schedules/{ref}/trigger", () => {
     const second = await call("POST", `${base()}/${schedule.id}/trigger`, { token: owner.token });
     expect(second.status).toBe(202);
     expect(second.body.task_id).not.toBe(res.body.task_id);
+
+    // Both new tasks sit at the end of To do, in the order they were made.
+    const todo = await call("GET", `/api/workspaces/${ws.id}/board/column/todo?limit=100`, { token: owner.token });
+    expect(todo.body.items.slice(-2).map((task: { id: string; title: string }) => [task.id, task.title])).toEqual([
+      [res.body.task_id, name],
+      [second.body.task_id, name],
+    ]);
   });
 
   it("runs on the schedule's own task; 409 while that task has an active execution", async () => {
