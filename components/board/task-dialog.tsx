@@ -6,7 +6,8 @@ import { api } from "@/lib/client/api";
 import { patchTask, placeTask, removeTask, restoreColumns, snapshotColumns } from "@/lib/client/board-cache";
 import { projectKeys, taskKeys } from "@/lib/client/query-keys";
 import type { Project, Question, Task, TaskRun } from "@/lib/client/types";
-import { PRIORITIES, type Priority } from "@/lib/tasks/columns";
+import type { Priority } from "@/lib/tasks/columns";
+import { PrioritySelect } from "@/components/ui/priority-select";
 import { refreshTask } from "@/lib/client/use-workspace-events";
 import { Dialog } from "@/components/ui/dialog";
 import { dangerButton, ErrorText, inputClass, primaryButton, secondaryButton, Spinner } from "@/components/ui/field";
@@ -107,16 +108,7 @@ export function TaskDialog({ workspaceId, taskId, onClose }: { workspaceId: stri
               Description
               <textarea rows={4} value={draft.description} onChange={(e) => setDraft({ ...draft, description: e.target.value })} className={inputClass} />
             </label>
-            <label className="mb-3 block text-sm font-medium">
-              Priority
-              <select value={draft.priority} onChange={(e) => setDraft({ ...draft, priority: e.target.value as Priority })} className={inputClass}>
-                {PRIORITIES.map((p) => (
-                  <option key={p} value={p}>
-                    {p.toUpperCase()}
-                  </option>
-                ))}
-              </select>
-            </label>
+            <PrioritySelect value={draft.priority} onChange={(priority) => setDraft({ ...draft, priority })} className={inputClass} />
             <label className="mb-3 block text-sm font-medium">
               Tags (comma-separated)
               <input value={draft.tags} onChange={(e) => setDraft({ ...draft, tags: e.target.value })} className={inputClass} />

@@ -5,13 +5,13 @@ import { useState } from "react";
 import { api } from "@/lib/client/api";
 import { projectKeys } from "@/lib/client/query-keys";
 import type { Project } from "@/lib/client/types";
-import { PRIORITIES } from "@/lib/tasks/columns";
+import { PrioritySelect } from "@/components/ui/priority-select";
+import { PROJECT_STATUSES } from "@/lib/projects/statuses";
 import { Dialog } from "@/components/ui/dialog";
 import { ErrorText, inputClass, primaryButton, secondaryButton } from "@/components/ui/field";
 import { useToast } from "@/components/ui/toast";
 import { PRIORITY_STYLE } from "@/components/board/task-card";
 
-const STATUSES = ["active", "planned", "paused", "completed", "archived"];
 
 type ProjectInput = Pick<Project, "name" | "description" | "status" | "priority" | "tags"> & { phases: string[] };
 
@@ -108,7 +108,6 @@ function ProjectDialog({ workspaceId, project, onClose }: { workspaceId: string;
       onClose();
     },
   });
-  const statuses = STATUSES.includes(form.status) ? STATUSES : [form.status, ...STATUSES];
   return (
     <Dialog open onClose={onClose} title={project ? `Edit ${project.name}` : "New project"}>
       <form
@@ -137,23 +136,14 @@ function ProjectDialog({ workspaceId, project, onClose }: { workspaceId: string;
           <label className="mb-3 block text-sm font-medium">
             Status
             <select value={form.status} onChange={(e) => setForm({ ...form, status: e.target.value })} className={inputClass}>
-              {statuses.map((status) => (
+              {PROJECT_STATUSES.map((status) => (
                 <option key={status} value={status}>
                   {status}
                 </option>
               ))}
             </select>
           </label>
-          <label className="mb-3 block text-sm font-medium">
-            Priority
-            <select value={form.priority} onChange={(e) => setForm({ ...form, priority: e.target.value })} className={inputClass}>
-              {PRIORITIES.map((p) => (
-                <option key={p} value={p}>
-                  {p.toUpperCase()}
-                </option>
-              ))}
-            </select>
-          </label>
+          <PrioritySelect value={form.priority} onChange={(priority) => setForm({ ...form, priority })} className={inputClass} />
         </div>
         <label className="mb-3 block text-sm font-medium">
           Tags (comma-separated)

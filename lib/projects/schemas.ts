@@ -2,8 +2,8 @@ import { z } from "zod";
 import { queryInt } from "@/lib/api/validation";
 import { workspaceParams } from "@/lib/workspaces/schemas";
 import { PRIORITIES } from "@/lib/tasks/columns";
+import { PROJECT_STATUSES } from "@/lib/projects/statuses";
 
-export const PROJECT_STATUSES = ["active", "paused", "completed", "archived"] as const;
 export const PROJECT_LIST_LIMIT = { default: 100, max: 500 };
 
 export const projectParams = workspaceParams.extend({ project_id: z.string() });
