@@ -16,7 +16,8 @@ export default defineConfig({
     globalSetup: ["tests/setup/global-server.ts"],
     pool: "forks",
     maxWorkers: 2,
-    testTimeout: 30_000,
+    // Generous: several tests start their own servers (PGlite creation, restarts) on a 2-core machine.
+    testTimeout: 60_000,
     hookTimeout: 60_000,
   },
 });

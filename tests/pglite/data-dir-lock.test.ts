@@ -17,5 +17,6 @@ describe("the embedded database's directory", () => {
     expect((await fetch(`${third.url}/api/health`)).status).toBe(200);
     await third.stop();
     await first.stop();
-  });
+    // Three server starts, each opening PGlite: allow for a busy 2-core machine.
+  }, 120_000);
 });
