@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { api } from "@/lib/client/api";
+import { upsertById } from "@/lib/client/list-cache";
 import { projectKeys } from "@/lib/client/query-keys";
 import type { Project } from "@/lib/client/types";
 import { PrioritySelect } from "@/components/ui/priority-select";
@@ -101,9 +102,7 @@ function ProjectDialog({ workspaceId, project, onClose }: { workspaceId: string;
         ? api<Project>(`/api/workspaces/${workspaceId}/projects/${project.id}`, { method: "PATCH", json: input })
         : api<Project>(`/api/workspaces/${workspaceId}/projects`, { method: "POST", json: input }),
     onSuccess: (saved) => {
-      client.setQueryData<Project[]>(projectKeys.list(workspaceId), (old = []) =>
-        old.some((p) => p.id === saved.id) ? old.map((p) => (p.id === saved.id ? saved : p)) : [...old, saved],
-      );
+      client.setQueryData<Project[]>(projectKeys.list(workspaceId), (old) => upsertById(old, saved));
       toast(project ? `Saved “${saved.name}”` : `Created “${saved.name}”`);
       onClose();
     },

@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Cron } from "croner";
 import { useMemo, useState } from "react";
 import { api } from "@/lib/client/api";
+import { upsertById } from "@/lib/client/list-cache";
 import { scheduleKeys } from "@/lib/client/query-keys";
 import type { Schedule, TriggerResult } from "@/lib/client/types";
 import { Dialog } from "@/components/ui/dialog";
@@ -134,9 +135,7 @@ function ScheduleDialog({ workspaceId, schedule, onClose }: { workspaceId: strin
         ? api<Schedule>(`/api/workspaces/${workspaceId}/schedules/${schedule.id}`, { method: "PATCH", json: input })
         : api<Schedule>(`/api/workspaces/${workspaceId}/schedules`, { method: "POST", json: input }),
     onSuccess: (saved) => {
-      client.setQueryData<Schedule[]>(scheduleKeys.list(workspaceId), (old = []) =>
-        old.some((s) => s.id === saved.id) ? old.map((s) => (s.id === saved.id ? saved : s)) : [...old, saved],
-      );
+      client.setQueryData<Schedule[]>(scheduleKeys.list(workspaceId), (old) => upsertById(old, saved));
       toast(schedule ? `Saved “${saved.name}”` : `Created “${saved.name}”`);
       onClose();
     },
