@@ -21,6 +21,11 @@ const SEQUENTIAL = 200; // requests of the one-connection pass
 const BIG = 20_000; // tasks per column
 const SMALL = 200;
 const ADMIN = { username: "bench-admin", password: crypto.randomBytes(12).toString("hex") };
+// For iterating on one thing: BENCH_DATABASES=postgresql (or pglite) and BENCH_ONLY=<regex of row
+// names> measure a part only, and then docs/PERFORMANCE.md is left as it is.
+const DATABASES = (process.env.BENCH_DATABASES || "postgresql,pglite").split(",");
+const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null;
+const PARTIAL = Boolean(process.env.BENCH_DATABASES || ONLY);
 
 if (needsBuild()) {
   console.log("building…");
@@ -31,12 +36,15 @@ if (needsBuild()) {
 const rows = [];
 const notes = [];
 const started = Date.now();
-if (await postgresReachable()) rows.push(...(await benchPostgres()));
-else notes.push("PostgreSQL was not reachable: only the embedded database was measured.");
-rows.push(...(await benchPglite()));
+if (DATABASES.includes("postgresql")) {
+  if (await postgresReachable()) rows.push(...(await benchPostgres()));
+  else notes.push("PostgreSQL was not reachable: only the embedded database was measured.");
+}
+if (DATABASES.includes("pglite")) rows.push(...(await benchPglite()));
 
 const table = markdownTable(rows);
 console.log(`\n${table}\n`);
+if (PARTIAL) process.exit(0);
 const summary = goals(rows);
 console.log(summary);
 writeBetweenMarkers(
@@ -132,8 +140,9 @@ async function drive(db, url, token, big, small) {
     ["column, sort_by=priority desc, offset 19,980", column(big, "?sort_by=priority&sort_dir=desc&offset=19980")],
     ["GET board (5 columns × 20)", `/api/workspaces/${big}/board`],
   ];
+  if (ONLY) targets.splice(0, targets.length, ...targets.filter(([name], i) => i === 0 || ONLY.test(name)));
   const headers = { authorization: `Bearer ${token}` };
-  await load(url + targets[1][1], headers, 3); // warm-up (JIT, connection pool, caches)
+  await load(`${url}/api/workspaces/${big}`, headers, 3); // warm-up (JIT, connection pool, caches)
   const results = [];
   for (const [name, target] of targets) {
     const probe = await fetch(url + target, { headers });

@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import { z } from "zod";
-import { getDb, type Db } from "@/lib/db/client";
+import { connection, type Db } from "@/lib/db/client";
+import type { Sql } from "@/lib/db/sql";
 import { authenticate, type Caller } from "@/lib/auth/authenticate";
 import type { MemberRole } from "@/lib/generated/prisma/enums";
 import { forbidden, HttpError, notFound } from "@/lib/api/errors";
@@ -26,6 +27,8 @@ export interface PublicContext<S extends Schemas> {
   query: Parsed<S, "query">;
   body: Parsed<S, "body">;
   db: Db;
+  /** Prepared statements for hot reads; never inside a transaction (lib/db/sql.ts). */
+  sql: Sql;
   requestId: string;
 }
 
@@ -45,8 +48,8 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 
 export function publicRoute<S extends Schemas>(schemas: S, handler: (ctx: PublicContext<S>) => Promise<Response>): RouteHandler {
   return respond(async (request, rawParams, requestId) => {
-    const db = await getDb();
-    return handler({ request, db, requestId, ...(await parseInputs(schemas, request, rawParams)) });
+    const { db, sql } = await connection();
+    return handler({ request, db, sql, requestId, ...(await parseInputs(schemas, request, rawParams)) });
   });
 }
 
@@ -55,10 +58,10 @@ export function withUser<S extends Schemas>(
   handler: (ctx: UserContext<S>) => Promise<Response>,
 ): RouteHandler {
   return respond(async (request, rawParams, requestId) => {
-    const db = await getDb();
-    const caller = await authenticate(request, db);
+    const { db, sql } = await connection();
+    const caller = await authenticate(request, sql);
     if (schemas.adminOnly && !caller.isAdmin) throw forbidden("Only administrators may do this");
-    return handler({ request, db, requestId, caller, ...(await parseInputs(schemas, request, rawParams)) });
+    return handler({ request, db, sql, requestId, caller, ...(await parseInputs(schemas, request, rawParams)) });
   });
 }
 
@@ -67,15 +70,16 @@ export function withWorkspace<S extends Schemas>(
   handler: (ctx: WorkspaceContext<S>) => Promise<Response>,
 ): RouteHandler {
   return respond(async (request, rawParams, requestId) => {
-    const db = await getDb();
+    const { db, sql } = await connection();
     const workspaceId = String(rawParams.id ?? "");
-    const caller = await authenticate(request, db, workspaceId);
+    const caller = await authenticate(request, sql, workspaceId);
     const membership = caller.workspaceScope && caller.workspaceScope !== workspaceId ? null : caller.membership;
     if (!membership) throw notFound("Workspace");
     if (schemas.ownerOnly && membership.role !== "owner") throw forbidden("Only workspace owners may do this");
     return handler({
       request,
       db,
+      sql,
       requestId,
       caller,
       workspace: { id: workspaceId, name: membership.workspaceName },
@@ -87,6 +91,11 @@ export function withWorkspace<S extends Schemas>(
 
 export function json(data: unknown, status = 200, headers?: Record<string, string>): Response {
   return Response.json(data, { status, headers });
+}
+
+/** A body that is JSON text already (PostgreSQL wrote it; see lib/tasks/load-tasks.ts). */
+export function jsonText(body: string, status = 200): Response {
+  return new Response(body, { status, headers: { "content-type": "application/json" } });
 }
 
 export function noContent(): Response {

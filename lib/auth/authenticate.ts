@@ -1,6 +1,6 @@
 import { getToken } from "next-auth/jwt";
 import type { NextRequest } from "next/server";
-import type { Db } from "@/lib/db/client";
+import { statement, type Sql } from "@/lib/db/sql";
 import type { MemberRole, TokenKind } from "@/lib/generated/prisma/enums";
 import { forbidden, unauthorized } from "@/lib/api/errors";
 import { hashSecret } from "@/lib/auth/tokens";
@@ -27,17 +27,17 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  * cookie of a browser. Every credential is checked against the database on every request, so
  * logout, key deletion and disabling a user take effect at once.
  */
-export async function authenticate(request: Request, db: Db, workspaceId: string | null = null): Promise<Caller> {
+export async function authenticate(request: Request, sql: Sql, workspaceId: string | null = null): Promise<Caller> {
   const header = request.headers.get("authorization");
   if (header) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!match) throw unauthorized("Invalid authentication credentials");
-    return callerForSecret(db, match[1], BEARER_KINDS, workspaceId);
+    return callerForSecret(sql, match[1], BEARER_KINDS, workspaceId);
   }
   const session = await getToken({ req: request as NextRequest, secret: authSecret() }).catch(() => null);
   if (session && typeof session.sid === "string") {
     if (!SAFE_METHODS.has(request.method)) assertSameOrigin(request);
-    return callerForSecret(db, session.sid, ["browser_session"], workspaceId);
+    return callerForSecret(sql, session.sid, ["browser_session"], workspaceId);
   }
   throw unauthorized();
 }
@@ -59,16 +59,22 @@ interface CredentialRow {
 }
 
 // Every authenticated request pays for this, so the credential, its user and the membership of
-// the workspace in the path come back in one statement rather than four.
-async function callerForSecret(db: Db, secret: string, kinds: TokenKind[], workspaceId: string | null): Promise<Caller> {
-  const [token] = await db.$queryRaw<CredentialRow[]>`
-    SELECT t.id, t.kind::text AS kind, t.user_id, t.family_id, t.workspace_id, t.expires_at, t.revoked_at,
-           t.last_used_at, u.username, u.is_admin, u.disabled, m.role::text AS role, w.name AS workspace_name
-    FROM auth_tokens t
-    JOIN users u ON u.id = t.user_id
-    LEFT JOIN memberships m ON m.user_id = t.user_id AND m.workspace_id = ${workspaceId}
-    LEFT JOIN workspaces w ON w.id = m.workspace_id
-    WHERE t.token_hash = ${hashSecret(secret)}`;
+// the workspace in the path come back in one prepared statement rather than four.
+const CREDENTIAL = statement(
+  "authenticate_credential",
+  `SELECT t.id, t.kind::text AS kind, t.user_id, t.family_id, t.workspace_id, t.expires_at, t.revoked_at,
+          t.last_used_at, u.username, u.is_admin, u.disabled, m.role::text AS role, w.name AS workspace_name
+   FROM auth_tokens t
+   JOIN users u ON u.id = t.user_id
+   LEFT JOIN memberships m ON m.user_id = t.user_id AND m.workspace_id = $2
+   LEFT JOIN workspaces w ON w.id = m.workspace_id
+   WHERE t.token_hash = $1`,
+);
+
+const TOUCH_API_KEY = statement("authenticate_touch_api_key", "UPDATE auth_tokens SET last_used_at = $2 WHERE id = $1");
+
+async function callerForSecret(sql: Sql, secret: string, kinds: TokenKind[], workspaceId: string | null): Promise<Caller> {
+  const [token] = await sql<CredentialRow>(CREDENTIAL, [hashSecret(secret), workspaceId]);
   const now = new Date();
   if (!token || !kinds.includes(token.kind) || token.revoked_at || token.disabled) {
     throw unauthorized("Invalid or revoked token");
@@ -76,7 +82,7 @@ async function callerForSecret(db: Db, secret: string, kinds: TokenKind[], works
   if (token.expires_at && token.expires_at <= now) throw unauthorized("Token expired");
   if (token.kind === "api_key" && (!token.last_used_at || now.getTime() - token.last_used_at.getTime() > 60_000)) {
     // At most one write a minute per key, however often it is used.
-    await db.authToken.update({ where: { id: token.id }, data: { lastUsedAt: now } });
+    await sql(TOUCH_API_KEY, [token.id, now]);
   }
   return {
     userId: token.user_id,

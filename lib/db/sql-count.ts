@@ -57,6 +57,11 @@ function wrapTransaction(tx: Transaction): Transaction {
   });
 }
 
+/** For statements sent to the driver directly (lib/db/sql.ts), not through Prisma. */
+export function countStatement() {
+  bump();
+}
+
 function counted<A extends unknown[], R>(fn: (...args: A) => Promise<R>) {
   return (...args: A) => {
     bump();

@@ -1,8 +1,8 @@
-import type { Db } from "@/lib/db/client";
 import type { Execution } from "@/lib/generated/prisma/client";
 import { publishEvent } from "@/lib/events/publish";
 import { serializeExecution, serializeTaskRun } from "@/lib/runs/serialize";
 import { agentTokenName, type Tx } from "@/lib/runs/start-execution";
+import { getSql, type Db } from "@/lib/db/client";
 import { loadTask } from "@/lib/tasks/load-tasks";
 import { endOfColumn, lockColumn } from "@/lib/tasks/positions";
 
@@ -86,7 +86,7 @@ export async function finishExecution(
   if (change) {
     publishEvent(execution.workspaceId, "run.updated", serializeTaskRun(change.run));
     if (change.task) {
-      const task = await loadTask(db, change.task.workspaceId, change.task.id);
+      const task = await loadTask(await getSql(), change.task.workspaceId, change.task.id);
       if (task) publishEvent(execution.workspaceId, change.task.moved ? "task.moved" : "task.updated", task);
     }
   }

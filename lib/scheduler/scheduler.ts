@@ -1,4 +1,3 @@
-import type { Db } from "@/lib/db/client";
 import type { Schedule } from "@/lib/generated/prisma/client";
 import { HttpError } from "@/lib/api/errors";
 import { publishEvent } from "@/lib/events/publish";
@@ -6,6 +5,7 @@ import { nextRun } from "@/lib/schedules/next-run";
 import { taskInstructions } from "@/lib/runs/instructions";
 import { announceStarted, createExecution, type Tx } from "@/lib/runs/start-execution";
 import { schedulerIntervalMs } from "@/lib/runner/config";
+import { getSql, type Db } from "@/lib/db/client";
 import { loadTask } from "@/lib/tasks/load-tasks";
 import { endOfColumn, lockColumn } from "@/lib/tasks/positions";
 
@@ -41,7 +41,7 @@ export async function fireDueSchedules(db: Db): Promise<number> {
       return out;
     });
     for (const { schedule, created, newTaskId, skipped } of fired) {
-      const task = newTaskId ? await loadTask(db, schedule.workspaceId, newTaskId) : undefined;
+      const task = newTaskId ? await loadTask(await getSql(), schedule.workspaceId, newTaskId) : undefined;
       if (task) publishEvent(schedule.workspaceId, "task.created", task);
       if (created) announceStarted(schedule.workspaceId, created);
       console.log(`[taskboard] schedule ${schedule.slug} (${schedule.id}) fired${skipped ? `; skipped: ${skipped}` : ""}`);

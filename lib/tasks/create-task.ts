@@ -1,6 +1,6 @@
 import type { z } from "zod";
-import type { Db } from "@/lib/db/client";
 import { publishEvent } from "@/lib/events/publish";
+import { getSql, type Db } from "@/lib/db/client";
 import { loadTask } from "@/lib/tasks/load-tasks";
 import { endOfColumn, inColumnTransaction, lockColumn } from "@/lib/tasks/positions";
 import { checkProjectPhase } from "@/lib/tasks/project-phase";
@@ -28,7 +28,7 @@ export async function createTask(db: Db, workspaceId: string, body: z.output<typ
     });
     return row.id;
   });
-  const task = (await loadTask(db, workspaceId, id))!;
+  const task = (await loadTask(await getSql(), workspaceId, id))!;
   publishEvent(workspaceId, "task.created", task);
   return task;
 }

@@ -1,14 +1,16 @@
-import type { Db } from "@/lib/db/client";
-import { Prisma } from "@/lib/generated/prisma/client";
-import { serializeTaskRun } from "@/lib/runs/serialize";
-import { type TaskResponse } from "@/lib/tasks/schemas";
-import { COLUMNS, type ColumnKey } from "@/lib/tasks/columns";
+import { statement, type Sql, type Statement } from "@/lib/db/sql";
+import type { TaskResponse } from "@/lib/tasks/schemas";
+import { COLUMNS, SORT_FIELDS, type ColumnKey } from "@/lib/tasks/columns";
 
 // Every read of tasks goes through here, so every response carries the same board-level enrichment
-// (project and phase names, open questions, the last 10 runs). Each function is ONE SQL statement
-// whatever the page size: the enrichment is correlated sub-selects over the page's rows only.
+// (project and phase names, open questions, the last 10 runs). Each function is ONE prepared SQL
+// statement whatever the page size: the enrichment is lateral sub-selects over the page's rows only.
+//
+// PostgreSQL writes the JSON itself (TASK_JSON is the one serializer of a task): a page reaches
+// Node as one string that goes out as the response body as it is, so Node builds no objects for
+// it. Timestamps are ISO 8601 in UTC with milliseconds, like Date.toISOString().
 
-export type SortField = "position" | "title" | "created_at" | "priority";
+export type SortField = (typeof SORT_FIELDS)[number];
 
 export interface PageRequest {
   limit: number;
@@ -17,209 +19,134 @@ export interface PageRequest {
   sortDir: "asc" | "desc";
 }
 
-export interface ColumnPage {
-  key: ColumnKey;
-  title: string;
-  total: number;
-  has_more: boolean;
-  items: TaskResponse[];
+/** The response body of GET …/board/column/{column}: `{"items", "total", "has_more"}`, as JSON text. */
+export async function loadColumnJson(sql: Sql, workspaceId: string, key: ColumnKey, page: PageRequest): Promise<string> {
+  const [row] = await sql<{ body: string }>(COLUMN_PAGE[page.sortBy][page.sortDir], [workspaceId, [key], page.limit, page.offset]);
+  return row.body;
 }
 
-type Queryable = Pick<Db, "$queryRaw">;
-
-/**
- * Pages of one or more columns with their totals. The page is found on the column's sort index
- * reading ids only (an index-only scan, so a deep offset skips index entries, not table rows),
- * then joined back to the rows it keeps. Totals come from task_column_counts (trigger-maintained),
- * not from counting the column.
- */
-export async function loadColumns(db: Queryable, workspaceId: string, keys: ColumnKey[], page: PageRequest): Promise<ColumnPage[]> {
-  const dir = Prisma.raw(page.sortDir === "desc" ? "DESC" : "ASC");
-  // Inlined, not bound: a sort column cannot be a parameter. sortBy is one of SORT_FIELDS (validated).
-  const sortColumn = Prisma.raw(`x.${page.sortBy}`);
-  const rows = await db.$queryRaw<TaskRow[]>`
-    WITH cols AS (
-      SELECT c.key, c.ord,
-             COALESCE((SELECT n.count FROM task_column_counts n WHERE n.workspace_id = ${workspaceId} AND n.status = c.key), 0) AS total
-      FROM unnest(${keys}::text[]) WITH ORDINALITY AS c(key, ord)
-    ),
-    page AS (
-      SELECT cols.key AS col, k.id, row_number() OVER (PARTITION BY cols.key ORDER BY k.sort_key ${dir}, k.id ${dir}) AS rn
-      FROM cols CROSS JOIN LATERAL (
-        SELECT x.id, ${sortColumn} AS sort_key FROM tasks x
-        WHERE x.workspace_id = ${workspaceId} AND x.status = cols.key
-        ORDER BY ${sortColumn} ${dir}, x.id ${dir}
-        LIMIT ${page.limit} OFFSET ${page.offset}
-      ) k
-    )
-    SELECT cols.key AS col, cols.total, ${ENRICHED_COLUMNS}
-    FROM cols
-    LEFT JOIN page ON page.col = cols.key
-    LEFT JOIN tasks t ON t.id = page.id
-    LEFT JOIN projects pr ON pr.id = t.project_id
-    ORDER BY cols.ord, page.rn`;
-
-  return keys.map((key) => {
-    const own = rows.filter((row) => row.col === key);
-    const total = own[0]?.total ?? 0;
-    const items = own.filter((row) => row.id !== null).map(toTaskResponse);
-    return {
-      key,
-      title: COLUMNS.find((column) => column.key === key)!.title,
-      total,
-      has_more: page.offset + items.length < total,
-      items,
-    };
-  });
+/** The response body of GET …/board: the first page of every column, `{"columns": [...]}`, as JSON text. */
+export async function loadBoardJson(sql: Sql, workspaceId: string, limit: number): Promise<string> {
+  const [row] = await sql<{ body: string }>(BOARD, [workspaceId, COLUMNS.map((c) => c.key), COLUMNS.map((c) => c.title), limit]);
+  return row.body;
 }
 
 /** The given tasks of a workspace (unknown ids are left out), enriched like the board's. */
-export async function loadTasks(db: Queryable, workspaceId: string, ids: string[]): Promise<TaskResponse[]> {
-  const rows = await db.$queryRaw<TaskRow[]>`
-    SELECT NULL AS col, NULL AS total, ${ENRICHED_COLUMNS}
-    FROM tasks t
-    LEFT JOIN projects pr ON pr.id = t.project_id
-    WHERE t.workspace_id = ${workspaceId} AND t.id = ANY(${ids}::text[])`;
-  const byId = new Map(rows.map((row) => [row.id, toTaskResponse(row)]));
+export async function loadTasks(sql: Sql, workspaceId: string, ids: string[]): Promise<TaskResponse[]> {
+  const [row] = await sql<{ body: string }>(TASKS_BY_ID, [workspaceId, ids]);
+  const byId = new Map((JSON.parse(row.body) as TaskResponse[]).map((task) => [task.id, task]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
-export async function loadTask(db: Queryable, workspaceId: string, id: string): Promise<TaskResponse | undefined> {
-  return (await loadTasks(db, workspaceId, [id]))[0];
+export async function loadTask(sql: Sql, workspaceId: string, id: string): Promise<TaskResponse | undefined> {
+  return (await loadTasks(sql, workspaceId, [id]))[0];
 }
 
-// Alias `t` is the task, `pr` its project.
-const ENRICHED_COLUMNS = Prisma.sql`
-  t.id, t.workspace_id, t.title, t.description, t.status, t.position, t.priority, t.tags, t.pr_url,
-  t.has_merge_conflict, t.project_id, t.phase, t.blocked, t.created_at, t.updated_at, t.done_at,
-  pr.name AS project_name, pr.phases AS project_phases,
-  (SELECT COALESCE(json_agg(json_build_object(
-            'id', q.id, 'workspace_id', q.workspace_id, 'task_id', q.task_id, 'content', q.content,
-            'context', q.context, 'options', q.options, 'answer', q.answer, 'status', q.status,
-            'priority', q.priority, 'created_at', q.created_at, 'answered_at', q.answered_at)
-          ORDER BY q.created_at, q.id), '[]'::json)
-     FROM questions q WHERE q.task_id = t.id AND q.status = 'open') AS open_questions,
-  (SELECT COALESCE(json_agg(json_build_object(
-            'id', r.id, 'task_id', r.task_id, 'session_id', r.session_id, 'attempt_number', r.attempt_number,
-            'status', r.status, 'trigger', r.trigger, 'exit_code', r.exit_code, 'error_message', r.error_message,
-            'started_at', r.started_at, 'finished_at', r.finished_at, 'duration_seconds', r.duration_seconds)
-          ORDER BY r.created_at DESC, r.id), '[]'::json)
-     FROM (SELECT * FROM task_runs r0 WHERE r0.task_id = t.id ORDER BY r0.created_at DESC, r0.id LIMIT 10) r) AS runs`;
+// ---------------------------------------------------------------- SQL
 
-interface TaskRow {
-  col: string | null;
-  total: number | null;
-  id: string;
-  workspace_id: string;
-  title: string;
-  description: string;
-  status: string;
-  position: number;
-  priority: TaskResponse["priority"];
-  tags: string[];
-  pr_url: string | null;
-  has_merge_conflict: boolean;
-  project_id: string | null;
-  phase: number | null;
-  blocked: boolean;
-  created_at: Date;
-  updated_at: Date;
-  done_at: Date | null;
-  project_name: string | null;
-  project_phases: string[] | null;
-  open_questions: JsonQuestion[];
-  runs: JsonRun[];
+const iso = (expr: string) => `to_char(${expr} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+// A task as TaskResponse. Aliases: `t` the task, `pr` its project, `oq` its open questions, `rr`
+// its newest runs and `lr` the newest run (all from TASK_JOINS).
+const TASK_JSON = `json_build_object(
+  'id', t.id, 'workspace_id', t.workspace_id, 'title', t.title, 'description', t.description,
+  'status', t.status, 'position', t.position, 'priority', t.priority, 'tags', COALESCE(t.tags, '{}'),
+  'pr_url', t.pr_url, 'has_merge_conflict', t.has_merge_conflict, 'project_id', t.project_id, 'phase', t.phase,
+  'blocked', t.blocked OR oq.list IS NOT NULL,
+  'project_name', pr.name,
+  'phase_name', CASE WHEN t.phase BETWEEN 1 AND cardinality(pr.phases) THEN pr.phases[t.phase] END,
+  'questions', COALESCE(oq.list, '[]'::json),
+  'task_runs', COALESCE(rr.list, '[]'::json),
+  'latest_run_status', lr.status, 'latest_run_error', lr.error_message, 'latest_run_trigger', lr.trigger,
+  'created_at', ${iso("t.created_at")}, 'updated_at', ${iso("t.updated_at")}, 'done_at', ${iso("t.done_at")})`;
+
+// Open questions oldest first; the 10 newest runs (index task_runs(task_id, created_at DESC, id)).
+// The newest run is looked up on its own: one index probe is cheaper than reading it back out of
+// the runs' JSON (a json value is text, parsed again on every ->).
+const TASK_JOINS = `
+  LEFT JOIN projects pr ON pr.id = t.project_id
+  LEFT JOIN LATERAL (
+    SELECT json_agg(json_build_object(
+             'id', q.id, 'workspace_id', q.workspace_id, 'task_id', q.task_id, 'task_title', t.title,
+             'content', q.content, 'context', q.context, 'options', q.options, 'answer', q.answer,
+             'status', q.status, 'priority', q.priority, 'created_at', ${iso("q.created_at")},
+             'answered_at', ${iso("q.answered_at")})
+           ORDER BY q.created_at, q.id) AS list
+    FROM questions q WHERE q.task_id = t.id AND q.status = 'open'
+  ) oq ON true
+  LEFT JOIN LATERAL (
+    SELECT json_agg(json_build_object(
+             'id', r.id, 'task_id', r.task_id, 'session_id', r.session_id, 'attempt_number', r.attempt_number,
+             'status', r.status, 'exit_code', r.exit_code, 'error_message', r.error_message,
+             'started_at', ${iso("r.started_at")}, 'finished_at', ${iso("r.finished_at")},
+             'duration_seconds', r.duration_seconds, 'trigger', r.trigger)
+           ORDER BY r.created_at DESC, r.id) AS list
+    FROM (SELECT * FROM task_runs r0 WHERE r0.task_id = t.id ORDER BY r0.created_at DESC, r0.id LIMIT 10) r
+  ) rr ON true
+  LEFT JOIN LATERAL (
+    SELECT r1.status, r1.error_message, r1.trigger FROM task_runs r1
+    WHERE r1.task_id = t.id ORDER BY r1.created_at DESC, r1.id LIMIT 1
+  ) lr ON true`;
+
+// Pages of the columns in $2 (keys, in order) of workspace $1: `limit` tasks from `offset` (SQL
+// expressions: parameters of the statement or constants). The page is
+// found on the column's sort index reading ids only (an index-only scan, so a deep offset skips
+// index entries, not table rows), then joined back to the rows it keeps. Totals come from
+// task_column_counts (kept by triggers), not from counting the column. One statement text per sort
+// field and direction: a sort column cannot be a parameter.
+function columnsCte(sortBy: SortField, dir: "ASC" | "DESC", limit: string, offset: string) {
+  return `
+  WITH cols AS (
+    SELECT c.key, c.ord, COALESCE(n.count, 0) AS total
+    FROM unnest($2::text[]) WITH ORDINALITY AS c(key, ord)
+    LEFT JOIN task_column_counts n ON n.workspace_id = $1 AND n.status = c.key
+  ),
+  pages AS (
+    SELECT cols.key, cols.ord, cols.total, p.items, p.n
+    FROM cols CROSS JOIN LATERAL (
+      SELECT COALESCE(json_agg(${TASK_JSON} ORDER BY k.sort_key ${dir}, k.id ${dir}), '[]'::json) AS items, count(*) AS n
+      FROM (
+        SELECT x.id, x.${sortBy} AS sort_key FROM tasks x
+        WHERE x.workspace_id = $1 AND x.status = cols.key
+        ORDER BY x.${sortBy} ${dir}, x.id ${dir}
+        LIMIT ${limit} OFFSET ${offset}
+      ) k
+      JOIN tasks t ON t.id = k.id
+      ${TASK_JOINS}
+    ) p
+  )`;
 }
 
-// Timestamps inside json_build_object arrive as PostgreSQL's text form; re-emit them as ISO 8601.
-interface JsonQuestion {
-  id: string;
-  workspace_id: string;
-  task_id: string;
-  content: string;
-  context: string | null;
-  options: string[] | null;
-  answer: string | null;
-  status: "open" | "answered";
-  priority: number;
-  created_at: string;
-  answered_at: string | null;
-}
+const COLUMN_PAGE = Object.fromEntries(
+  SORT_FIELDS.map((sortBy) => [
+    sortBy,
+    Object.fromEntries(
+      (["asc", "desc"] as const).map((dir) => [
+        dir,
+        statement(
+          `column_page_${sortBy}_${dir}`,
+          `${columnsCte(sortBy, dir === "asc" ? "ASC" : "DESC", "$3", "$4")}
+          SELECT json_build_object('items', items, 'total', total, 'has_more', $4 + n < total)::text AS body FROM pages`,
+        ),
+      ]),
+    ),
+  ]),
+) as Record<SortField, Record<"asc" | "desc", Statement>>;
 
-interface JsonRun {
-  id: string;
-  task_id: string;
-  session_id: string | null;
-  attempt_number: number;
-  status: string;
-  trigger: string;
-  exit_code: number | null;
-  error_message: string | null;
-  started_at: string;
-  finished_at: string | null;
-  duration_seconds: number | null;
-}
+// $3 is the columns' titles, in the order of their keys in $2; $4 the page size.
+const BOARD = statement(
+  "board_first_pages",
+  `${columnsCte("position", "ASC", "$4", "0")}
+  SELECT json_build_object('columns', json_agg(json_build_object(
+           'key', pages.key, 'title', ($3::text[])[pages.ord], 'total', pages.total,
+           'has_more', pages.n < pages.total, 'items', pages.items) ORDER BY pages.ord))::text AS body
+  FROM pages`,
+);
 
-function toTaskResponse(row: TaskRow): TaskResponse {
-  const questions = row.open_questions.map((q) => ({
-    id: q.id,
-    workspace_id: q.workspace_id,
-    task_id: q.task_id,
-    task_title: row.title,
-    content: q.content,
-    context: q.context,
-    options: q.options,
-    answer: q.answer,
-    status: q.status,
-    priority: q.priority,
-    created_at: iso(q.created_at),
-    answered_at: q.answered_at === null ? null : iso(q.answered_at),
-  }));
-  const runs = row.runs.map((r) =>
-    serializeTaskRun({
-      id: r.id,
-      taskId: r.task_id,
-      workspaceId: row.workspace_id,
-      sessionId: r.session_id,
-      attemptNumber: r.attempt_number,
-      status: r.status,
-      trigger: r.trigger,
-      exitCode: r.exit_code,
-      errorMessage: r.error_message,
-      startedAt: new Date(r.started_at),
-      finishedAt: r.finished_at === null ? null : new Date(r.finished_at),
-      durationSeconds: r.duration_seconds,
-      createdAt: new Date(r.started_at),
-    }),
-  );
-  const phases = row.project_phases ?? [];
-  return {
-    id: row.id,
-    workspace_id: row.workspace_id,
-    title: row.title,
-    description: row.description,
-    status: row.status,
-    position: row.position,
-    priority: row.priority,
-    tags: row.tags,
-    pr_url: row.pr_url,
-    has_merge_conflict: row.has_merge_conflict,
-    project_id: row.project_id,
-    phase: row.phase,
-    blocked: row.blocked || questions.length > 0,
-    project_name: row.project_name,
-    phase_name: row.phase !== null && row.phase >= 1 && row.phase <= phases.length ? phases[row.phase - 1] : null,
-    questions,
-    task_runs: runs,
-    latest_run_status: runs[0]?.status ?? null,
-    latest_run_error: runs[0]?.error_message ?? null,
-    latest_run_trigger: runs[0]?.trigger ?? null,
-    created_at: row.created_at.toISOString(),
-    updated_at: row.updated_at.toISOString(),
-    done_at: row.done_at?.toISOString() ?? null,
-  };
-}
+const TASKS_BY_ID = statement(
+  "tasks_by_id",
+  `SELECT COALESCE(json_agg(${TASK_JSON}), '[]'::json)::text AS body
+   FROM tasks t ${TASK_JOINS}
+   WHERE t.workspace_id = $1 AND t.id = ANY($2::text[])`,
+);
 
-function iso(text: string): string {
-  return new Date(text).toISOString();
-}

@@ -1,7 +1,7 @@
 import type { z } from "zod";
-import type { Db } from "@/lib/db/client";
 import { conflict, notFound, ValidationError } from "@/lib/api/errors";
 import { publishEvent } from "@/lib/events/publish";
+import { getSql, type Db } from "@/lib/db/client";
 import { loadTask } from "@/lib/tasks/load-tasks";
 import { between, doneAtFor, inColumnTransaction, lockColumn, renumberColumn, type Tx } from "@/lib/tasks/positions";
 import type { moveTaskBody } from "@/lib/tasks/schemas";
@@ -37,7 +37,7 @@ export async function moveTask(db: Db, workspaceId: string, taskId: string, body
       data: { status: body.column, position, doneAt: doneAtFor(locked[0].status, body.column, locked[0].done_at) },
     });
   });
-  const task = (await loadTask(db, workspaceId, taskId))!;
+  const task = (await loadTask(await getSql(), workspaceId, taskId))!;
   publishEvent(workspaceId, "task.moved", task);
   return task;
 }

@@ -1,7 +1,7 @@
 import type { z } from "zod";
-import type { Db } from "@/lib/db/client";
 import { conflict, notFound } from "@/lib/api/errors";
 import { publishEvent } from "@/lib/events/publish";
+import { getSql, type Db } from "@/lib/db/client";
 import { loadTask } from "@/lib/tasks/load-tasks";
 import { doneAtFor, endOfColumn, inColumnTransaction, lockColumn } from "@/lib/tasks/positions";
 import { checkProjectPhase } from "@/lib/tasks/project-phase";
@@ -51,7 +51,7 @@ export async function updateTask(db: Db, workspaceId: string, taskId: string, bo
       },
     });
   });
-  const task = (await loadTask(db, workspaceId, taskId))!;
+  const task = (await loadTask(await getSql(), workspaceId, taskId))!;
   publishEvent(workspaceId, "task.updated", task);
   return task;
 }

@@ -13,10 +13,11 @@ export async function openOwnDatabase() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "taskboard-unit-"));
   process.env.DATA_DIR = dataDir;
   process.env.DATABASE_URL = scratch?.url ?? "";
-  const { getDb, closeDb } = await import("@/lib/db/client");
-  const db = await getDb();
+  const { connection, closeDb } = await import("@/lib/db/client");
+  const { db, sql } = await connection();
   return {
     db,
+    sql,
     async close() {
       await closeDb();
       await scratch?.drop();

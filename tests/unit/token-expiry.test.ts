@@ -22,21 +22,21 @@ describe("token expiry", () => {
     const user = await db.user.create({ data: { username: "clock", passwordHash: "x" } });
     const login = await issueLoginTokens(db, user.id);
     const key = await createApiKey(db, user.id, "short", 1);
-    await expect(authenticate(bearer(login.access_token), db)).resolves.toMatchObject({ userId: user.id, kind: "access" });
-    await expect(authenticate(bearer(key.key), db)).resolves.toMatchObject({ kind: "api_key" });
+    await expect(authenticate(bearer(login.access_token), database.sql)).resolves.toMatchObject({ userId: user.id, kind: "access" });
+    await expect(authenticate(bearer(key.key), database.sql)).resolves.toMatchObject({ kind: "api_key" });
 
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(Date.now() + 2 * 86_400_000);
-    await expect(authenticate(bearer(key.key), db)).rejects.toMatchObject({ status: 401, detail: "Token expired" });
-    await expect(authenticate(bearer(login.access_token), db)).resolves.toBeTruthy();
+    await expect(authenticate(bearer(key.key), database.sql)).rejects.toMatchObject({ status: 401, detail: "Token expired" });
+    await expect(authenticate(bearer(login.access_token), database.sql)).resolves.toBeTruthy();
 
     vi.setSystemTime(Date.now() + 6 * 86_400_000);
-    const expired = await authenticate(bearer(login.access_token), db).catch((error) => error);
+    const expired = await authenticate(bearer(login.access_token), database.sql).catch((error) => error);
     expect(expired).toBeInstanceOf(HttpError);
     expect(expired.status).toBe(401);
     // The refresh token lives longer (30 days) and still yields a fresh pair.
     const renewed = await rotateRefreshToken(db, login.refresh_token);
-    await expect(authenticate(bearer(renewed.access_token), db)).resolves.toMatchObject({ userId: user.id });
+    await expect(authenticate(bearer(renewed.access_token), database.sql)).resolves.toMatchObject({ userId: user.id });
     vi.useRealTimers();
   });
 });

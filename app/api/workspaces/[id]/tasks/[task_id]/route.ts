@@ -5,8 +5,8 @@ import { loadTask } from "@/lib/tasks/load-tasks";
 import { taskParams, updateTaskBody } from "@/lib/tasks/schemas";
 import { updateTask } from "@/lib/tasks/update-task";
 
-export const GET = withWorkspace({ params: taskParams }, async ({ db, workspace, params }) => {
-  const task = await loadTask(db, workspace.id, params.task_id);
+export const GET = withWorkspace({ params: taskParams }, async ({ sql, workspace, params }) => {
+  const task = await loadTask(sql, workspace.id, params.task_id);
   if (!task) throw notFound("Task");
   return json(task);
 });
