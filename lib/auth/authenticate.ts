@@ -1,6 +1,6 @@
 import { getToken } from "next-auth/jwt";
 import type { NextRequest } from "next/server";
-import { statement, type Sql } from "@/lib/db/sql";
+import { statement, type Sql, type Statement } from "@/lib/db/sql";
 import type { MemberRole, TokenKind } from "@/lib/generated/prisma/enums";
 import { forbidden, unauthorized } from "@/lib/api/errors";
 import { hashSecret } from "@/lib/auth/tokens";
@@ -28,18 +28,47 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  * logout, key deletion and disabling a user take effect at once.
  */
 export async function authenticate(request: Request, sql: Sql, workspaceId: string | null = null): Promise<Caller> {
+  return (await authenticateAndRead(request, sql, workspaceId, null)).caller;
+}
+
+/** A read of workspace data made by workspaceReadStatement, and the values of its $3, $4, … */
+export interface WorkspaceRead {
+  statement: Statement;
+  params: unknown[];
+}
+
+/**
+ * authenticate(), and in the same statement the read, run only if the credential's user is a
+ * member of the workspace. `body` is the read's result: use it only once the caller has passed
+ * every check that follows here (a revoked token's read is computed, then thrown away).
+ */
+export async function authenticateAndRead(
+  request: Request,
+  sql: Sql,
+  workspaceId: string | null,
+  read: WorkspaceRead | null,
+): Promise<{ caller: Caller; body: string | null }> {
   const header = request.headers.get("authorization");
   if (header) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!match) throw unauthorized("Invalid authentication credentials");
-    return callerForSecret(sql, match[1], BEARER_KINDS, workspaceId);
+    return callerForSecret(sql, match[1], BEARER_KINDS, workspaceId, read);
   }
   const session = await getToken({ req: request as NextRequest, secret: authSecret() }).catch(() => null);
   if (session && typeof session.sid === "string") {
     if (!SAFE_METHODS.has(request.method)) assertSameOrigin(request);
-    return callerForSecret(sql, session.sid, ["browser_session"], workspaceId);
+    return callerForSecret(sql, session.sid, ["browser_session"], workspaceId, read);
   }
   throw unauthorized();
+}
+
+/**
+ * A statement that authenticates and reads in one round trip. `dataSql` is one SELECT returning
+ * one row with one text column; its $1 is the workspace id, $2 is taken (the credential's hash),
+ * its own parameters are $3, $4, …
+ */
+export function workspaceReadStatement(name: string, dataSql: string): Statement {
+  return statement(name, `${CALLER_CTE} SELECT caller.*, CASE WHEN caller.role IS NOT NULL THEN (${dataSql}) END AS body FROM caller`);
 }
 
 interface CredentialRow {
@@ -56,25 +85,34 @@ interface CredentialRow {
   disabled: boolean;
   role: MemberRole | null;
   workspace_name: string | null;
+  body: string | null;
 }
 
 // Every authenticated request pays for this, so the credential, its user and the membership of
-// the workspace in the path come back in one prepared statement rather than four.
-const CREDENTIAL = statement(
-  "authenticate_credential",
-  `SELECT t.id, t.kind::text AS kind, t.user_id, t.family_id, t.workspace_id, t.expires_at, t.revoked_at,
-          t.last_used_at, u.username, u.is_admin, u.disabled, m.role::text AS role, w.name AS workspace_name
-   FROM auth_tokens t
-   JOIN users u ON u.id = t.user_id
-   LEFT JOIN memberships m ON m.user_id = t.user_id AND m.workspace_id = $2
-   LEFT JOIN workspaces w ON w.id = m.workspace_id
-   WHERE t.token_hash = $1`,
-);
+// the workspace in the path ($1) come back in one prepared statement rather than four, together
+// with the route's data when the route is a read (workspaceReadStatement).
+const CALLER_CTE = `WITH caller AS (
+  SELECT t.id, t.kind::text AS kind, t.user_id, t.family_id, t.workspace_id, t.expires_at, t.revoked_at,
+         t.last_used_at, u.username, u.is_admin, u.disabled, m.role::text AS role, w.name AS workspace_name
+  FROM auth_tokens t
+  JOIN users u ON u.id = t.user_id
+  LEFT JOIN memberships m ON m.user_id = t.user_id AND m.workspace_id = $1
+  LEFT JOIN workspaces w ON w.id = m.workspace_id
+  WHERE t.token_hash = $2
+)`;
+
+const CREDENTIAL = statement("authenticate_credential", `${CALLER_CTE} SELECT caller.*, NULL::text AS body FROM caller`);
 
 const TOUCH_API_KEY = statement("authenticate_touch_api_key", "UPDATE auth_tokens SET last_used_at = $2 WHERE id = $1");
 
-async function callerForSecret(sql: Sql, secret: string, kinds: TokenKind[], workspaceId: string | null): Promise<Caller> {
-  const [token] = await sql<CredentialRow>(CREDENTIAL, [hashSecret(secret), workspaceId]);
+async function callerForSecret(
+  sql: Sql,
+  secret: string,
+  kinds: TokenKind[],
+  workspaceId: string | null,
+  read: WorkspaceRead | null,
+): Promise<{ caller: Caller; body: string | null }> {
+  const [token] = await sql<CredentialRow>(read?.statement ?? CREDENTIAL, [workspaceId, hashSecret(secret), ...(read?.params ?? [])]);
   const now = new Date();
   if (!token || !kinds.includes(token.kind) || token.revoked_at || token.disabled) {
     throw unauthorized("Invalid or revoked token");
@@ -84,7 +122,7 @@ async function callerForSecret(sql: Sql, secret: string, kinds: TokenKind[], wor
     // At most one write a minute per key, however often it is used.
     await sql(TOUCH_API_KEY, [token.id, now]);
   }
-  return {
+  const caller: Caller = {
     userId: token.user_id,
     username: token.username,
     isAdmin: token.is_admin,
@@ -94,6 +132,7 @@ async function callerForSecret(sql: Sql, secret: string, kinds: TokenKind[], wor
     workspaceScope: token.workspace_id,
     membership: token.role && token.workspace_name !== null ? { role: token.role, workspaceName: token.workspace_name } : null,
   };
+  return { caller, body: token.body };
 }
 
 // A cookie rides along on cross-site requests; Bearer tokens do not. So state changes made with

@@ -1,4 +1,5 @@
 import { statement, type Sql, type Statement } from "@/lib/db/sql";
+import { workspaceReadStatement, type WorkspaceRead } from "@/lib/auth/authenticate";
 import type { TaskResponse } from "@/lib/tasks/schemas";
 import { COLUMNS, SORT_FIELDS, type ColumnKey } from "@/lib/tasks/columns";
 
@@ -19,16 +20,17 @@ export interface PageRequest {
   sortDir: "asc" | "desc";
 }
 
-/** The response body of GET …/board/column/{column}: `{"items", "total", "has_more"}`, as JSON text. */
-export async function loadColumnJson(sql: Sql, workspaceId: string, key: ColumnKey, page: PageRequest): Promise<string> {
-  const [row] = await sql<{ body: string }>(COLUMN_PAGE[page.sortBy][page.sortDir], [workspaceId, [key], page.limit, page.offset]);
-  return row.body;
+// The board's reads come back with the caller's credential check, in one statement per request
+// (workspaceReadStatement): their results are the response bodies, as JSON text.
+
+/** GET …/board/column/{column}: `{"items", "total", "has_more"}`. */
+export function columnPageRead(key: ColumnKey, page: PageRequest): WorkspaceRead {
+  return { statement: COLUMN_PAGE[page.sortBy][page.sortDir], params: [[key], page.limit, page.offset] };
 }
 
-/** The response body of GET …/board: the first page of every column, `{"columns": [...]}`, as JSON text. */
-export async function loadBoardJson(sql: Sql, workspaceId: string, limit: number): Promise<string> {
-  const [row] = await sql<{ body: string }>(BOARD, [workspaceId, COLUMNS.map((c) => c.key), COLUMNS.map((c) => c.title), limit]);
-  return row.body;
+/** GET …/board: the first page of every column, `{"columns": [{key, title, total, has_more, items}]}`. */
+export function boardRead(limit: number): WorkspaceRead {
+  return { statement: BOARD, params: [COLUMNS.map((c) => c.key), COLUMNS.map((c) => c.title), limit] };
 }
 
 /** The given tasks of a workspace (unknown ids are left out), enriched like the board's. */
@@ -88,8 +90,8 @@ const TASK_JOINS = `
     WHERE r1.task_id = t.id ORDER BY r1.created_at DESC, r1.id LIMIT 1
   ) lr ON true`;
 
-// Pages of the columns in $2 (keys, in order) of workspace $1: `limit` tasks from `offset` (SQL
-// expressions: parameters of the statement or constants). The page is
+// Pages of the columns in $3 (keys, in order) of workspace $1: `limit` tasks from `offset`
+// (parameters of the statement, or constants). The page is
 // found on the column's sort index reading ids only (an index-only scan, so a deep offset skips
 // index entries, not table rows), then joined back to the rows it keeps. Totals come from
 // task_column_counts (kept by triggers), not from counting the column. One statement text per sort
@@ -98,7 +100,7 @@ function columnsCte(sortBy: SortField, dir: "ASC" | "DESC", limit: string, offse
   return `
   WITH cols AS (
     SELECT c.key, c.ord, COALESCE(n.count, 0) AS total
-    FROM unnest($2::text[]) WITH ORDINALITY AS c(key, ord)
+    FROM unnest($3::text[]) WITH ORDINALITY AS c(key, ord)
     LEFT JOIN task_column_counts n ON n.workspace_id = $1 AND n.status = c.key
   ),
   pages AS (
@@ -123,23 +125,23 @@ const COLUMN_PAGE = Object.fromEntries(
     Object.fromEntries(
       (["asc", "desc"] as const).map((dir) => [
         dir,
-        statement(
+        workspaceReadStatement(
           `column_page_${sortBy}_${dir}`,
-          `${columnsCte(sortBy, dir === "asc" ? "ASC" : "DESC", "$3", "$4")}
-          SELECT json_build_object('items', items, 'total', total, 'has_more', $4 + n < total)::text AS body FROM pages`,
+          `${columnsCte(sortBy, dir === "asc" ? "ASC" : "DESC", "$4", "$5")}
+          SELECT json_build_object('items', items, 'total', total, 'has_more', $5 + n < total)::text FROM pages`,
         ),
       ]),
     ),
   ]),
 ) as Record<SortField, Record<"asc" | "desc", Statement>>;
 
-// $3 is the columns' titles, in the order of their keys in $2; $4 the page size.
-const BOARD = statement(
+// $4 is the columns' titles, in the order of their keys in $3; $5 the page size.
+const BOARD = workspaceReadStatement(
   "board_first_pages",
-  `${columnsCte("position", "ASC", "$4", "0")}
+  `${columnsCte("position", "ASC", "$5", "0")}
   SELECT json_build_object('columns', json_agg(json_build_object(
-           'key', pages.key, 'title', ($3::text[])[pages.ord], 'total', pages.total,
-           'has_more', pages.n < pages.total, 'items', pages.items) ORDER BY pages.ord))::text AS body
+           'key', pages.key, 'title', ($4::text[])[pages.ord], 'total', pages.total,
+           'has_more', pages.n < pages.total, 'items', pages.items) ORDER BY pages.ord))::text
   FROM pages`,
 );
 

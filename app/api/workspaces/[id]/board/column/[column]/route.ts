@@ -1,14 +1,7 @@
-import { jsonText, withWorkspace } from "@/lib/api/handler";
-import { loadColumnJson } from "@/lib/tasks/load-tasks";
+import { withWorkspaceRead } from "@/lib/api/handler";
+import { columnPageRead } from "@/lib/tasks/load-tasks";
 import { columnParams, columnQuery } from "@/lib/tasks/schemas";
 
-export const GET = withWorkspace({ params: columnParams, query: columnQuery }, async ({ sql, workspace, params, query }) =>
-  jsonText(
-    await loadColumnJson(sql, workspace.id, params.column, {
-      limit: query.limit,
-      offset: query.offset,
-      sortBy: query.sort_by,
-      sortDir: query.sort_dir,
-    }),
-  ),
+export const GET = withWorkspaceRead({ params: columnParams, query: columnQuery }, ({ params, query }) =>
+  columnPageRead(params.column, { limit: query.limit, offset: query.offset, sortBy: query.sort_by, sortDir: query.sort_dir }),
 );
