@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { databaseKind, databaseUrl, dataDir } from "@/lib/config";
@@ -84,7 +85,10 @@ async function openPostgres(url: string): Promise<Connection> {
   await migratePostgres(url);
   const pool = new pg.default.Pool({
     connectionString: url,
-    max: Number(process.env.DATABASE_POOL_SIZE) || 10,
+    // Twice the cores by default: more backends than that cannot run at once on a machine this
+    // size, they only take turns with this process (at 20 concurrent requests on 2 cores, a pool
+    // of 10 had clearly longer p99 tails than one of 4; docs/PERFORMANCE.md).
+    max: Number(process.env.DATABASE_POOL_SIZE) || Math.max(4, 2 * os.availableParallelism()),
     // For the named statements of lib/db/sql.ts (Prisma's are unnamed, planned per use either way):
     // plan once and keep the plan. Left to itself PostgreSQL re-plans the board's statements on
     // every execution, because the generic plan's estimate (LIMIT unknown) looks dearer than a

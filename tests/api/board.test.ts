@@ -163,8 +163,73 @@ describe("GET /api/workspaces/{id}/board", () => {
   });
 });
 
+// The board's routes check the credential and read the page in one statement; they must still
+// answer like every other route: 401 before 404 before 422, and nothing for a dead credential.
+describe("the board routes' answers", () => {
+  it("401 without a valid credential, 404 for a non-member, 422 only for a member", async () => {
+    const own = (await newWorkspace(token)).id;
+    await createTask(token, own, { status: "todo" });
+    const outsider = await newUser();
+    const bad = [`/api/workspaces/${own}/board/column/todo?limit=0`, `/api/workspaces/${own}/board?limit=0`];
+    for (const url of bad) {
+      expect((await call("GET", url)).status).toBe(401);
+      expect((await call("GET", url, { token: "tba_not-a-token" })).status).toBe(401);
+      expect(await call("GET", url, { token: outsider.token })).toMatchObject({ status: 404, body: { detail: "Workspace not found" } });
+      const invalid = await call("GET", url, { token });
+      expect(invalid.status).toBe(422);
+      expect(invalid.body.detail).toEqual([expect.objectContaining({ loc: ["query", "limit"], type: "greater_than_equal" })]);
+    }
+    expect((await call("GET", `/api/workspaces/${own}/board/nope`, { token: outsider.token })).status).toBe(404);
+  });
+
+  it("a logged-out token and a deleted API key read nothing", async () => {
+    const member = await newUser();
+    const own = (await newWorkspace(member.token)).id;
+    await createTask(member.token, own, { status: "todo", title: "secret" });
+    const key = await call("POST", "/api/auth/api-keys", { token: member.token, json: { name: "board reader" } });
+    expect(key.status).toBe(201);
+    const urls = [`/api/workspaces/${own}/board/column/todo`, `/api/workspaces/${own}/board`];
+    for (const url of urls) expect((await call("GET", url, { token: key.body.key })).status).toBe(200);
+    expect((await call("DELETE", `/api/auth/api-keys/${key.body.id}`, { token: member.token })).status).toBe(204);
+    expect((await call("POST", "/api/auth/logout", { token: member.token })).status).toBe(204);
+    for (const url of urls) {
+      for (const credential of [key.body.key, member.token]) {
+        const response = await call("GET", url, { token: credential });
+        expect(response.status).toBe(401);
+        expect(JSON.stringify(response.body)).not.toContain("secret");
+      }
+    }
+  });
+});
+
 if (onPostgres()) {
   describe("board-level enrichment (rows inserted in SQL)", () => {
+    it("PostgreSQL's JSON of a task equals the other routes' records: runs, questions, ISO timestamps", async () => {
+      const own = (await newWorkspace(token)).id;
+      const task = await createTask(token, own, { status: "in_review", title: "checked" });
+      await sql(
+        `INSERT INTO task_runs (id, task_id, workspace_id, attempt_number, status, trigger, exit_code, error_message,
+                                started_at, finished_at, duration_seconds, session_id, created_at)
+         VALUES ($1, $2, $3, 1, 'failed', 'fix_conflicts', 3, 'exit status 3', '2026-01-02T03:04:05.6Z', '2026-01-02T03:05:00Z', 54.4, 's-1', now())`,
+        [crypto.randomUUID(), task.id, own],
+      );
+      const question = await call("POST", `/api/workspaces/${own}/questions`, {
+        token,
+        json: { task_id: task.id, content: "Which?", options: ["A", "B"], context: "ctx", priority: 1 },
+      });
+      expect(question.status).toBe(201);
+      const [item] = (await call("GET", `/api/workspaces/${own}/board/column/in_review`, { token })).body.items;
+      const runs = await call("GET", `/api/workspaces/${own}/tasks/${task.id}/runs`, { token });
+      expect(item.task_runs).toEqual(runs.body);
+      expect(item.task_runs[0]).toMatchObject({ started_at: "2026-01-02T03:04:05.600Z", finished_at: "2026-01-02T03:05:00.000Z", duration_seconds: 54.4 });
+      expect(item.questions).toEqual([question.body]);
+      expect(item).toMatchObject({ latest_run_status: "failed", latest_run_error: "exit status 3", latest_run_trigger: "fix_conflicts", blocked: true });
+      for (const field of ["created_at", "updated_at"]) expect(item[field]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+      expect(item.created_at).toBe(task.created_at);
+      expect((await call("GET", `/api/workspaces/${own}/tasks/${task.id}`, { token })).body).toEqual(item);
+    });
+
+
     it("column items carry project and phase names, open questions and runs", async () => {
       const own = (await newWorkspace(token)).id;
       const projectId = crypto.randomUUID();
