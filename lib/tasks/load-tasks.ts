@@ -48,47 +48,28 @@ export async function loadTask(sql: Sql, workspaceId: string, id: string): Promi
 
 const iso = (expr: string) => `to_char(${expr} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
-// A task as TaskResponse. Aliases: `t` the task, `pr` its project, `oq` its open questions, `rr`
-// its newest runs and `lr` the newest run (all from TASK_JOINS).
+// A task as TaskResponse. Aliases: `t` the task, `pr` its project, `e` its task_board_extras row
+// (from TASK_JOINS). That row holds the open questions' and the newest runs' JSON, written by
+// triggers (migration task_board_extras) in the records' own shape; a question's task_title is
+// stored as null and filled in here, so renaming a task needs no write to it.
 const TASK_JSON = `json_build_object(
   'id', t.id, 'workspace_id', t.workspace_id, 'title', t.title, 'description', t.description,
   'status', t.status, 'position', t.position, 'priority', t.priority, 'tags', COALESCE(t.tags, '{}'),
   'pr_url', t.pr_url, 'has_merge_conflict', t.has_merge_conflict, 'project_id', t.project_id, 'phase', t.phase,
-  'blocked', t.blocked OR oq.list IS NOT NULL,
+  'blocked', t.blocked OR e.open_questions IS NOT NULL,
   'project_name', pr.name,
   'phase_name', CASE WHEN t.phase BETWEEN 1 AND cardinality(pr.phases) THEN pr.phases[t.phase] END,
-  'questions', COALESCE(oq.list, '[]'::json),
-  'task_runs', COALESCE(rr.list, '[]'::json),
-  'latest_run_status', lr.status, 'latest_run_error', lr.error_message, 'latest_run_trigger', lr.trigger,
+  'questions', CASE WHEN e.open_questions IS NULL THEN '[]'::json
+    ELSE replace(e.open_questions::text, '"task_title" : null', '"task_title" : ' || to_json(t.title)::text)::json END,
+  'task_runs', COALESCE(e.runs, '[]'::json),
+  'latest_run_status', e.latest_run_status, 'latest_run_error', e.latest_run_error, 'latest_run_trigger', e.latest_run_trigger,
   'created_at', ${iso("t.created_at")}, 'updated_at', ${iso("t.updated_at")}, 'done_at', ${iso("t.done_at")})`;
 
-// Open questions oldest first; the 10 newest runs (index task_runs(task_id, created_at DESC, id)).
-// The newest run is looked up on its own: one index probe is cheaper than reading it back out of
-// the runs' JSON (a json value is text, parsed again on every ->).
+// One probe per task for everything beyond its own row: the three sub-selects per task that this
+// replaced were half of PostgreSQL's time for a page (docs/PERFORMANCE.md).
 const TASK_JOINS = `
   LEFT JOIN projects pr ON pr.id = t.project_id
-  LEFT JOIN LATERAL (
-    SELECT json_agg(json_build_object(
-             'id', q.id, 'workspace_id', q.workspace_id, 'task_id', q.task_id, 'task_title', t.title,
-             'content', q.content, 'context', q.context, 'options', q.options, 'answer', q.answer,
-             'status', q.status, 'priority', q.priority, 'created_at', ${iso("q.created_at")},
-             'answered_at', ${iso("q.answered_at")})
-           ORDER BY q.created_at, q.id) AS list
-    FROM questions q WHERE q.task_id = t.id AND q.status = 'open'
-  ) oq ON true
-  LEFT JOIN LATERAL (
-    SELECT json_agg(json_build_object(
-             'id', r.id, 'task_id', r.task_id, 'session_id', r.session_id, 'attempt_number', r.attempt_number,
-             'status', r.status, 'exit_code', r.exit_code, 'error_message', r.error_message,
-             'started_at', ${iso("r.started_at")}, 'finished_at', ${iso("r.finished_at")},
-             'duration_seconds', r.duration_seconds, 'trigger', r.trigger)
-           ORDER BY r.created_at DESC, r.id) AS list
-    FROM (SELECT * FROM task_runs r0 WHERE r0.task_id = t.id ORDER BY r0.created_at DESC, r0.id LIMIT 10) r
-  ) rr ON true
-  LEFT JOIN LATERAL (
-    SELECT r1.status, r1.error_message, r1.trigger FROM task_runs r1
-    WHERE r1.task_id = t.id ORDER BY r1.created_at DESC, r1.id LIMIT 1
-  ) lr ON true`;
+  LEFT JOIN task_board_extras e ON e.task_id = t.id`;
 
 // Pages of the columns in $3 (keys, in order) of workspace $1: `limit` tasks from `offset`
 // (parameters of the statement, or constants). The page is
