@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: every test. Builds once, runs the vitest suite (unit + API over HTTP) on the embedded
+// `npm test`: every test. Lints (ESLint and Prettier; a lint error fails the run), builds once, runs the vitest suite (unit + API over HTTP) on the embedded
 // database, again on PostgreSQL when one is reachable (mandatory under CI=true), then the Playwright
 // browser tests. Ends with one line "Tests: N passed, N failed".
 import { spawnSync } from "node:child_process";
@@ -14,11 +14,14 @@ fs.mkdirSync(artifacts, { recursive: true });
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const problems = [];
 
+step("lint", "npm", ["run", "-s", "lint"]);
 if (needsBuild()) step("build", "npm", ["run", "build"]);
 
 const chromium = await findChromium();
 if (!chromium) {
-  console.error(`[test] No browser for the Playwright tests. Install Debian's Chromium with:\n\n    ${INSTALL_COMMAND}\n\nor set CHROMIUM_PATH to a Chromium binary, then run npm test again.`);
+  console.error(
+    `[test] No browser for the Playwright tests. Install Debian's Chromium with:\n\n    ${INSTALL_COMMAND}\n\nor set CHROMIUM_PATH to a Chromium binary, then run npm test again.`,
+  );
   process.exit(1);
 }
 
@@ -29,7 +32,9 @@ if (await postgresReachable()) {
   problems.push(`PostgreSQL is not reachable at ${redact(postgresAdminUrl())}; under CI the PostgreSQL pass is mandatory`);
   totals.failed++;
 } else {
-  console.log(`[test] PostgreSQL not reachable at ${redact(postgresAdminUrl())}: skipping the PostgreSQL pass (set TEST_DATABASE_URL to run it).`);
+  console.log(
+    `[test] PostgreSQL not reachable at ${redact(postgresAdminUrl())}: skipping the PostgreSQL pass (set TEST_DATABASE_URL to run it).`,
+  );
 }
 
 playwright(chromium);

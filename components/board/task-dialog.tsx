@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { api } from "@/lib/client/api";
 import { patchTask, placeTask, removeTask, restoreColumns, snapshotColumns } from "@/lib/client/board-cache";
 import { projectKeys, taskKeys } from "@/lib/client/query-keys";
@@ -42,12 +42,10 @@ export function TaskDialog({ workspaceId, taskId, onClose }: { workspaceId: stri
     queryKey: projectKeys.list(workspaceId),
     queryFn: () => api<Project[]>(`/api/workspaces/${workspaceId}/projects`),
   });
-  const [draft, setDraft] = useState<Draft | null>(null);
+  // The form edits a copy of the task; until the person types, the copy is the loaded task itself.
+  const [edited, setDraft] = useState<Draft | null>(null);
+  const draft = edited ?? (task.data ? toDraft(task.data) : null);
   const [confirmDelete, setConfirmDelete] = useState(false);
-
-  useEffect(() => {
-    if (task.data && !draft) setDraft(toDraft(task.data));
-  }, [task.data, draft]);
 
   const save = useMutation({
     mutationFn: (changes: Partial<Task>) => api<Task>(`/api/workspaces/${workspaceId}/tasks/${taskId}`, { method: "PATCH", json: changes }),
@@ -102,11 +100,22 @@ export function TaskDialog({ workspaceId, taskId, onClose }: { workspaceId: stri
           >
             <label className="col-span-2 mb-3 block text-sm font-medium">
               Title
-              <input required maxLength={500} value={draft.title} onChange={(e) => setDraft({ ...draft, title: e.target.value })} className={inputClass} />
+              <input
+                required
+                maxLength={500}
+                value={draft.title}
+                onChange={(e) => setDraft({ ...draft, title: e.target.value })}
+                className={inputClass}
+              />
             </label>
             <label className="col-span-2 mb-3 block text-sm font-medium">
               Description
-              <textarea rows={4} value={draft.description} onChange={(e) => setDraft({ ...draft, description: e.target.value })} className={inputClass} />
+              <textarea
+                rows={4}
+                value={draft.description}
+                onChange={(e) => setDraft({ ...draft, description: e.target.value })}
+                className={inputClass}
+              />
             </label>
             <PrioritySelect value={draft.priority} onChange={(priority) => setDraft({ ...draft, priority })} className={inputClass} />
             <label className="mb-3 block text-sm font-medium">
@@ -115,7 +124,11 @@ export function TaskDialog({ workspaceId, taskId, onClose }: { workspaceId: stri
             </label>
             <label className="mb-3 block text-sm font-medium">
               Project
-              <select value={draft.project_id} onChange={(e) => setDraft({ ...draft, project_id: e.target.value, phase: "" })} className={inputClass}>
+              <select
+                value={draft.project_id}
+                onChange={(e) => setDraft({ ...draft, project_id: e.target.value, phase: "" })}
+                className={inputClass}
+              >
                 <option value="">No project</option>
                 {(projects.data ?? []).map((p) => (
                   <option key={p.id} value={p.id}>
@@ -142,7 +155,13 @@ export function TaskDialog({ workspaceId, taskId, onClose }: { workspaceId: stri
             </label>
             <label className="col-span-2 mb-3 block text-sm font-medium">
               Pull request URL
-              <input type="url" value={draft.pr_url} onChange={(e) => setDraft({ ...draft, pr_url: e.target.value })} placeholder="https://github.com/…/pull/1" className={inputClass} />
+              <input
+                type="url"
+                value={draft.pr_url}
+                onChange={(e) => setDraft({ ...draft, pr_url: e.target.value })}
+                placeholder="https://github.com/…/pull/1"
+                className={inputClass}
+              />
             </label>
             <div className="col-span-2">
               <ErrorText>{save.error ? `Not saved: ${save.error.message}` : ""}</ErrorText>
@@ -273,7 +292,10 @@ function fromDraft(draft: Draft): Partial<Task> {
     title: draft.title.trim(),
     description: draft.description,
     priority: draft.priority,
-    tags: draft.tags.split(",").map((tag) => tag.trim()).filter(Boolean),
+    tags: draft.tags
+      .split(",")
+      .map((tag) => tag.trim())
+      .filter(Boolean),
     project_id: draft.project_id || null,
     phase: draft.phase === "" ? null : Number(draft.phase),
     pr_url: draft.pr_url.trim() || null,

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   engineServer,
-  eventually,
   finished,
   FIXTURE_AGENT,
   newStore,
@@ -48,8 +47,24 @@ describe("manual runs", () => {
     const started = await run(t.id, "succeed");
     expect(started.status).toBe(202);
     expect(Object.keys(started.body).sort()).toEqual(
-      ["duration", "error_message", "exit_code", "finished_at", "id", "keep_status", "last_activity_at", "line_count", "report",
-        "runner_pid", "session_name", "started_at", "status", "task_id", "task_run_id", "workspace_id"].sort(),
+      [
+        "duration",
+        "error_message",
+        "exit_code",
+        "finished_at",
+        "id",
+        "keep_status",
+        "last_activity_at",
+        "line_count",
+        "report",
+        "runner_pid",
+        "session_name",
+        "started_at",
+        "status",
+        "task_id",
+        "task_run_id",
+        "workspace_id",
+      ].sort(),
     );
     expect(started.body).toMatchObject({ task_id: t.id, workspace_id: wsId, status: "running", keep_status: false, exit_code: null });
     expect(started.body.runner_pid).toBeGreaterThan(0);
@@ -75,7 +90,13 @@ describe("manual runs", () => {
       finished_at: done.finished_at,
     });
     const log = await getLog(done.id);
-    expect(log.body).toMatchObject({ lines: ["working on report task", "a line on stderr"], offset: 0, next_offset: 2, line_count: 2, complete: true });
+    expect(log.body).toMatchObject({
+      lines: ["working on report task", "a line on stderr"],
+      offset: 0,
+      next_offset: 2,
+      line_count: 2,
+      complete: true,
+    });
 
     const board = await server.call("GET", `${base()}/tasks/${t.id}`, { token });
     expect(board.body).toMatchObject({ latest_run_status: "succeeded", latest_run_trigger: "manual" });
