@@ -153,7 +153,11 @@ async function pgStats(url) {
 
 /** The process that serves (next start may run the server in a child of the process we started). */
 function serverPid(server) {
-  const children = fs.readFileSync(`/proc/${server.child.pid}/task/${server.child.pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean);
+  const children = fs
+    .readFileSync(`/proc/${server.child.pid}/task/${server.child.pid}/children`, "utf8")
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean);
   const candidates = [server.child.pid, ...children.map(Number)];
   return candidates.reduce((best, pid) => (rssMb(pid) > rssMb(best) ? pid : best));
 }

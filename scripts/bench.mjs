@@ -166,7 +166,9 @@ async function drive(db, url, token, big, small) {
       aloneP99: alone.latency.p99,
       items: body.items?.length,
     };
-    console.log(`${db.padEnd(18)} ${name.padEnd(45)} ${String(Math.round(row.rps)).padStart(6)} req/s  p99 ${row.p99} ms  alone p50 ${row.aloneP50} p99 ${row.aloneP99} ms  sql ${row.statements}`);
+    console.log(
+      `${db.padEnd(18)} ${name.padEnd(45)} ${String(Math.round(row.rps)).padStart(6)} req/s  p99 ${row.p99} ms  alone p50 ${row.aloneP50} p99 ${row.aloneP99} ms  sql ${row.statements}`,
+    );
     results.push(row);
   }
   return results;

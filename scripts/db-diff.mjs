@@ -16,7 +16,11 @@ provider = "postgresql"
 
 async function main() {
   const raw = process.argv.slice(2).join(" ");
-  const name = raw.toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_+|_+$/g, "").slice(0, 200);
+  const name = raw
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "_")
+    .replace(/^_+|_+$/g, "")
+    .slice(0, 200);
   if (!name || raw.startsWith("-")) {
     console.error("Usage: npm run db:diff -- <name>   (e.g. npm run db:diff -- add_task_labels)");
     return 2;

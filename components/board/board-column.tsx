@@ -82,7 +82,11 @@ export const BoardColumn = forwardRef<
         <h2 id={headingId} className="min-w-0 truncate text-sm font-semibold whitespace-nowrap" title={title}>
           {title}
         </h2>
-        <span data-testid="column-total" aria-label={`${total} tasks`} className="rounded-full bg-slate-200 px-2 text-xs font-medium text-slate-700 dark:bg-slate-800 dark:text-slate-300">
+        <span
+          data-testid="column-total"
+          aria-label={`${total} tasks`}
+          className="rounded-full bg-slate-200 px-2 text-xs font-medium text-slate-700 dark:bg-slate-800 dark:text-slate-300"
+        >
           {query.isPending ? "…" : total}
         </span>
         <SortControl column={title} sort={sort} onChange={onSortChange} />
@@ -208,7 +212,11 @@ function CardList({
           Loading more…
         </p>
       ) : hasMore ? (
-        <button type="button" onClick={loadMore} className="w-full py-2 text-center text-xs text-blue-800 hover:underline dark:text-blue-300">
+        <button
+          type="button"
+          onClick={loadMore}
+          className="w-full py-2 text-center text-xs text-blue-800 hover:underline dark:text-blue-300"
+        >
           Load more
         </button>
       ) : null}
@@ -257,7 +265,8 @@ const QuickAdd = forwardRef<HTMLInputElement, { workspaceId: string; column: Col
   const toast = useToast();
   const [text, setText] = useState("");
   const create = useMutation({
-    mutationFn: (taskTitle: string) => api<Task>(`/api/workspaces/${workspaceId}/tasks`, { method: "POST", json: { title: taskTitle, status: column } }),
+    mutationFn: (taskTitle: string) =>
+      api<Task>(`/api/workspaces/${workspaceId}/tasks`, { method: "POST", json: { title: taskTitle, status: column } }),
     onSuccess: (task) => {
       for (const key of placeTask(client, workspaceId, task)) client.invalidateQueries({ queryKey: key, exact: true });
       setText("");

@@ -20,7 +20,15 @@ import { sortableKeyboardCoordinates } from "@dnd-kit/sortable";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { api, ApiClientError } from "@/lib/client/api";
-import { flatItems, patchTask, placeTask, positionBetween, restoreColumns, snapshotColumns, type ColumnData } from "@/lib/client/board-cache";
+import {
+  flatItems,
+  patchTask,
+  placeTask,
+  positionBetween,
+  restoreColumns,
+  snapshotColumns,
+  type ColumnData,
+} from "@/lib/client/board-cache";
 import { boardKeys, projectKeys } from "@/lib/client/query-keys";
 import { DEFAULT_SORT, type ColumnSort, type Project, type Task, type TaskPage } from "@/lib/client/types";
 import { COLUMNS, type ColumnKey } from "@/lib/tasks/columns";
@@ -60,7 +68,8 @@ export function Board({ workspaceId }: { workspaceId: string }) {
       const board = await api<{ columns: (TaskPage & { key: ColumnKey })[] }>(`/api/workspaces/${workspaceId}/board?limit=${PAGE_SIZE}`);
       for (const { key, items, total, has_more } of board.columns) {
         const cacheKey = boardKeys.columnSorted(workspaceId, key, DEFAULT_SORT);
-        if (!client.getQueryData(cacheKey)) client.setQueryData<ColumnData>(cacheKey, { pages: [{ items, total, has_more }], pageParams: [0] });
+        if (!client.getQueryData(cacheKey))
+          client.setQueryData<ColumnData>(cacheKey, { pages: [{ items, total, has_more }], pageParams: [0] });
       }
       return true;
     },
@@ -107,7 +116,10 @@ export function Board({ workspaceId }: { workspaceId: string }) {
       if (context) restoreColumns(client, context.snapshot);
       // 409 means this board's view of the column was out of date: fetch the columns again.
       const stale = error instanceof ApiClientError && error.status === 409;
-      toast(`“${task.title}” could not be moved to ${COLUMN_TITLE[column]}: ${error.message}.${stale ? " The board has been refreshed." : ""}`, "error");
+      toast(
+        `“${task.title}” could not be moved to ${COLUMN_TITLE[column]}: ${error.message}.${stale ? " The board has been refreshed." : ""}`,
+        "error",
+      );
       if (stale) client.invalidateQueries({ queryKey: boardKeys.columns(workspaceId) });
     },
     onSuccess: (saved) => {
@@ -149,7 +161,9 @@ export function Board({ workspaceId }: { workspaceId: string }) {
         // Same column: the card takes the place of the one it is over (arrayMove semantics).
         index = overIndex;
       } else {
-        const below = (active.rect.current.translated?.top ?? 0) + (active.rect.current.translated?.height ?? 0) / 2 > over.rect.top + over.rect.height / 2;
+        const below =
+          (active.rect.current.translated?.top ?? 0) + (active.rect.current.translated?.height ?? 0) / 2 >
+          over.rect.top + over.rect.height / 2;
         index = overIndex + (below ? 1 : 0);
       }
     } else {
@@ -173,7 +187,10 @@ export function Board({ workspaceId }: { workspaceId: string }) {
         : over.id === active.id
           ? `Task ${titleOf(active.data.current)} is back in its place.`
           : `Task ${titleOf(active.data.current)} is over ${placeOf(over.data.current)}.`,
-    onDragEnd: ({ active, over }) => (over ? `Task ${titleOf(active.data.current)} was dropped on ${placeOf(over.data.current)}.` : `Task ${titleOf(active.data.current)} was dropped where it was.`),
+    onDragEnd: ({ active, over }) =>
+      over
+        ? `Task ${titleOf(active.data.current)} was dropped on ${placeOf(over.data.current)}.`
+        : `Task ${titleOf(active.data.current)} was dropped where it was.`,
     onDragCancel: ({ active }) => `Moving task ${titleOf(active.data.current)} was cancelled. It is back where it was.`,
   };
 
@@ -220,7 +237,8 @@ export function Board({ workspaceId }: { workspaceId: string }) {
         accessibility={{
           announcements,
           screenReaderInstructions: {
-            draggable: "To move a task, press Space. Use the arrow keys to move it within a column or to another column, Space to drop it, or Escape to cancel. Press Enter to open it.",
+            draggable:
+              "To move a task, press Space. Use the arrow keys to move it within a column or to another column, Space to drop it, or Escape to cancel. Press Enter to open it.",
           },
         }}
       >

@@ -74,7 +74,10 @@ export function CardBody({ task }: { task: Task }) {
     <>
       <p className="line-clamp-2 text-sm font-medium break-words">{task.title}</p>
       <div className="mt-2 flex flex-wrap items-center gap-1.5 text-xs">
-        <span className={`rounded px-1.5 py-0.5 font-semibold uppercase ${PRIORITY_STYLE[task.priority] ?? PRIORITY_STYLE.p2}`} title="Priority">
+        <span
+          className={`rounded px-1.5 py-0.5 font-semibold uppercase ${PRIORITY_STYLE[task.priority] ?? PRIORITY_STYLE.p2}`}
+          title="Priority"
+        >
           {task.priority}
         </span>
         {blocked ? (
@@ -114,7 +117,10 @@ export function CardBody({ task }: { task: Task }) {
             </a>
           ) : null}
           {task.has_merge_conflict ? (
-            <span data-testid="conflict-badge" className="rounded bg-red-100 px-1.5 py-0.5 font-medium text-red-900 dark:bg-red-950 dark:text-red-200">
+            <span
+              data-testid="conflict-badge"
+              className="rounded bg-red-100 px-1.5 py-0.5 font-medium text-red-900 dark:bg-red-950 dark:text-red-200"
+            >
               Merge conflict
             </span>
           ) : null}

@@ -78,7 +78,10 @@ export function ExecutionDialog({
         {data?.report ? (
           <>
             <h3 className="mb-1 text-sm font-semibold">Report</h3>
-            <div data-testid="execution-report" className="rounded-md border border-slate-200 p-3 text-sm whitespace-pre-wrap dark:border-slate-700">
+            <div
+              data-testid="execution-report"
+              className="rounded-md border border-slate-200 p-3 text-sm whitespace-pre-wrap dark:border-slate-700"
+            >
               {data.report}
             </div>
           </>
@@ -130,7 +133,10 @@ function readLog(body: unknown, from: number): { lines: string[]; next: number }
   const lines = Array.isArray(record.lines)
     ? record.lines.map((line) => (typeof line === "string" ? line : String((line as { text?: string }).text ?? JSON.stringify(line))))
     : typeof record.content === "string"
-      ? record.content.replace(/\n$/, "").split("\n").filter((_, i, all) => all.length > 1 || all[0] !== "")
+      ? record.content
+          .replace(/\n$/, "")
+          .split("\n")
+          .filter((_, i, all) => all.length > 1 || all[0] !== "")
       : [];
   const next = typeof record.next_offset === "number" ? record.next_offset : from + lines.length;
   return { lines, next };

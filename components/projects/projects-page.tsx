@@ -13,7 +13,6 @@ import { ErrorText, inputClass, primaryButton, secondaryButton } from "@/compone
 import { useToast } from "@/components/ui/toast";
 import { PRIORITY_STYLE } from "@/components/board/task-card";
 
-
 type ProjectInput = Pick<Project, "name" | "description" | "status" | "priority" | "tags"> & { phases: string[] };
 
 export function ProjectsPage({ workspaceId }: { workspaceId: string }) {
@@ -62,11 +61,17 @@ export function ProjectsPage({ workspaceId }: { workspaceId: string }) {
               <tr key={project.id} className="border-t border-slate-200 dark:border-slate-800">
                 <td className="px-3 py-2">
                   <div className="font-medium">{project.name}</div>
-                  {project.description ? <div className="line-clamp-1 text-xs text-slate-600 dark:text-slate-400">{project.description}</div> : null}
+                  {project.description ? (
+                    <div className="line-clamp-1 text-xs text-slate-600 dark:text-slate-400">{project.description}</div>
+                  ) : null}
                 </td>
                 <td className="px-3 py-2">{project.status}</td>
                 <td className="px-3 py-2">
-                  <span className={`rounded px-1.5 py-0.5 text-xs font-semibold uppercase ${PRIORITY_STYLE[project.priority] ?? PRIORITY_STYLE.p3}`}>{project.priority}</span>
+                  <span
+                    className={`rounded px-1.5 py-0.5 text-xs font-semibold uppercase ${PRIORITY_STYLE[project.priority] ?? PRIORITY_STYLE.p3}`}
+                  >
+                    {project.priority}
+                  </span>
                 </td>
                 <td className="px-3 py-2 text-xs">{project.tags.join(", ")}</td>
                 <td className="px-3 py-2 text-xs">{(project.phases ?? []).join(" → ")}</td>
@@ -80,7 +85,9 @@ export function ProjectsPage({ workspaceId }: { workspaceId: string }) {
           </tbody>
         </table>
       )}
-      {editing ? <ProjectDialog workspaceId={workspaceId} project={editing === "new" ? null : editing} onClose={() => setEditing(null)} /> : null}
+      {editing ? (
+        <ProjectDialog workspaceId={workspaceId} project={editing === "new" ? null : editing} onClose={() => setEditing(null)} />
+      ) : null}
     </main>
   );
 }
@@ -125,11 +132,22 @@ function ProjectDialog({ workspaceId, project, onClose }: { workspaceId: string;
       >
         <label className="mb-3 block text-sm font-medium">
           Name
-          <input required maxLength={200} value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} className={inputClass} />
+          <input
+            required
+            maxLength={200}
+            value={form.name}
+            onChange={(e) => setForm({ ...form, name: e.target.value })}
+            className={inputClass}
+          />
         </label>
         <label className="mb-3 block text-sm font-medium">
           Description
-          <textarea rows={3} value={form.description} onChange={(e) => setForm({ ...form, description: e.target.value })} className={inputClass} />
+          <textarea
+            rows={3}
+            value={form.description}
+            onChange={(e) => setForm({ ...form, description: e.target.value })}
+            className={inputClass}
+          />
         </label>
         <div className="grid grid-cols-2 gap-4">
           <label className="mb-3 block text-sm font-medium">
@@ -167,5 +185,8 @@ function ProjectDialog({ workspaceId, project, onClose }: { workspaceId: string;
 }
 
 function split(text: string, separator: string): string[] {
-  return text.split(separator).map((part) => part.trim()).filter(Boolean);
+  return text
+    .split(separator)
+    .map((part) => part.trim())
+    .filter(Boolean);
 }

@@ -74,7 +74,12 @@ export function QuestionPanel({ workspaceId, onClose }: { workspaceId: string; o
     >
       <div className="flex items-center justify-between border-b border-slate-200 px-4 py-3 dark:border-slate-800">
         <h2 className="font-semibold">Open questions</h2>
-        <button type="button" onClick={onClose} aria-label="Close questions" className="rounded px-2 py-1 hover:bg-slate-100 dark:hover:bg-slate-800">
+        <button
+          type="button"
+          onClick={onClose}
+          aria-label="Close questions"
+          className="rounded px-2 py-1 hover:bg-slate-100 dark:hover:bg-slate-800"
+        >
           ✕
         </button>
       </div>

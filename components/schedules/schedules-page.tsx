@@ -48,7 +48,9 @@ export function SchedulesPage({ workspaceId }: { workspaceId: string }) {
           ))}
         </ul>
       )}
-      {editing ? <ScheduleDialog workspaceId={workspaceId} schedule={editing === "new" ? null : editing} onClose={() => setEditing(null)} /> : null}
+      {editing ? (
+        <ScheduleDialog workspaceId={workspaceId} schedule={editing === "new" ? null : editing} onClose={() => setEditing(null)} />
+      ) : null}
     </main>
   );
 }
@@ -95,7 +97,10 @@ function ScheduleRow({ workspaceId, schedule, onEdit }: { workspaceId: string; s
         </button>
       </div>
       {started ? (
-        <p role="status" className="mt-3 flex items-center gap-3 rounded-md bg-blue-50 px-3 py-2 text-sm text-blue-900 dark:bg-blue-950 dark:text-blue-100">
+        <p
+          role="status"
+          className="mt-3 flex items-center gap-3 rounded-md bg-blue-50 px-3 py-2 text-sm text-blue-900 dark:bg-blue-950 dark:text-blue-100"
+        >
           <span data-testid="triggered-run">
             Started run <code>{started.task_run_id}</code>
           </span>
@@ -155,17 +160,34 @@ function ScheduleDialog({ workspaceId, schedule, onClose }: { workspaceId: strin
             <input
               required
               value={form.name}
-              onChange={(e) => setForm({ ...form, name: e.target.value, slug: schedule || form.slug !== slugify(form.name) ? form.slug : slugify(e.target.value) })}
+              onChange={(e) =>
+                setForm({
+                  ...form,
+                  name: e.target.value,
+                  slug: schedule || form.slug !== slugify(form.name) ? form.slug : slugify(e.target.value),
+                })
+              }
               className={inputClass}
             />
           </label>
           <label className="mb-3 block text-sm font-medium">
             Slug
-            <input required pattern="[a-z0-9][a-z0-9-]*" value={form.slug} onChange={(e) => setForm({ ...form, slug: e.target.value })} className={inputClass} />
+            <input
+              required
+              pattern="[a-z0-9][a-z0-9-]*"
+              value={form.slug}
+              onChange={(e) => setForm({ ...form, slug: e.target.value })}
+              className={inputClass}
+            />
           </label>
           <label className="mb-3 block text-sm font-medium">
             Cron
-            <input required value={form.cron} onChange={(e) => setForm({ ...form, cron: e.target.value })} className={`${inputClass} font-mono`} />
+            <input
+              required
+              value={form.cron}
+              onChange={(e) => setForm({ ...form, cron: e.target.value })}
+              className={`${inputClass} font-mono`}
+            />
           </label>
           <label className="mb-3 block text-sm font-medium">
             Time zone
@@ -192,7 +214,12 @@ function ScheduleDialog({ workspaceId, schedule, onClose }: { workspaceId: strin
         </label>
         <label className="mb-3 block text-sm font-medium">
           Default instructions
-          <textarea rows={4} value={form.default_instructions} onChange={(e) => setForm({ ...form, default_instructions: e.target.value })} className={inputClass} />
+          <textarea
+            rows={4}
+            value={form.default_instructions}
+            onChange={(e) => setForm({ ...form, default_instructions: e.target.value })}
+            className={inputClass}
+          />
         </label>
         <ErrorText>{save.error ? `Not saved: ${save.error.message}` : ""}</ErrorText>
         <div className="flex justify-end gap-2">
@@ -222,5 +249,9 @@ function formatIn(date: Date | undefined, timezone: string): string {
 }
 
 function slugify(text: string): string {
-  return text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 60);
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 60);
 }

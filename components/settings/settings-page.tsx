@@ -61,8 +61,8 @@ function CodehostSection({ workspaceId }: { workspaceId: string }) {
           </p>
           {status.data.app_configured === false && !status.data.connected ? (
             <p className="text-sm text-slate-600 dark:text-slate-400">
-              The server has no GitHub App credentials (GITHUB_APP_ID and GITHUB_APP_PRIVATE_KEY). Ask the administrator to set them, then connect a
-              repository here.
+              The server has no GitHub App credentials (GITHUB_APP_ID and GITHUB_APP_PRIVATE_KEY). Ask the administrator to set them, then
+              connect a repository here.
             </p>
           ) : status.data.connected ? (
             <button type="button" className={secondaryButton} onClick={() => disconnect.mutate()} disabled={disconnect.isPending}>
@@ -82,7 +82,14 @@ function CodehostSection({ workspaceId }: { workspaceId: string }) {
               </label>
               <label className="text-sm font-medium">
                 Installation id
-                <input required inputMode="numeric" pattern="[0-9]+" value={installation} onChange={(e) => setInstallation(e.target.value)} className={inputClass} />
+                <input
+                  required
+                  inputMode="numeric"
+                  pattern="[0-9]+"
+                  value={installation}
+                  onChange={(e) => setInstallation(e.target.value)}
+                  className={inputClass}
+                />
               </label>
               <button type="submit" className={primaryButton} disabled={connect.isPending}>
                 Connect
@@ -139,7 +146,13 @@ function MembersSection({ workspaceId }: { workspaceId: string }) {
         <label className="sr-only" htmlFor="add-member">
           Username to add
         </label>
-        <input id="add-member" value={username} onChange={(e) => setUsername(e.target.value)} placeholder="Username" className={`${inputClass} mt-0 flex-1`} />
+        <input
+          id="add-member"
+          value={username}
+          onChange={(e) => setUsername(e.target.value)}
+          placeholder="Username"
+          className={`${inputClass} mt-0 flex-1`}
+        />
         <button type="submit" className={secondaryButton} disabled={add.isPending || !username.trim()}>
           Add member
         </button>
@@ -177,7 +190,9 @@ function ApiKeysSection() {
       <h2 id="keys-title" className="mb-1 font-semibold">
         Your API keys
       </h2>
-      <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">Scripts and agents use these as Bearer tokens. They act as you in every workspace you belong to.</p>
+      <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">
+        Scripts and agents use these as Bearer tokens. They act as you in every workspace you belong to.
+      </p>
       <form
         className="mb-3 flex gap-2"
         onSubmit={(event) => {
@@ -188,17 +203,33 @@ function ApiKeysSection() {
         <label className="sr-only" htmlFor="key-name">
           Key name
         </label>
-        <input id="key-name" value={name} onChange={(e) => setName(e.target.value)} placeholder="Name, e.g. CI script" maxLength={100} className={`${inputClass} mt-0 flex-1`} />
+        <input
+          id="key-name"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          placeholder="Name, e.g. CI script"
+          maxLength={100}
+          className={`${inputClass} mt-0 flex-1`}
+        />
         <button type="submit" className={primaryButton} disabled={create.isPending || !name.trim()}>
           Create key
         </button>
       </form>
       <ErrorText>{create.error ? `No key created: ${create.error.message}` : ""}</ErrorText>
       {created ? (
-        <div role="status" className="mb-3 rounded-md border border-amber-400 bg-amber-50 p-3 text-sm dark:border-amber-600 dark:bg-amber-950">
+        <div
+          role="status"
+          className="mb-3 rounded-md border border-amber-400 bg-amber-50 p-3 text-sm dark:border-amber-600 dark:bg-amber-950"
+        >
           <p className="mb-2 font-medium">Copy the key “{created.name}” now: it is shown only once.</p>
           <div className="flex gap-2">
-            <input readOnly value={created.key} aria-label="New API key" className={`${inputClass} mt-0 flex-1 font-mono`} onFocus={(e) => e.currentTarget.select()} />
+            <input
+              readOnly
+              value={created.key}
+              aria-label="New API key"
+              className={`${inputClass} mt-0 flex-1 font-mono`}
+              onFocus={(e) => e.currentTarget.select()}
+            />
             <button
               type="button"
               className={secondaryButton}
@@ -243,7 +274,12 @@ function ApiKeysSection() {
                   </button>
                 </>
               ) : (
-                <button type="button" className={secondaryButton} onClick={() => setConfirming(key.id)} aria-label={`Delete key ${key.name}`}>
+                <button
+                  type="button"
+                  className={secondaryButton}
+                  onClick={() => setConfirming(key.id)}
+                  aria-label={`Delete key ${key.name}`}
+                >
                   Delete
                 </button>
               )}

@@ -1,7 +1,4 @@
-export function Field({
-  label,
-  ...input
-}: { label: string } & React.InputHTMLAttributes<HTMLInputElement>) {
+export function Field({ label, ...input }: { label: string } & React.InputHTMLAttributes<HTMLInputElement>) {
   return (
     <label className="mb-4 block text-sm font-medium">
       {label}

@@ -1,6 +1,14 @@
 import { PRIORITIES, type Priority } from "@/lib/tasks/columns";
 
-export function PrioritySelect({ value, onChange, className }: { value: string; onChange: (priority: Priority) => void; className: string }) {
+export function PrioritySelect({
+  value,
+  onChange,
+  className,
+}: {
+  value: string;
+  onChange: (priority: Priority) => void;
+  className: string;
+}) {
   return (
     <label className="mb-3 block text-sm font-medium">
       Priority

@@ -34,9 +34,7 @@ export function ToastProvider({ children }: { children: React.ReactNode }) {
             key={toast.id}
             role={toast.tone === "error" ? "alert" : "status"}
             className={`pointer-events-auto rounded-lg px-4 py-3 text-sm shadow-lg ${
-              toast.tone === "error"
-                ? "bg-red-700 text-white"
-                : "bg-slate-800 text-white dark:bg-slate-100 dark:text-slate-900"
+              toast.tone === "error" ? "bg-red-700 text-white" : "bg-slate-800 text-white dark:bg-slate-100 dark:text-slate-900"
             }`}
           >
             {toast.message}

@@ -69,7 +69,9 @@ function Shell({ workspaceId, username, children }: { workspaceId: string; usern
         <AppHeader username={username} />
         <main className="mx-auto max-w-xl px-6 py-16 text-center">
           <h1 className="mb-2 text-xl font-semibold">This workspace cannot be opened</h1>
-          <p className="mb-6 text-slate-600 dark:text-slate-400">{workspace.error.message}. It may have been deleted, or you are not a member.</p>
+          <p className="mb-6 text-slate-600 dark:text-slate-400">
+            {workspace.error.message}. It may have been deleted, or you are not a member.
+          </p>
           <button type="button" className="text-blue-700 underline dark:text-blue-300" onClick={() => router.push("/")}>
             Back to your workspaces
           </button>
@@ -151,7 +153,9 @@ function Shell({ workspaceId, username, children }: { workspaceId: string; usern
         </div>
       </div>
       <HelpDialog open={helpOpen} onClose={() => setHelpOpen(false)} />
-      {execution ? <ExecutionDialog workspaceId={workspaceId} executionId={execution.id} title={execution.title} onClose={() => setExecution(null)} /> : null}
+      {execution ? (
+        <ExecutionDialog workspaceId={workspaceId} executionId={execution.id} title={execution.title} onClose={() => setExecution(null)} />
+      ) : null}
       {taskId ? <TaskDialog workspaceId={workspaceId} taskId={taskId} onClose={() => setTaskId(null)} /> : null}
     </WorkspaceContext.Provider>
   );

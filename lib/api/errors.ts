@@ -26,5 +26,4 @@ export class ValidationError extends HttpError {
 export const notFound = (what: string) => new HttpError(404, `${what} not found`);
 export const conflict = (detail: string) => new HttpError(409, detail);
 export const forbidden = (detail = "Not enough permissions") => new HttpError(403, detail);
-export const unauthorized = (detail = "Not authenticated") =>
-  new HttpError(401, detail, { "WWW-Authenticate": "Bearer" });
+export const unauthorized = (detail = "Not authenticated") => new HttpError(401, detail, { "WWW-Authenticate": "Bearer" });

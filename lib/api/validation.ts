@@ -44,7 +44,8 @@ export function toEntry(issue: z.core.$ZodIssue, source: Source, root: unknown):
               : entry("float_type", FLOAT_MESSAGE);
           }
           if (fromText) return entry("int_parsing", "Input should be a valid integer, unable to parse string as an integer");
-          if (typeof input === "number") return entry("int_from_float", "Input should be a valid integer, got a number with a fractional part");
+          if (typeof input === "number")
+            return entry("int_from_float", "Input should be a valid integer, got a number with a fractional part");
           return entry("int_type", "Input should be a valid integer");
         case "boolean":
           return fromText
@@ -66,7 +67,9 @@ export function toEntry(issue: z.core.$ZodIssue, source: Source, root: unknown):
       if (issue.origin === "array" || issue.origin === "set") {
         const actual = Array.isArray(input) ? input.length : undefined;
         return entry("too_short", `List should have at least ${min} item${min === 1 ? "" : "s"} after validation, not ${actual}`, {
-          field_type: "List", min_length: min, actual_length: actual,
+          field_type: "List",
+          min_length: min,
+          actual_length: actual,
         });
       }
       return issue.inclusive
@@ -81,7 +84,9 @@ export function toEntry(issue: z.core.$ZodIssue, source: Source, root: unknown):
       if (issue.origin === "array" || issue.origin === "set") {
         const actual = Array.isArray(input) ? input.length : undefined;
         return entry("too_long", `List should have at most ${max} item${max === 1 ? "" : "s"} after validation, not ${actual}`, {
-          field_type: "List", max_length: max, actual_length: actual,
+          field_type: "List",
+          max_length: max,
+          actual_length: actual,
         });
       }
       return issue.inclusive

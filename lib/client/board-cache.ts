@@ -50,12 +50,7 @@ export function patchTask(client: QueryClient, workspaceId: string, taskId: stri
  * column at its place. For sorts other than position the place is only known to the server, so
  * those caches are marked stale instead (returned, so the caller can refetch them).
  */
-export function placeTask(
-  client: QueryClient,
-  workspaceId: string,
-  task: Task,
-  options: { at?: { key: QueryKey; index: number } } = {},
-) {
+export function placeTask(client: QueryClient, workspaceId: string, task: Task, options: { at?: { key: QueryKey; index: number } } = {}) {
   const stale: QueryKey[] = [];
   const atHash = options.at ? JSON.stringify(options.at.key) : null;
   for (const [key, data] of allColumnCaches(client, workspaceId)) {
@@ -74,7 +69,11 @@ export function placeTask(
     }
     if (parts.sortBy !== "position") {
       // Replace in place when present; where it belongs in this order is the server's to say.
-      if (here) client.setQueryData<ColumnData>(key, mapItems(data, (item) => (item.id === task.id ? task : item)));
+      if (here)
+        client.setQueryData<ColumnData>(
+          key,
+          mapItems(data, (item) => (item.id === task.id ? task : item)),
+        );
       else client.setQueryData<ColumnData>(key, withTotal(data, 1));
       stale.push(key);
       continue;

@@ -19,7 +19,8 @@ export const boardKeys = {
   firstPages: (workspaceId: string) => [...boardKeys.all(workspaceId), "first-pages"] as const,
   columns: (workspaceId: string) => [...boardKeys.all(workspaceId), "column"] as const,
   column: (workspaceId: string, column: ColumnKey) => [...boardKeys.columns(workspaceId), column] as const,
-  columnSorted: (workspaceId: string, column: ColumnKey, sort: ColumnSort) => [...boardKeys.column(workspaceId, column), sort.by, sort.dir] as const,
+  columnSorted: (workspaceId: string, column: ColumnKey, sort: ColumnSort) =>
+    [...boardKeys.column(workspaceId, column), sort.by, sort.dir] as const,
 };
 
 export const taskKeys = {

@@ -18,16 +18,11 @@ export function defaultMigrationsDir(): string {
   return path.join(process.cwd(), "prisma", "migrations");
 }
 
-export async function applyMigrations(
-  session: SqlSession,
-  migrationsDir = defaultMigrationsDir(),
-): Promise<string[]> {
+export async function applyMigrations(session: SqlSession, migrationsDir = defaultMigrationsDir()): Promise<string[]> {
   await session.query(`SELECT pg_advisory_lock(${MIGRATION_LOCK_KEY})`);
   try {
     await session.exec(CREATE_MIGRATIONS_TABLE);
-    const { rows } = await session.query(
-      `SELECT migration_name, finished_at FROM _prisma_migrations WHERE rolled_back_at IS NULL`,
-    );
+    const { rows } = await session.query(`SELECT migration_name, finished_at FROM _prisma_migrations WHERE rolled_back_at IS NULL`);
     const failed = rows.find((row) => row.finished_at === null);
     if (failed) {
       throw new Error(
@@ -73,10 +68,7 @@ async function applyOne(session: SqlSession, name: string, sql: string) {
     await session.query(`UPDATE _prisma_migrations SET logs = $2 WHERE id = $1`, [id, String(error)]);
     throw new Error(`Migration ${name} failed: ${(error as Error).message}`);
   }
-  await session.query(
-    `UPDATE _prisma_migrations SET finished_at = now(), applied_steps_count = 1 WHERE id = $1`,
-    [id],
-  );
+  await session.query(`UPDATE _prisma_migrations SET finished_at = now(), applied_steps_count = 1 WHERE id = $1`, [id]);
 }
 
 const CREATE_MIGRATIONS_TABLE = `

@@ -55,10 +55,14 @@ export async function startPostgresRelay(url: string): Promise<void> {
     if (client === broken) client = null;
     broken.end().catch(() => {});
     if (stopped) return;
-    setTimeout(() => connect().catch((error) => {
-      console.error(`[taskboard] event relay cannot reconnect: ${error.message}`);
-      reconnectLater(broken);
-    }), RECONNECT_MS).unref();
+    setTimeout(
+      () =>
+        connect().catch((error) => {
+          console.error(`[taskboard] event relay cannot reconnect: ${error.message}`);
+          reconnectLater(broken);
+        }),
+      RECONNECT_MS,
+    ).unref();
   };
 
   const notify = (envelope: Envelope) => {

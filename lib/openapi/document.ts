@@ -112,9 +112,7 @@ export function buildOpenApiDocument(operations: OperationSpec[]): JsonObject {
       summary: op.summary,
       tags: op.tags,
       ...(parameters.length > 0 ? { parameters } : {}),
-      ...(op.body
-        ? { requestBody: { required: true, content: { "application/json": { schema: convert(op.body, "input") } } } }
-        : {}),
+      ...(op.body ? { requestBody: { required: true, content: { "application/json": { schema: convert(op.body, "input") } } } } : {}),
       responses: responsesOf(op, convert),
       ...(op.auth === false ? { security: [] } : {}),
     };
@@ -126,8 +124,8 @@ export function buildOpenApiDocument(operations: OperationSpec[]): JsonObject {
       version: "0.1.0",
       description:
         "A Kanban task board where people and AI coding agents work together. Send `Authorization: Bearer <token>` " +
-        "with an access token from POST /api/auth/login or an API key. Errors are `{\"detail\": \"…\"}`; " +
-        "validation errors (422) are `{\"detail\": [{loc, msg, type, input?, ctx?}]}`.",
+        'with an access token from POST /api/auth/login or an API key. Errors are `{"detail": "…"}`; ' +
+        'validation errors (422) are `{"detail": [{loc, msg, type, input?, ctx?}]}`.',
     },
     paths,
     components: {

@@ -4,7 +4,8 @@ import { apiUrl } from "@/lib/runner/config";
 // What an agent process sees: the server's environment without the server's own secrets (an
 // agent CLI still gets its own keys, e.g. ANTHROPIC_API_KEY), plus the TASKBOARD_* variables.
 
-const SERVER_ONLY = /^(DATABASE_URL|DATABASE_POOL_SIZE|TEST_DATABASE_URL|DATA_DIR|NEXTAUTH_.*|AUTH_.*|ADMIN_.*|GITHUB_APP_.*|__NEXT.*|NEXT_.*)$|SECRET|PASSWORD|PRIVATE_KEY/;
+const SERVER_ONLY =
+  /^(DATABASE_URL|DATABASE_POOL_SIZE|TEST_DATABASE_URL|DATA_DIR|NEXTAUTH_.*|AUTH_.*|ADMIN_.*|GITHUB_APP_.*|__NEXT.*|NEXT_.*)$|SECRET|PASSWORD|PRIVATE_KEY/;
 
 export function agentEnvironment(
   execution: Execution & { task: { title: string; prUrl: string | null } },

@@ -33,9 +33,10 @@ export async function sweepOrphans(db: Db, kind: "pglite" | "postgresql", instan
       continue;
     }
     if (row.runnerPid !== null && sameHost(row.runnerInstance)) stopOrphanAgent(row.runnerPid, row.id);
-    const message = stale && kind === "postgresql" && !sameHost(row.runnerInstance)
-      ? `interrupted: the server running it (${row.runnerInstance}) stopped responding`
-      : INTERRUPTED;
+    const message =
+      stale && kind === "postgresql" && !sameHost(row.runnerInstance)
+        ? `interrupted: the server running it (${row.runnerInstance}) stopped responding`
+        : INTERRUPTED;
     await finishExecution(db, row.id, { status: "failed", errorMessage: message });
     console.log(`[taskboard] execution ${row.id}: ${message}`);
   }

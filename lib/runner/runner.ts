@@ -233,7 +233,10 @@ export class Runner implements RunnerHandle {
     let lastData = Date.now();
     const streams = [child.stdout!, child.stderr!];
     const ended = Promise.all(streams.map((stream) => new Promise((resolve) => stream.once("close", resolve))));
-    for (const [name, stream] of [["stdout", child.stdout!], ["stderr", child.stderr!]] as const) {
+    for (const [name, stream] of [
+      ["stdout", child.stdout!],
+      ["stderr", child.stderr!],
+    ] as const) {
       stream.on("data", (chunk: Buffer) => {
         lastData = Date.now();
         if (!sink.write(name, chunk)) {

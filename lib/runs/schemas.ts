@@ -9,9 +9,7 @@ export const listRunsQuery = z.object({
 });
 
 /** No body, or `{}`, runs the task's own title and description as instructions. */
-export const startRunBody = z
-  .object({ instructions: z.string().max(100_000).nullish() })
-  .optional();
+export const startRunBody = z.object({ instructions: z.string().max(100_000).nullish() }).optional();
 
 export const fixConflictsQuery = z.object({
   keep_status: queryBool().default(false),

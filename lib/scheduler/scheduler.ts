@@ -25,7 +25,12 @@ export function startScheduler(db: Db) {
   return () => clearInterval(interval);
 }
 
-type Fired = { schedule: Schedule; created: Awaited<ReturnType<typeof createExecution>> | null; newTaskId: string | null; skipped?: string };
+type Fired = {
+  schedule: Schedule;
+  created: Awaited<ReturnType<typeof createExecution>> | null;
+  newTaskId: string | null;
+  skipped?: string;
+};
 
 export async function fireDueSchedules(db: Db): Promise<number> {
   await fillMissingNextRuns(db);
@@ -73,7 +78,8 @@ async function fire(tx: Tx, scheduleId: string, now: Date): Promise<Fired> {
     return { schedule, created: execution, newTaskId };
   } catch (error) {
     // The occurrence is spent either way: a task still busy from the last one is not run twice.
-    if (error instanceof HttpError && error.status === 409) return { schedule, created: null, newTaskId, skipped: "its task is still running" };
+    if (error instanceof HttpError && error.status === 409)
+      return { schedule, created: null, newTaskId, skipped: "its task is still running" };
     throw error;
   }
 }

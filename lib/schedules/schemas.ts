@@ -11,11 +11,7 @@ export const scheduleParams = workspaceParams.extend({
 });
 
 const name = z.string().trim().min(1).max(200);
-const slug = z
-  .string()
-  .max(100)
-  .regex(SLUG_PATTERN)
-  .describe("Unique in the workspace; lower-case letters, digits and single dashes.");
+const slug = z.string().max(100).regex(SLUG_PATTERN).describe("Unique in the workspace; lower-case letters, digits and single dashes.");
 const cron = z
   .string()
   .trim()

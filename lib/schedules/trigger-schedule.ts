@@ -11,8 +11,7 @@ import { createTaskBody } from "@/lib/tasks/schemas";
  */
 export async function triggerSchedule(db: Db, workspaceId: string, ref: string, startedBy: string) {
   const schedule = await findSchedule(db, workspaceId, ref);
-  const taskId =
-    schedule.taskId ?? (await createTask(db, workspaceId, createTaskBody.parse({ title: schedule.name, status: "todo" }))).id;
+  const taskId = schedule.taskId ?? (await createTask(db, workspaceId, createTaskBody.parse({ title: schedule.name, status: "todo" }))).id;
   const { run, execution } = await startExecution(db, {
     workspaceId,
     taskId,

@@ -132,4 +132,3 @@ const TASKS_BY_ID = statement(
    FROM tasks t ${TASK_JOINS}
    WHERE t.workspace_id = $1 AND t.id = ANY($2::text[])`,
 );
-

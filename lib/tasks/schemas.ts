@@ -6,9 +6,7 @@ import { COLUMN_KEYS, PRIORITIES, SORT_FIELDS } from "@/lib/tasks/columns";
 // Request and response shapes of the task and board operations; the routes validate with these and
 // lib/openapi/operations/tasks.ts documents them.
 
-export const columnKey = z
-  .enum(COLUMN_KEYS)
-  .describe("Board column key; a task's status is the key of the column it is in.");
+export const columnKey = z.enum(COLUMN_KEYS).describe("Board column key; a task's status is the key of the column it is in.");
 
 export const priority = z.enum(PRIORITIES).describe("p0 is the most urgent, p4 the least.");
 
@@ -55,7 +53,9 @@ export const updateTaskBody = z.object({
   description: description.optional(),
   status: columnKey
     .optional()
-    .describe("Moving to another column puts the task at the end of it unless `position` is given; entering `done` sets done_at, leaving it clears it."),
+    .describe(
+      "Moving to another column puts the task at the end of it unless `position` is given; entering `done` sets done_at, leaving it clears it.",
+    ),
   priority: priority.optional(),
   tags: tags.optional(),
   project_id: projectId.optional(),
@@ -63,7 +63,10 @@ export const updateTaskBody = z.object({
   pr_url: prUrl.optional(),
   position: floatNumber().optional().describe("Exact position in the column; 409 if another task holds it. Prefer the move operation."),
   has_merge_conflict: z.boolean().optional(),
-  blocked: z.boolean().optional().describe("Marks the task blocked by hand (`blocked` in responses is also true while it has an open question)."),
+  blocked: z
+    .boolean()
+    .optional()
+    .describe("Marks the task blocked by hand (`blocked` in responses is also true while it has an open question)."),
 });
 
 export const moveTaskBody = z.object({

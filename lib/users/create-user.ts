@@ -6,9 +6,7 @@ import { hashPassword } from "@/lib/auth/password";
 export async function createUser(db: Db, input: { username: string; password: string; is_admin: boolean }) {
   const passwordHash = await hashPassword(input.password);
   try {
-    return serializeUser(
-      await db.user.create({ data: { username: input.username, passwordHash, isAdmin: input.is_admin } }),
-    );
+    return serializeUser(await db.user.create({ data: { username: input.username, passwordHash, isAdmin: input.is_admin } }));
   } catch (error) {
     if ((error as { code?: string }).code === "P2002") throw conflict("A user with that username already exists");
     throw error;

@@ -3,11 +3,7 @@ import { notFound } from "@/lib/api/errors";
 import { hashPassword } from "@/lib/auth/password";
 import { serializeUser } from "@/lib/users/create-user";
 
-export async function updateUser(
-  db: Db,
-  userId: string,
-  input: { password?: string; is_admin?: boolean; disabled?: boolean },
-) {
+export async function updateUser(db: Db, userId: string, input: { password?: string; is_admin?: boolean; disabled?: boolean }) {
   const existing = await db.user.findUnique({ where: { id: userId }, select: { id: true } });
   if (!existing) throw notFound("User");
   const row = await db.user.update({

@@ -12,9 +12,7 @@ export function writeBetweenMarkers(file, content) {
   const start = current.indexOf(START);
   const end = current.indexOf(END);
   const next =
-    start >= 0 && end > start
-      ? current.slice(0, start) + block + current.slice(end + END.length)
-      : `${current.trimEnd()}\n\n${block}\n`;
+    start >= 0 && end > start ? current.slice(0, start) + block + current.slice(end + END.length) : `${current.trimEnd()}\n\n${block}\n`;
   fs.writeFileSync(file, next);
 }
 
@@ -25,7 +23,9 @@ export function markdownTable(rows) {
     "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
   ];
   for (const r of rows) {
-    lines.push(`| ${r.db} | ${r.name} | ${r.statements} | ${Math.round(r.rps)} | ${r.mean.toFixed(1)} | ${r.p50} | ${r.p99} | ${r.aloneP50} | ${r.aloneP99} | ${r.non2xx} |`);
+    lines.push(
+      `| ${r.db} | ${r.name} | ${r.statements} | ${Math.round(r.rps)} | ${r.mean.toFixed(1)} | ${r.p50} | ${r.p99} | ${r.aloneP50} | ${r.aloneP99} | ${r.non2xx} |`,
+    );
   }
   return lines.join("\n");
 }

@@ -53,7 +53,9 @@ WHERE t.workspace_id = ${ws} AND t.position::int % 5 = 0;
 }
 
 // One at a time: VACUUM refuses to run inside the implicit transaction of a multi-statement query.
-export const ANALYZE_STATEMENTS = ["tasks", "projects", "questions", "task_runs", "task_board_extras", "task_column_counts"].map((table) => `VACUUM ANALYZE ${table}`);
+export const ANALYZE_STATEMENTS = ["tasks", "projects", "questions", "task_runs", "task_board_extras", "task_column_counts"].map(
+  (table) => `VACUUM ANALYZE ${table}`,
+);
 
 function quote(text) {
   if (!/^[0-9a-f-]+$/i.test(text)) throw new Error(`unexpected workspace id ${text}`);

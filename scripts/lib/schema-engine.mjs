@@ -59,7 +59,10 @@ async function readMigrationsList(migrationsDir) {
   const baseDir = path.resolve(migrationsDir);
   const lockfile = await readFile(path.join(baseDir, "migration_lock.toml"), "utf8").catch(() => null);
   const entries = await readdir(baseDir, { withFileTypes: true }).catch(() => []);
-  const names = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort((a, b) => a.localeCompare(b));
+  const names = entries
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort((a, b) => a.localeCompare(b));
   const migrationDirectories = await Promise.all(
     names.map(async (name) => ({
       path: name,

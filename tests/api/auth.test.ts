@@ -27,9 +27,7 @@ describe("POST /api/auth/login", () => {
   it("validates the body with the documented 422 format", async () => {
     const missing = await call("POST", "/api/auth/login", { json: { username: "x" } });
     expect(missing.status).toBe(422);
-    expect(missing.body.detail).toEqual([
-      { type: "missing", loc: ["body", "password"], msg: "Field required", input: { username: "x" } },
-    ]);
+    expect(missing.body.detail).toEqual([{ type: "missing", loc: ["body", "password"], msg: "Field required", input: { username: "x" } }]);
     const wrongType = await call("POST", "/api/auth/login", { json: { username: 5, password: "p" } });
     expect(wrongType.body.detail[0]).toMatchObject({ type: "string_type", loc: ["body", "username"], input: 5 });
     const malformed = await call("POST", "/api/auth/login", { body: '{"username": ', headers: { "content-type": "application/json" } });
@@ -198,7 +196,10 @@ describe("users (admin only)", () => {
 
     const member = await login(username, "long-enough");
     expect((await call("GET", "/api/users", { token: member.access_token })).status).toBe(403);
-    const forbidden = await call("POST", "/api/users", { token: member.access_token, json: { username: uniqueName(), password: "long-enough" } });
+    const forbidden = await call("POST", "/api/users", {
+      token: member.access_token,
+      json: { username: uniqueName(), password: "long-enough" },
+    });
     expect(forbidden.status).toBe(403);
     expect(forbidden.body).toEqual({ detail: "Only administrators may do this" });
   });

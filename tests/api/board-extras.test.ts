@@ -91,7 +91,10 @@ if (onPostgres()) {
       expect(item.task_runs.map((run: { attempt_number: number }) => run.attempt_number)).toEqual([12, 11, 10, 9, 8, 7, 6, 5, 4, 3]);
       expect(item).toMatchObject({ latest_run_status: "running", latest_run_trigger: "manual", latest_run_error: null });
 
-      await sql(`UPDATE task_runs SET status = 'failed', error_message = 'boom', exit_code = 1 WHERE task_id = $1 AND attempt_number = 12`, [task.id]);
+      await sql(
+        `UPDATE task_runs SET status = 'failed', error_message = 'boom', exit_code = 1 WHERE task_id = $1 AND attempt_number = 12`,
+        [task.id],
+      );
       expect(await boardItem(task.id)).toMatchObject({ latest_run_status: "failed", latest_run_error: "boom" });
 
       await sql(`DELETE FROM task_runs WHERE task_id = $1 AND attempt_number >= 11`, [task.id]);

@@ -24,7 +24,14 @@ describe("GET /api/workspaces/{id}/board/column/{column}", () => {
     expect(response.body.items.map((t: { id: string }) => t.id)).toEqual(created.slice(0, 20).map((t) => t.id));
     for (const item of response.body.items) {
       expect(Object.keys(item).sort()).toEqual(TASK_FIELDS);
-      expect(item).toMatchObject({ status: "in_progress", questions: [], task_runs: [], project_name: null, phase_name: null, blocked: false });
+      expect(item).toMatchObject({
+        status: "in_progress",
+        questions: [],
+        task_runs: [],
+        project_name: null,
+        phase_name: null,
+        blocked: false,
+      });
     }
     const last = await call("GET", column("in_progress", "?offset=20"), { token });
     expect(last.body).toMatchObject({ total: 22, has_more: false });
@@ -69,7 +76,11 @@ describe("GET /api/workspaces/{id}/board/column/{column}", () => {
         }
         const paged: string[] = [];
         for (let offset = 0; offset < 23; offset += 5) {
-          const page = await call("GET", `/api/workspaces/${own}/board/column/todo?limit=5&offset=${offset}&sort_by=${sortBy}&sort_dir=${dir}`, { token });
+          const page = await call(
+            "GET",
+            `/api/workspaces/${own}/board/column/todo?limit=5&offset=${offset}&sort_by=${sortBy}&sort_dir=${dir}`,
+            { token },
+          );
           expect(page.body.total).toBe(23);
           expect(page.body.has_more).toBe(offset + page.body.items.length < 23);
           paged.push(...page.body.items.map((t: { id: string }) => t.id));
@@ -221,29 +232,52 @@ if (onPostgres()) {
       const [item] = (await call("GET", `/api/workspaces/${own}/board/column/in_review`, { token })).body.items;
       const runs = await call("GET", `/api/workspaces/${own}/tasks/${task.id}/runs`, { token });
       expect(item.task_runs).toEqual(runs.body);
-      expect(item.task_runs[0]).toMatchObject({ started_at: "2026-01-02T03:04:05.600Z", finished_at: "2026-01-02T03:05:00.000Z", duration_seconds: 54.4 });
+      expect(item.task_runs[0]).toMatchObject({
+        started_at: "2026-01-02T03:04:05.600Z",
+        finished_at: "2026-01-02T03:05:00.000Z",
+        duration_seconds: 54.4,
+      });
       expect(item.questions).toEqual([question.body]);
-      expect(item).toMatchObject({ latest_run_status: "failed", latest_run_error: "exit status 3", latest_run_trigger: "fix_conflicts", blocked: true });
+      expect(item).toMatchObject({
+        latest_run_status: "failed",
+        latest_run_error: "exit status 3",
+        latest_run_trigger: "fix_conflicts",
+        blocked: true,
+      });
       for (const field of ["created_at", "updated_at"]) expect(item[field]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
       expect(item.created_at).toBe(task.created_at);
       expect((await call("GET", `/api/workspaces/${own}/tasks/${task.id}`, { token })).body).toEqual(item);
     });
 
-
     it("column items carry project and phase names, open questions and runs", async () => {
       const own = (await newWorkspace(token)).id;
       const projectId = crypto.randomUUID();
-      await sql(`INSERT INTO projects (id, workspace_id, name, phases, updated_at) VALUES ($1, $2, 'Zeus', ARRAY['One'], now())`, [projectId, own]);
+      await sql(`INSERT INTO projects (id, workspace_id, name, phases, updated_at) VALUES ($1, $2, 'Zeus', ARRAY['One'], now())`, [
+        projectId,
+        own,
+      ]);
       const linked = await createTask(token, own, { status: "todo", project_id: projectId, phase: 1, title: "linked" });
       const plain = await createTask(token, own, { status: "todo", title: "plain" });
-      await sql(`INSERT INTO questions (id, workspace_id, task_id, content) VALUES ($1, $2, $3, 'Why?')`, [crypto.randomUUID(), own, linked.id]);
+      await sql(`INSERT INTO questions (id, workspace_id, task_id, content) VALUES ($1, $2, $3, 'Why?')`, [
+        crypto.randomUUID(),
+        own,
+        linked.id,
+      ]);
       await sql(
         `INSERT INTO task_runs (id, task_id, workspace_id, attempt_number, status, trigger) VALUES ($1, $2, $3, 1, 'running', 'manual')`,
         [crypto.randomUUID(), linked.id, own],
       );
       const response = await call("GET", `/api/workspaces/${own}/board/column/todo`, { token });
       const [first, second] = response.body.items;
-      expect(first).toMatchObject({ id: linked.id, project_name: "Zeus", phase_name: "One", blocked: true, latest_run_status: "running", latest_run_trigger: "manual", latest_run_error: null });
+      expect(first).toMatchObject({
+        id: linked.id,
+        project_name: "Zeus",
+        phase_name: "One",
+        blocked: true,
+        latest_run_status: "running",
+        latest_run_trigger: "manual",
+        latest_run_error: null,
+      });
       expect(first.questions).toEqual([expect.objectContaining({ content: "Why?", task_title: "linked", status: "open" })]);
       expect(first.task_runs).toHaveLength(1);
       expect(second).toMatchObject({ id: plain.id, project_name: null, blocked: false, questions: [], task_runs: [] });

@@ -15,9 +15,15 @@ describe("next-auth session cookie", () => {
 
     const noOrigin = await call("POST", "/api/workspaces", { headers: { cookie: jar.header() }, json: { name: "csrf" } });
     expect(noOrigin.status).toBe(403);
-    const evil = await call("POST", "/api/workspaces", { headers: { cookie: jar.header(), origin: "http://evil.example" }, json: { name: "csrf" } });
+    const evil = await call("POST", "/api/workspaces", {
+      headers: { cookie: jar.header(), origin: "http://evil.example" },
+      json: { name: "csrf" },
+    });
     expect(evil.status).toBe(403);
-    const sameOrigin = await call("POST", "/api/workspaces", { headers: { cookie: jar.header(), origin: baseUrl() }, json: { name: "ok" } });
+    const sameOrigin = await call("POST", "/api/workspaces", {
+      headers: { cookie: jar.header(), origin: baseUrl() },
+      json: { name: "ok" },
+    });
     expect(sameOrigin.status).toBe(201);
     expect((await call("GET", "/api/workspaces", { token: user.token })).body).toHaveLength(1);
 

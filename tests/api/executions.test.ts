@@ -1,14 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  engineServer,
-  finished,
-  FIXTURE_AGENT,
-  newStore,
-  newTask,
-  workspaceOn,
-  type EngineServer,
-  type Store,
-} from "../helpers/engine";
+import { engineServer, finished, FIXTURE_AGENT, newStore, newTask, workspaceOn, type EngineServer, type Store } from "../helpers/engine";
 
 // Fix conflicts (the interface's row 9) and the execution routes, with the fixture agent; a fix's
 // instructions come from the template, so the task's title tells the fixture what to do.
@@ -53,7 +44,12 @@ describe("POST /tasks/{task_id}/fix-conflicts", () => {
     expect(log.body.lines[0]).toBe(`Pull request: ${PR}`);
 
     const after = await server.call("GET", `${base()}/tasks/${task.id}`, { token });
-    expect(after.body).toMatchObject({ has_merge_conflict: false, status: "in_review", latest_run_status: "succeeded", latest_run_trigger: "fix_conflicts" });
+    expect(after.body).toMatchObject({
+      has_merge_conflict: false,
+      status: "in_review",
+      latest_run_status: "succeeded",
+      latest_run_trigger: "fix_conflicts",
+    });
     const runs = await server.call("GET", `${base()}/tasks/${task.id}/runs`, { token });
     expect(runs.body[0]).toMatchObject({ trigger: "fix_conflicts", status: "succeeded", attempt_number: 1 });
   });

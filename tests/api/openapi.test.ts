@@ -62,7 +62,10 @@ describe("GET /openapi.json", () => {
     const ids = new Set<string>();
     for (const { method, path: p, op: o } of operations()) {
       const inTemplate = [...p.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
-      const declared = (o.parameters ?? []).filter((x: Json) => x.in === "path").map((x: Json) => x.name).sort();
+      const declared = (o.parameters ?? [])
+        .filter((x: Json) => x.in === "path")
+        .map((x: Json) => x.name)
+        .sort();
       expect(declared, `${method} ${p}`).toEqual(inTemplate);
       for (const param of o.parameters ?? []) if (param.in === "path") expect(param.required).toBe(true);
       expect(ids.has(o.operationId), `duplicate operationId ${o.operationId}`).toBe(false);
@@ -93,27 +96,58 @@ describe("GET /openapi.json", () => {
 
     const schedule = bodySchema("post", "/api/workspaces/{id}/schedules");
     expect(schedule.required.sort()).toEqual(["cron", "name"]);
-    expect(schedule.properties).toMatchObject({ timezone: { default: "UTC" }, enabled: { default: true }, default_instructions: { default: "" } });
+    expect(schedule.properties).toMatchObject({
+      timezone: { default: "UTC" },
+      enabled: { default: true },
+      default_instructions: { default: "" },
+    });
 
     const listQuestions = op("get", "/api/workspaces/{id}/questions").parameters.find((p: Json) => p.name === "limit");
-    expect(listQuestions).toMatchObject({ in: "query", required: false, schema: { type: "integer", default: 100, minimum: 1, maximum: 500 } });
+    expect(listQuestions).toMatchObject({
+      in: "query",
+      required: false,
+      schema: { type: "integer", default: 100, minimum: 1, maximum: 500 },
+    });
   });
 
   it("describes success responses with the response schemas", () => {
     const question = resolve(op("post", "/api/workspaces/{id}/questions").responses["201"].content["application/json"].schema);
     expect(Object.keys(question.properties).sort()).toEqual([
-      "answer", "answered_at", "content", "context", "created_at", "id", "options", "priority", "status", "task_id", "task_title", "workspace_id",
+      "answer",
+      "answered_at",
+      "content",
+      "context",
+      "created_at",
+      "id",
+      "options",
+      "priority",
+      "status",
+      "task_id",
+      "task_title",
+      "workspace_id",
     ]);
     expect(question.required).toHaveLength(12);
     const projects = op("get", "/api/workspaces/{id}/projects").responses["200"].content["application/json"].schema;
     expect(projects.type).toBe("array");
     expect(Object.keys(resolve(projects.items).properties)).toEqual(
-      expect.arrayContaining(["id", "workspace_id", "name", "description", "status", "priority", "tags", "phases", "created_at", "updated_at"]),
+      expect.arrayContaining([
+        "id",
+        "workspace_id",
+        "name",
+        "description",
+        "status",
+        "priority",
+        "tags",
+        "phases",
+        "created_at",
+        "updated_at",
+      ]),
     );
     const status = resolve(op("get", "/api/workspaces/{id}/codehost/status").responses["200"].content["application/json"].schema);
     expect(Object.keys(status.properties).sort()).toEqual(["app_configured", "connected", "installation_id", "repo"]);
-    expect(resolve(op("get", "/api/workspaces/{id}/schedules/{ref}/default-instructions").responses["200"].content["application/json"].schema))
-      .toMatchObject({ properties: { instructions: { type: "string" } }, required: ["instructions"] });
+    expect(
+      resolve(op("get", "/api/workspaces/{id}/schedules/{ref}/default-instructions").responses["200"].content["application/json"].schema),
+    ).toMatchObject({ properties: { instructions: { type: "string" } }, required: ["instructions"] });
     expect(Object.keys(op("post", "/api/workspaces/{id}/schedules/{ref}/trigger").responses)).toContain("202");
     const deleted = op("delete", "/api/workspaces/{id}/questions/{question_id}").responses["204"];
     expect(deleted.content).toBeUndefined();
@@ -134,9 +168,12 @@ describe("GET /openapi.json", () => {
     expect(schemas.ErrorDetail).toMatchObject({ properties: { detail: { type: "string" } }, required: ["detail"] });
 
     for (const { method, path: p, op: o } of operations()) {
-      expect(o.responses["422"]?.content["application/json"].schema, `${method} ${p}`).toEqual({ $ref: "#/components/schemas/HTTPValidationError" });
+      expect(o.responses["422"]?.content["application/json"].schema, `${method} ${p}`).toEqual({
+        $ref: "#/components/schemas/HTTPValidationError",
+      });
       for (const code of ["401", "403", "404", "409"]) {
-        if (o.responses[code]) expect(o.responses[code].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/ErrorDetail" });
+        if (o.responses[code])
+          expect(o.responses[code].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/ErrorDetail" });
       }
       if (p.startsWith("/api/workspaces/{id}")) expect(o.responses["404"], `${method} ${p}`).toBeDefined();
       if (o.security?.length !== 0) expect(o.responses["401"], `${method} ${p}`).toBeDefined();
@@ -184,7 +221,10 @@ function routeOperations(apiDir: string): Set<string> {
         for (const m of source.matchAll(/export\s+(?:const|async\s+function|function)\s+(GET|POST|PUT|PATCH|DELETE)\b/g)) methods.add(m[1]);
         for (const m of source.matchAll(/export\s*\{([^}]*)\}/g)) {
           for (const name of m[1].split(",")) {
-            const exported = name.trim().split(/\s+as\s+/).pop()!;
+            const exported = name
+              .trim()
+              .split(/\s+as\s+/)
+              .pop()!;
             if (/^(GET|POST|PUT|PATCH|DELETE)$/.test(exported)) methods.add(exported);
           }
         }

@@ -17,7 +17,11 @@ describe("platform", () => {
   it("refuses bodies over 1 MiB with 413 and writes nothing", async () => {
     const user = await newUser();
     const huge = JSON.stringify({ name: "x".repeat(1024 * 1024 + 10) });
-    const response = await call("POST", "/api/workspaces", { token: user.token, body: huge, headers: { "content-type": "application/json" } });
+    const response = await call("POST", "/api/workspaces", {
+      token: user.token,
+      body: huge,
+      headers: { "content-type": "application/json" },
+    });
     expect(response.status).toBe(413);
     expect(response.body.detail).toMatch(/larger than/);
     expect((await call("GET", "/api/workspaces", { token: user.token })).body).toEqual([]);

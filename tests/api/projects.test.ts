@@ -63,7 +63,11 @@ describe("GET /api/workspaces/{id}/projects", () => {
     const own = await newWorkspace(owner.token);
     const url = `/api/workspaces/${own.id}/projects`;
     const ids: string[] = [];
-    for (const [name, status] of [["one", "active"], ["two", "archived"], ["three", "active"]]) {
+    for (const [name, status] of [
+      ["one", "active"],
+      ["two", "archived"],
+      ["three", "active"],
+    ]) {
       ids.push((await call("POST", url, { token: owner.token, json: { name, status } })).body.id);
     }
     const all = await call("GET", url, { token: owner.token });

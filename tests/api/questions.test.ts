@@ -3,8 +3,18 @@ import { call, newUser, newWorkspace } from "../helpers/api";
 import { createTaskViaSchedule, onlyError } from "../helpers/tasks-via-schedule";
 
 const QUESTION_KEYS = [
-  "answer", "answered_at", "content", "context", "created_at", "id", "options", "priority", "status",
-  "task_id", "task_title", "workspace_id",
+  "answer",
+  "answered_at",
+  "content",
+  "context",
+  "created_at",
+  "id",
+  "options",
+  "priority",
+  "status",
+  "task_id",
+  "task_title",
+  "workspace_id",
 ].sort();
 
 let owner: Awaited<ReturnType<typeof newUser>>;

@@ -83,7 +83,10 @@ describe("scheduler", () => {
     let server = servers[0];
     const { token, wsId } = await workspaceOn(server);
     const base = `/api/workspaces/${wsId}`;
-    const enabled = await server.call("POST", `${base}/schedules`, { token, json: { name: "weekly report", cron: "0 9 * * 1", default_instructions: "succeed" } });
+    const enabled = await server.call("POST", `${base}/schedules`, {
+      token,
+      json: { name: "weekly report", cron: "0 9 * * 1", default_instructions: "succeed" },
+    });
     const disabled = await server.call("POST", `${base}/schedules`, { token, json: { name: "paused", cron: "0 9 * * 1", enabled: false } });
     expect([enabled.status, disabled.status]).toEqual([201, 201]);
     await Promise.all(servers.map((s) => s.stop()));

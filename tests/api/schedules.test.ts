@@ -3,8 +3,19 @@ import { call, newUser, newWorkspace, uniqueName } from "../helpers/api";
 import { createTaskViaSchedule, onlyError } from "../helpers/tasks-via-schedule";
 
 const SCHEDULE_KEYS = [
-  "created_at", "cron", "default_instructions", "enabled", "id", "last_triggered_at", "name", "next_run_at", "slug",
-  "task_id", "timezone", "updated_at", "workspace_id",
+  "created_at",
+  "cron",
+  "default_instructions",
+  "enabled",
+  "id",
+  "last_triggered_at",
+  "name",
+  "next_run_at",
+  "slug",
+  "task_id",
+  "timezone",
+  "updated_at",
+  "workspace_id",
 ].sort();
 
 let owner: Awaited<ReturnType<typeof newUser>>;
@@ -57,7 +68,14 @@ describe("POST /api/workspaces/{id}/schedules", () => {
 
   it("keeps explicit fields; next_run_at is null while disabled; a taken slug is 409", async () => {
     const task = await createTaskViaSchedule(owner.token, ws.id);
-    const json = { name: "Weekly", slug: uniqueName("weekly").replace("_", "-"), cron: "0 9 * * 1", enabled: false, default_instructions: "Do it", task_id: task.id };
+    const json = {
+      name: "Weekly",
+      slug: uniqueName("weekly").replace("_", "-"),
+      cron: "0 9 * * 1",
+      enabled: false,
+      default_instructions: "Do it",
+      task_id: task.id,
+    };
     const res = await create(json);
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ ...json, next_run_at: null });

@@ -293,11 +293,33 @@ if (onPostgres()) {
       expect(response.body.questions).toHaveLength(1);
       const question = response.body.questions[0];
       expect(Object.keys(question).sort()).toEqual(
-        ["id", "workspace_id", "task_id", "task_title", "content", "context", "options", "answer", "status", "priority", "created_at", "answered_at"].sort(),
+        [
+          "id",
+          "workspace_id",
+          "task_id",
+          "task_title",
+          "content",
+          "context",
+          "options",
+          "answer",
+          "status",
+          "priority",
+          "created_at",
+          "answered_at",
+        ].sort(),
       );
       expect(question).toMatchObject({
-        id: openId, workspace_id: ws, task_id: task.id, task_title: "Needs input", content: "Which DB?", context: "ctx",
-        options: ["a", "b"], answer: null, status: "open", priority: 1, answered_at: null,
+        id: openId,
+        workspace_id: ws,
+        task_id: task.id,
+        task_title: "Needs input",
+        content: "Which DB?",
+        context: "ctx",
+        options: ["a", "b"],
+        answer: null,
+        status: "open",
+        priority: 1,
+        answered_at: null,
       });
       expect(new Date(question.created_at).toISOString()).toBe(question.created_at);
     });
@@ -308,16 +330,43 @@ if (onPostgres()) {
         await sql(
           `INSERT INTO task_runs (id, task_id, workspace_id, attempt_number, status, trigger, error_message, exit_code, started_at, created_at, finished_at, duration_seconds)
            VALUES ($1, $2, $3, $4, $5, $6, $7, 1, now() - make_interval(mins => 20 - $4), now() - make_interval(mins => 20 - $4), now(), 1.5)`,
-          [crypto.randomUUID(), task.id, ws, attempt, attempt === 12 ? "failed" : "succeeded", attempt === 12 ? "schedule" : "manual", attempt === 12 ? "boom" : null],
+          [
+            crypto.randomUUID(),
+            task.id,
+            ws,
+            attempt,
+            attempt === 12 ? "failed" : "succeeded",
+            attempt === 12 ? "schedule" : "manual",
+            attempt === 12 ? "boom" : null,
+          ],
         );
       }
       const response = await call("GET", tasks(`/${task.id}`), { token });
       const runs = response.body.task_runs;
       expect(runs.map((run: { attempt_number: number }) => run.attempt_number)).toEqual([12, 11, 10, 9, 8, 7, 6, 5, 4, 3]);
       expect(Object.keys(runs[0]).sort()).toEqual(
-        ["id", "task_id", "session_id", "attempt_number", "status", "exit_code", "error_message", "started_at", "finished_at", "duration_seconds", "trigger"].sort(),
+        [
+          "id",
+          "task_id",
+          "session_id",
+          "attempt_number",
+          "status",
+          "exit_code",
+          "error_message",
+          "started_at",
+          "finished_at",
+          "duration_seconds",
+          "trigger",
+        ].sort(),
       );
-      expect(runs[0]).toMatchObject({ status: "failed", trigger: "schedule", error_message: "boom", exit_code: 1, duration_seconds: 1.5, session_id: null });
+      expect(runs[0]).toMatchObject({
+        status: "failed",
+        trigger: "schedule",
+        error_message: "boom",
+        exit_code: 1,
+        duration_seconds: 1.5,
+        session_id: null,
+      });
       expect(response.body).toMatchObject({ latest_run_status: "failed", latest_run_error: "boom", latest_run_trigger: "schedule" });
     });
   });

@@ -6,7 +6,12 @@ describe("workspaces", () => {
     const user = await newUser();
     const created = await call("POST", "/api/workspaces", { token: user.token, json: { name: "Platform" } });
     expect(created.status).toBe(201);
-    expect(created.body).toEqual({ id: expect.any(String), name: "Platform", created_at: expect.any(String), updated_at: expect.any(String) });
+    expect(created.body).toEqual({
+      id: expect.any(String),
+      name: "Platform",
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+    });
     const list = await call("GET", "/api/workspaces", { token: user.token });
     expect(list.body).toEqual([{ ...created.body, role: "owner" }]);
     const members = await call("GET", `/api/workspaces/${created.body.id}/members`, { token: user.token });
@@ -22,7 +27,10 @@ describe("workspaces", () => {
       ["GET", `/api/workspaces/${workspace.id}/members`],
       ["POST", `/api/workspaces/${workspace.id}/members`],
     ]) {
-      const response = await call(method, path, { token: stranger.token, json: method === "POST" ? { username: stranger.username } : undefined });
+      const response = await call(method, path, {
+        token: stranger.token,
+        json: method === "POST" ? { username: stranger.username } : undefined,
+      });
       expect(response.status, `${method} ${path}`).toBe(404);
       expect(response.body).toEqual({ detail: "Workspace not found" });
     }
@@ -35,17 +43,32 @@ describe("workspaces", () => {
     const member = await newUser();
     const third = await newUser();
     const workspace = await newWorkspace(owner.token);
-    const added = await call("POST", `/api/workspaces/${workspace.id}/members`, { token: owner.token, json: { username: member.username } });
+    const added = await call("POST", `/api/workspaces/${workspace.id}/members`, {
+      token: owner.token,
+      json: { username: member.username },
+    });
     expect(added.status).toBe(201);
     expect(added.body).toMatchObject({ user_id: member.id, username: member.username, role: "member" });
     expect((await call("GET", `/api/workspaces/${workspace.id}`, { token: member.token })).body.role).toBe("member");
-    const again = await call("POST", `/api/workspaces/${workspace.id}/members`, { token: owner.token, json: { username: member.username } });
+    const again = await call("POST", `/api/workspaces/${workspace.id}/members`, {
+      token: owner.token,
+      json: { username: member.username },
+    });
     expect(again.status).toBe(409);
-    const byMember = await call("POST", `/api/workspaces/${workspace.id}/members`, { token: member.token, json: { username: third.username } });
+    const byMember = await call("POST", `/api/workspaces/${workspace.id}/members`, {
+      token: member.token,
+      json: { username: third.username },
+    });
     expect(byMember.status).toBe(403);
-    const nobody = await call("POST", `/api/workspaces/${workspace.id}/members`, { token: owner.token, json: { username: "no_such_user_x" } });
+    const nobody = await call("POST", `/api/workspaces/${workspace.id}/members`, {
+      token: owner.token,
+      json: { username: "no_such_user_x" },
+    });
     expect(nobody.status).toBe(404);
-    const badRole = await call("POST", `/api/workspaces/${workspace.id}/members`, { token: owner.token, json: { username: third.username, role: "boss" } });
+    const badRole = await call("POST", `/api/workspaces/${workspace.id}/members`, {
+      token: owner.token,
+      json: { username: third.username, role: "boss" },
+    });
     expect(badRole.status).toBe(422);
     expect(badRole.body.detail[0]).toMatchObject({ type: "enum", loc: ["body", "role"], ctx: { expected: "'owner' or 'member'" } });
   });

@@ -14,10 +14,31 @@ for (const colorScheme of ["light", "dark"] as const) {
 
     const api = await Api.asAdmin(request);
     const workspace = await api.workspace(`A11y ${colorScheme}`);
-    const project = await api.call<{ id: string }>("POST", `/api/workspaces/${workspace.id}/projects`, { name: "Checkout", phases: ["Design", "Build"] }, 201);
-    const blocked = await api.task(workspace.id, { title: "Blocked task", status: "todo", priority: "p0", tags: ["web"], project_id: project.id, phase: 2 });
-    await api.call("POST", `/api/workspaces/${workspace.id}/questions`, { task_id: blocked.id, content: "Which colour?", options: ["Red", "Blue"] }, 201);
-    const conflicted = await api.task(workspace.id, { title: "Conflicted", status: "in_review", pr_url: "https://github.com/acme/app/pull/7" });
+    const project = await api.call<{ id: string }>(
+      "POST",
+      `/api/workspaces/${workspace.id}/projects`,
+      { name: "Checkout", phases: ["Design", "Build"] },
+      201,
+    );
+    const blocked = await api.task(workspace.id, {
+      title: "Blocked task",
+      status: "todo",
+      priority: "p0",
+      tags: ["web"],
+      project_id: project.id,
+      phase: 2,
+    });
+    await api.call(
+      "POST",
+      `/api/workspaces/${workspace.id}/questions`,
+      { task_id: blocked.id, content: "Which colour?", options: ["Red", "Blue"] },
+      201,
+    );
+    const conflicted = await api.task(workspace.id, {
+      title: "Conflicted",
+      status: "in_review",
+      pr_url: "https://github.com/acme/app/pull/7",
+    });
     await api.call("PATCH", `/api/workspaces/${workspace.id}/tasks/${conflicted.id}`, { has_merge_conflict: true });
     await api.task(workspace.id, { title: "Done already", status: "done", priority: "p4" });
 
@@ -42,7 +63,11 @@ for (const colorScheme of ["light", "dark"] as const) {
 async function expectAccessible(page: Page, what: string) {
   const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   const problems = results.violations.map(
-    (violation) => `${violation.id} (${violation.impact}): ${violation.help}\n  ${violation.nodes.slice(0, 5).map((node) => `${node.target.join(" ")} — ${node.failureSummary?.split("\n").slice(1).join(" ")}`).join("\n  ")}`,
+    (violation) =>
+      `${violation.id} (${violation.impact}): ${violation.help}\n  ${violation.nodes
+        .slice(0, 5)
+        .map((node) => `${node.target.join(" ")} — ${node.failureSummary?.split("\n").slice(1).join(" ")}`)
+        .join("\n  ")}`,
   );
   expect(problems, `${what}:\n${problems.join("\n")}`).toEqual([]);
 }

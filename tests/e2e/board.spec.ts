@@ -166,7 +166,12 @@ test("a refused move puts the card back and says why", async ({ page, request })
 
   // A dropped onto B: A should land between B and C, but B has left the column: 409.
   const backlog = column(page, "Backlog");
-  await dragCard(page, backlog.getByRole("group", { name: "R-A", exact: true }), backlog.getByRole("group", { name: "R-B", exact: true }), 10);
+  await dragCard(
+    page,
+    backlog.getByRole("group", { name: "R-A", exact: true }),
+    backlog.getByRole("group", { name: "R-B", exact: true }),
+    10,
+  );
   await expect(page.getByRole("alert").filter({ hasText: "could not be moved" })).toBeVisible();
   expect((await cardTitles(page, "Backlog"))[0]).toBe("R-A");
   await screenshot(page, "refused-move");

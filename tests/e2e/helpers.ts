@@ -41,11 +41,19 @@ export class Api {
   }
 
   task(workspaceId: string, body: Record<string, unknown>) {
-    return this.call<{ id: string; title: string; position: number; status: string }>("POST", `/api/workspaces/${workspaceId}/tasks`, body, 201);
+    return this.call<{ id: string; title: string; position: number; status: string }>(
+      "POST",
+      `/api/workspaces/${workspaceId}/tasks`,
+      body,
+      201,
+    );
   }
 
   async column(workspaceId: string, column: string, limit = 100): Promise<string[]> {
-    const page = await this.call<{ items: { title: string }[] }>("GET", `/api/workspaces/${workspaceId}/board/column/${column}?limit=${limit}`);
+    const page = await this.call<{ items: { title: string }[] }>(
+      "GET",
+      `/api/workspaces/${workspaceId}/board/column/${column}?limit=${limit}`,
+    );
     return page.items.map((task) => task.title);
   }
 }

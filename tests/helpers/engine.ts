@@ -65,7 +65,11 @@ export async function engineServer(store: Store, env: Record<string, string>, la
 export type EngineServer = Awaited<ReturnType<typeof engineServer>>;
 
 export function client(url: string) {
-  return async function call<T = any>(method: string, urlPath: string, options: { token?: string; json?: unknown } = {}): Promise<ApiResponse<T>> {
+  return async function call<T = any>(
+    method: string,
+    urlPath: string,
+    options: { token?: string; json?: unknown } = {},
+  ): Promise<ApiResponse<T>> {
     const headers: Record<string, string> = {};
     if (options.token) headers.authorization = `Bearer ${options.token}`;
     if (options.json !== undefined) headers["content-type"] = "application/json";
@@ -120,10 +124,14 @@ export async function eventually<T>(check: () => Promise<T | undefined>, timeout
 const FINISHED = ["succeeded", "failed", "cancelled", "timed_out"];
 
 export async function finished(call: ReturnType<typeof client>, token: string, wsId: string, executionId: string, timeoutMs = 20_000) {
-  return eventually(async () => {
-    const response = await call("GET", `/api/workspaces/${wsId}/executions/${executionId}`, { token });
-    return FINISHED.includes(response.body?.status) ? response.body : undefined;
-  }, timeoutMs, `execution ${executionId} to finish`);
+  return eventually(
+    async () => {
+      const response = await call("GET", `/api/workspaces/${wsId}/executions/${executionId}`, { token });
+      return FINISHED.includes(response.body?.status) ? response.body : undefined;
+    },
+    timeoutMs,
+    `execution ${executionId} to finish`,
+  );
 }
 
 /** A zombie (exited, not yet reaped by whoever inherited it) counts as gone. */

@@ -5,9 +5,29 @@ import { call } from "./api";
 // Task helpers shared by tests/api/{tasks,board,move}.test.ts.
 
 export const TASK_FIELDS = [
-  "id", "workspace_id", "title", "description", "status", "position", "priority", "tags", "pr_url",
-  "has_merge_conflict", "project_id", "phase", "blocked", "project_name", "phase_name", "questions",
-  "task_runs", "latest_run_status", "latest_run_error", "latest_run_trigger", "created_at", "updated_at", "done_at",
+  "id",
+  "workspace_id",
+  "title",
+  "description",
+  "status",
+  "position",
+  "priority",
+  "tags",
+  "pr_url",
+  "has_merge_conflict",
+  "project_id",
+  "phase",
+  "blocked",
+  "project_name",
+  "phase_name",
+  "questions",
+  "task_runs",
+  "latest_run_status",
+  "latest_run_error",
+  "latest_run_trigger",
+  "created_at",
+  "updated_at",
+  "done_at",
 ].sort();
 
 export async function createTask(token: string, workspaceId: string, body: Record<string, unknown> = {}) {

@@ -58,7 +58,11 @@ async function* readEvents(body: ReadableStream<Uint8Array>) {
         block
           .split("\n")
           .filter((line) => !line.startsWith(":") || line.startsWith(": connected"))
-          .map((line) => (line.startsWith(":") ? ["comment", line.slice(1).trim()] : [line.slice(0, line.indexOf(":")), line.slice(line.indexOf(":") + 1).trim()])),
+          .map((line) =>
+            line.startsWith(":")
+              ? ["comment", line.slice(1).trim()]
+              : [line.slice(0, line.indexOf(":")), line.slice(line.indexOf(":") + 1).trim()],
+          ),
       );
       if (fields.event || fields.comment === "connected") yield fields as { event?: string; data: string };
     }

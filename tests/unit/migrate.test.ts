@@ -47,5 +47,4 @@ describe("migrations", () => {
     await db.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
-
 });

@@ -19,20 +19,28 @@ describe("prisma migrations", () => {
     await Promise.all(tempDirs.map((dir) => rm(dir, { recursive: true, force: true })));
   });
 
-  it("match prisma/schema.prisma (run `npm run db:diff -- <name>` if this fails)", async () => {
-    const sql = await diffMigrationsToSchema({ migrationsDir, schemaPath });
-    expect(sql.trim(), `schema.prisma differs from the migrations; missing migration:\n${sql}`).toBe("");
-  }, TIMEOUT);
+  it(
+    "match prisma/schema.prisma (run `npm run db:diff -- <name>` if this fails)",
+    async () => {
+      const sql = await diffMigrationsToSchema({ migrationsDir, schemaPath });
+      expect(sql.trim(), `schema.prisma differs from the migrations; missing migration:\n${sql}`).toBe("");
+    },
+    TIMEOUT,
+  );
 
   // Guards against a check that passes because it compares nothing.
-  it("detect a schema change that no migration covers", async () => {
-    const dir = await mkdtemp(path.join(os.tmpdir(), "migrations-drift-"));
-    tempDirs.push(dir);
-    const changedSchema = path.join(dir, "schema.prisma");
-    await copyFile(schemaPath, changedSchema);
-    await appendFile(changedSchema, "\nmodel DriftProbe {\n  id String @id\n\n  @@map(\"drift_probe\")\n}\n");
+  it(
+    "detect a schema change that no migration covers",
+    async () => {
+      const dir = await mkdtemp(path.join(os.tmpdir(), "migrations-drift-"));
+      tempDirs.push(dir);
+      const changedSchema = path.join(dir, "schema.prisma");
+      await copyFile(schemaPath, changedSchema);
+      await appendFile(changedSchema, '\nmodel DriftProbe {\n  id String @id\n\n  @@map("drift_probe")\n}\n');
 
-    const sql = await diffMigrationsToSchema({ migrationsDir, schemaPath: changedSchema });
-    expect(sql).toContain('CREATE TABLE "drift_probe"');
-  }, TIMEOUT);
+      const sql = await diffMigrationsToSchema({ migrationsDir, schemaPath: changedSchema });
+      expect(sql).toContain('CREATE TABLE "drift_probe"');
+    },
+    TIMEOUT,
+  );
 });

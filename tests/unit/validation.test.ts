@@ -18,9 +18,18 @@ describe("zod issues in FastAPI/Pydantic form", () => {
     expect(parseWith(query, {}, "query")).toEqual({ limit: 20 });
     expect(parseWith(query, { limit: "7" }, "query")).toEqual({ limit: 7 });
     expect(entries(query, { limit: "abc" }, "query")).toEqual([
-      { type: "int_parsing", loc: ["query", "limit"], msg: "Input should be a valid integer, unable to parse string as an integer", input: "abc" },
+      {
+        type: "int_parsing",
+        loc: ["query", "limit"],
+        msg: "Input should be a valid integer, unable to parse string as an integer",
+        input: "abc",
+      },
     ]);
-    expect(entries(query, { limit: "0" }, "query")[0]).toMatchObject({ type: "greater_than_equal", ctx: { ge: 1 }, msg: "Input should be greater than or equal to 1" });
+    expect(entries(query, { limit: "0" }, "query")[0]).toMatchObject({
+      type: "greater_than_equal",
+      ctx: { ge: 1 },
+      msg: "Input should be greater than or equal to 1",
+    });
     expect(entries(query, { limit: "101" }, "query")[0]).toMatchObject({ type: "less_than_equal", ctx: { le: 100 } });
   });
 

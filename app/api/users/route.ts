@@ -7,6 +7,4 @@ export const GET = withUser({ adminOnly: true }, async ({ db }) => {
   return json(users.map(serializeUser));
 });
 
-export const POST = withUser({ adminOnly: true, body: createUserBody }, async ({ db, body }) =>
-  json(await createUser(db, body), 201),
-);
+export const POST = withUser({ adminOnly: true, body: createUserBody }, async ({ db, body }) => json(await createUser(db, body), 201));

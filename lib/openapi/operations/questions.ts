@@ -1,13 +1,7 @@
 import { z } from "zod";
 import type { OperationSpec } from "@/lib/openapi/types";
 import { workspaceParams } from "@/lib/workspaces/schemas";
-import {
-  answerQuestionBody,
-  createQuestionBody,
-  listQuestionsQuery,
-  questionParams,
-  questionResponse,
-} from "@/lib/questions/schemas";
+import { answerQuestionBody, createQuestionBody, listQuestionsQuery, questionParams, questionResponse } from "@/lib/questions/schemas";
 
 export const questionOperations: OperationSpec[] = [
   {

@@ -35,7 +35,10 @@ export const runOperations: OperationSpec[] = [
     params: taskParams,
     body: startRunBody,
     responses: {
-      202: { description: "The execution: `running` with its runner_pid once started here, `queued` while the concurrency cap holds it", schema: execution },
+      202: {
+        description: "The execution: `running` with its runner_pid once started here, `queued` while the concurrency cap holds it",
+        schema: execution,
+      },
       404: notFound("Workspace or task"),
       409: { description: "An execution of this task is already queued or running" },
     },

@@ -2,6 +2,4 @@ import { json, withWorkspace } from "@/lib/api/handler";
 import { workspaceParams } from "@/lib/workspaces/schemas";
 import { codehostStatusOf } from "@/lib/codehost/connection";
 
-export const GET = withWorkspace({ params: workspaceParams }, async ({ db, workspace }) =>
-  json(await codehostStatusOf(db, workspace.id)),
-);
+export const GET = withWorkspace({ params: workspaceParams }, async ({ db, workspace }) => json(await codehostStatusOf(db, workspace.id)));
