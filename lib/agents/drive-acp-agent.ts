@@ -1,0 +1,144 @@
+import type { ChildProcess } from "node:child_process";
+import { Readable, Writable } from "node:stream";
+import {
+  client,
+  ndJsonStream,
+  PROTOCOL_VERSION,
+  RequestError,
+  type InitializeResponse,
+  type McpServer,
+  type RequestPermissionRequest,
+  type SessionUpdate,
+  type StopReason,
+} from "@agentclientprotocol/sdk";
+import { readInside, writeInside } from "@/lib/agents/confine-path";
+
+// Drives one Agent Client Protocol agent (Claude Code, Codex, Gemini CLI, OpenCode through their
+// ACP adapters, or our fake agent in tests) that the runner has already spawned: handshake, a
+// session rooted in the task's worktree, one prompt turn. The runner keeps owning the process
+// (process group, timeout, SIGTERM then SIGKILL); this module only speaks the protocol on its pipes.
+
+export interface AcpPermissionAnswer {
+  /** The id of the option the person chose, or null when the turn was cancelled before an answer. */
+  optionId: string | null;
+}
+
+export interface DriveAcpOptions {
+  child: ChildProcess;
+  /** Absolute path of the task's worktree: the session's cwd and the only place its fs requests may touch. */
+  cwd: string;
+  instructions: string;
+  /** A session of an earlier run to continue, where the agent supports session/load. */
+  resumeSessionId?: string | null;
+  mcpServers?: McpServer[];
+  /** Each session/update in arrival order (`sessionUpdate` is the entry's type). */
+  onUpdate: (update: SessionUpdate) => void;
+  /** A permission request; resolves when a person answers, or with null once `signal` aborts. */
+  onPermission: (request: RequestPermissionRequest, signal: AbortSignal) => Promise<AcpPermissionAnswer>;
+  /** The agent's answer to initialize (its name, version and capabilities), before any session. */
+  onInitialize?: (response: InitializeResponse) => void;
+  /** Aborting sends session/cancel; the agent then ends its turn with stopReason "cancelled". */
+  signal: AbortSignal;
+}
+
+export interface AcpOutcome {
+  sessionId: string;
+  stopReason: StopReason;
+  /** True when an earlier session was continued with session/load. */
+  resumed: boolean;
+}
+
+const EXIT_GRACE_MS = 500;
+
+/** A protocol failure in words: JSON-RPC errors carry their message and details, which people need. */
+export class AcpError extends Error {}
+
+export async function driveAcpAgent(options: DriveAcpOptions): Promise<AcpOutcome> {
+  const { child, cwd } = options;
+  if (!child.stdin || !child.stdout) throw new AcpError("The agent process has no standard input or output");
+  const stream = ndJsonStream(
+    Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
+    Readable.toWeb(child.stdout) as unknown as ReadableStream<Uint8Array>,
+  );
+  // Updates are applied in arrival order by the caller; the SDK dispatches notifications without
+  // waiting, so nothing here may await between receiving and handing on an update.
+  const app = client({ name: "taskboard" })
+    .onNotification("session/update", ({ params }) => options.onUpdate(params.update))
+    .onRequest("session/request_permission", async ({ params, signal }) => {
+      const aborted = anySignal([signal, options.signal]);
+      const answer = await options.onPermission(params, aborted);
+      return answer.optionId ? { outcome: { outcome: "selected", optionId: answer.optionId } } : { outcome: { outcome: "cancelled" } };
+    })
+    .onRequest("fs/read_text_file", async ({ params }) => ({ content: await readInside(cwd, params.path, params.line, params.limit) }))
+    .onRequest("fs/write_text_file", async ({ params }) => {
+      await writeInside(cwd, params.path, params.content);
+      return {};
+    });
+
+  // The pipes may close a moment before the exit is reported; either way the person should read
+  // how the agent ended, not "connection closed".
+  const exit = new Promise<string>((resolve) =>
+    child.once("exit", (code, signal) =>
+      resolve(`The agent exited before finishing its turn (${signal ? `signal ${signal}` : `exit code ${code}`})`),
+    ),
+  );
+  const exited = exit.then((message) => Promise.reject(new AcpError(message)));
+  exited.catch(() => {});
+
+  try {
+    return await Promise.race([
+      exited,
+      app.connectWith(stream, async (agent) => {
+        const init = await agent.request("initialize", {
+          protocolVersion: PROTOCOL_VERSION,
+          clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: false },
+          clientInfo: { name: "taskboard", version: "0.1.0" },
+        });
+        options.onInitialize?.(init);
+        const mcpServers = options.mcpServers ?? [];
+        let sessionId: string;
+        let resumed = false;
+        if (options.resumeSessionId && init.agentCapabilities?.loadSession) {
+          // session/load replays the old conversation as updates; the caller's log already has them.
+          await agent.request("session/load", { sessionId: options.resumeSessionId, cwd, mcpServers });
+          sessionId = options.resumeSessionId;
+          resumed = true;
+        } else {
+          sessionId = (await agent.request("session/new", { cwd, mcpServers })).sessionId;
+        }
+        const cancel = () => void agent.notify("session/cancel", { sessionId }).catch(() => {});
+        if (options.signal.aborted) cancel();
+        else options.signal.addEventListener("abort", cancel, { once: true });
+        try {
+          const response = await agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: options.instructions }] });
+          return { sessionId, stopReason: response.stopReason, resumed };
+        } finally {
+          options.signal.removeEventListener("abort", cancel);
+        }
+      }),
+    ]);
+  } catch (error) {
+    if (error instanceof AcpError) throw error;
+    const exitMessage = await Promise.race([exit, delay(EXIT_GRACE_MS)]);
+    throw new AcpError(exitMessage && !(error instanceof RequestError) ? exitMessage : describeAcpFailure(error));
+  }
+}
+
+/** "Internal error: Query closed before response received" rather than "[object Object]". */
+export function describeAcpFailure(error: unknown): string {
+  if (error instanceof RequestError) {
+    const data = error.data as { details?: unknown; message?: unknown } | undefined;
+    const details = typeof data?.details === "string" ? data.details : typeof data?.message === "string" ? data.message : null;
+    return details ? `${error.message}: ${details}` : error.message;
+  }
+  if (error instanceof Error) return error.message;
+  return String(error);
+}
+
+function delay(ms: number): Promise<null> {
+  return new Promise((resolve) => setTimeout(() => resolve(null), ms).unref());
+}
+
+function anySignal(signals: AbortSignal[]): AbortSignal {
+  return AbortSignal.any(signals);
+}
