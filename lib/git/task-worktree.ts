@@ -1,0 +1,160 @@
+import fs from "node:fs";
+import path from "node:path";
+import { simpleGit, type SimpleGit } from "simple-git";
+
+// Git for agent runs, through simple-git (which refuses dangerous options and protocols such as
+// ext:: in what it passes to git). One clone per workspace (DATA_DIR/repos/<workspace_id>, no
+// working tree of its own) holds the remote-tracking branches; each task gets a worktree of its own
+// on its own branch, so two tasks never share files. Remote credentials are git's own (credential
+// helper, SSH agent): nothing here stores one.
+
+/** Who commits the agent's work; the agent's own commits keep their authors. */
+const COMMITTER = ["user.name=Taskboard", "user.email=taskboard@localhost", "commit.gpgsign=false"];
+const CONFLICT_MARKER = /^(<{7}( |$)|={7}$|>{7}( |$))/m;
+
+export interface BranchChanges {
+  commitSha: string;
+  filesChanged: number;
+  linesAdded: number;
+  linesRemoved: number;
+}
+
+function git(dir: string): SimpleGit {
+  return simpleGit({ baseDir: dir, config: COMMITTER });
+}
+
+/** Clones the repository once, without checking anything out, then fetches every branch. */
+export async function syncClone(url: string, cloneDir: string): Promise<void> {
+  if (!fs.existsSync(path.join(cloneDir, "HEAD")) && !fs.existsSync(path.join(cloneDir, ".git"))) {
+    fs.mkdirSync(path.dirname(cloneDir), { recursive: true, mode: 0o700 });
+    await simpleGit().clone(url, cloneDir, ["--no-checkout"]);
+  } else {
+    await git(cloneDir).remote(["set-url", "origin", url]);
+  }
+  await git(cloneDir).fetch(["origin", "--prune"]);
+}
+
+/**
+ * The task's worktree at `dir` on `branch`, made on first use: from the remote's branch of that name
+ * when it exists (a PR branch made elsewhere), otherwise new from the default branch. A worktree
+ * whose directory was deleted is made again from the branch, so no work on the branch is lost.
+ */
+export async function ensureWorktree(cloneDir: string, dir: string, branch: string, defaultBranch: string): Promise<void> {
+  const repo = git(cloneDir);
+  if (fs.existsSync(path.join(dir, ".git"))) return;
+  await repo.raw(["worktree", "prune"]);
+  const local = await hasRef(repo, `refs/heads/${branch}`);
+  const remote = await hasRef(repo, `refs/remotes/origin/${branch}`);
+  fs.mkdirSync(path.dirname(dir), { recursive: true });
+  if (local) await repo.raw(["worktree", "add", dir, branch]);
+  else if (remote) await repo.raw(["worktree", "add", "--track", "-b", branch, dir, `origin/${branch}`]);
+  else await repo.raw(["worktree", "add", "--no-track", "-b", branch, dir, `origin/${defaultBranch}`]);
+}
+
+/** Commits whatever the agent left uncommitted, so the branch holds all of a run's work. */
+export async function commitAll(dir: string, message: string): Promise<boolean> {
+  const repo = git(dir);
+  await repo.add(["-A"]);
+  const staged = await repo.diff(["--cached", "--name-only"]);
+  if (!staged.trim()) return false;
+  await repo.raw(["commit", "--no-verify", "-m", message]);
+  return true;
+}
+
+/** The branch's changes against the point where it left the default branch. */
+export async function branchChanges(dir: string, defaultBranch: string): Promise<BranchChanges> {
+  const repo = git(dir);
+  const base = await mergeBase(repo, defaultBranch);
+  const summary = await repo.diffSummary([`${base}..HEAD`]);
+  return {
+    commitSha: (await repo.revparse(["HEAD"])).trim(),
+    filesChanged: summary.changed,
+    linesAdded: summary.insertions,
+    linesRemoved: summary.deletions,
+  };
+}
+
+/** The unified diff of the branch against the point where it left the default branch. */
+export async function branchDiff(dir: string, defaultBranch: string): Promise<string> {
+  const repo = git(dir);
+  return repo.diff([`${await mergeBase(repo, defaultBranch)}..HEAD`]);
+}
+
+export type MergeResult = { state: "clean" } | { state: "conflicted"; files: string[] };
+
+/**
+ * Fetches, brings the task's branch up to date with its remote copy, and merges the default branch
+ * into it. A clean merge is committed at once; a conflicted one is left in progress for an agent.
+ */
+export async function mergeDefaultBranch(cloneDir: string, dir: string, branch: string, defaultBranch: string): Promise<MergeResult> {
+  await git(cloneDir).fetch(["origin", "--prune"]);
+  const repo = git(dir);
+  if (await hasRef(repo, `refs/remotes/origin/${branch}`)) await repo.raw(["merge", "--ff-only", `origin/${branch}`]);
+  // simple-git resolves a git command that exits non-zero without writing to stderr, as a conflicted
+  // merge does, so the outcome is read from the repository rather than from the exit.
+  const failure = await repo.raw(["merge", "--no-ff", "--no-edit", `origin/${defaultBranch}`]).then(
+    () => null,
+    (error: Error) => error,
+  );
+  const files = (await repo.diff(["--name-only", "--diff-filter=U"])).split("\n").filter(Boolean);
+  if (files.length > 0) return { state: "conflicted", files };
+  const missing = (await repo.raw(["rev-list", "--count", `HEAD..origin/${defaultBranch}`])).trim();
+  if (missing !== "0") throw failure ?? new Error(`Merging ${defaultBranch} into ${branch} did not complete`);
+  return { state: "clean" };
+}
+
+/** Files of an in-progress merge that still hold conflict markers. */
+export async function filesWithMarkers(dir: string, files: string[]): Promise<string[]> {
+  return files.filter((file) => {
+    const full = path.join(dir, file);
+    return fs.existsSync(full) && CONFLICT_MARKER.test(fs.readFileSync(full, "utf8"));
+  });
+}
+
+/** Concludes a merge the agent resolved; refuses while a marker remains. */
+export async function concludeMerge(dir: string, files: string[]): Promise<void> {
+  const left = await filesWithMarkers(dir, files);
+  if (left.length > 0) throw new Error(`Conflict markers remain in ${left.join(", ")}`);
+  const repo = git(dir);
+  await repo.add(["-A"]);
+  await repo.raw(["commit", "--no-verify", "--no-edit"]);
+}
+
+export async function abortMerge(dir: string): Promise<void> {
+  await git(dir)
+    .raw(["merge", "--abort"])
+    .catch(() => {});
+}
+
+export async function pushBranch(dir: string, branch: string): Promise<void> {
+  await git(dir).push("origin", `${branch}:refs/heads/${branch}`);
+}
+
+/** Removes the worktree's files; the branch stays in the clone (and on the remote once pushed). */
+export async function removeWorktree(cloneDir: string, dir: string): Promise<void> {
+  if (fs.existsSync(dir)) await git(cloneDir).raw(["worktree", "remove", "--force", dir]);
+  await git(cloneDir).raw(["worktree", "prune"]);
+}
+
+/** `tb/<number>-<slug of the title>`: readable, and unique through the task number. */
+export function taskBranchName(number: number, title: string): string {
+  const slug = title
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 40)
+    .replace(/-+$/, "");
+  return slug ? `tb/${number}-${slug}` : `tb/${number}`;
+}
+
+async function mergeBase(repo: SimpleGit, defaultBranch: string): Promise<string> {
+  return (await repo.raw(["merge-base", "HEAD", `origin/${defaultBranch}`])).trim();
+}
+
+async function hasRef(repo: SimpleGit, ref: string): Promise<boolean> {
+  // Judged by the output: simple-git does not reject a silent non-zero exit.
+  const sha = await repo.raw(["rev-parse", "--verify", "--quiet", ref]).catch(() => "");
+  return sha.trim().length > 0;
+}
