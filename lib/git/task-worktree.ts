@@ -10,6 +10,25 @@ import { simpleGit, type SimpleGit } from "simple-git";
 
 /** Who commits the agent's work; the agent's own commits keep their authors. */
 const COMMITTER = ["user.name=Taskboard", "user.email=taskboard@localhost", "commit.gpgsign=false"];
+// git runs with the server's environment (its home for credential helpers and SSH keys, an SSH
+// agent, proxies), less what simple-git guards because it lets git run programs (EDITOR, PAGER,
+// GIT_* …). Two are added back on purpose: a GIT_SSH_COMMAND the administrator set for deploy keys
+// (configuration, not input), and GIT_TERMINAL_PROMPT=0, because a server has no one to type a
+// password: git fails at once instead of waiting for one.
+const GUARDED = new Set(["editor", "pager", "prefix", "ssh_askpass", "visual"]);
+const ALLOWED = ["GIT_TERMINAL_PROMPT", "GIT_SSH_COMMAND"];
+const GIT_ENV: Record<string, string> = {
+  ...Object.fromEntries(
+    Object.entries(process.env).filter(
+      (entry): entry is [string, string] =>
+        entry[1] !== undefined && !entry[0].toLowerCase().startsWith("git_") && !GUARDED.has(entry[0].toLowerCase()),
+    ),
+  ),
+  ...(process.env.GIT_SSH_COMMAND ? { GIT_SSH_COMMAND: process.env.GIT_SSH_COMMAND } : {}),
+  GIT_TERMINAL_PROMPT: "0",
+};
+const OPTIONS = { allowEnvironment: ALLOWED, unsafe: { allowUnsafeSshCommand: Boolean(process.env.GIT_SSH_COMMAND) } };
+const LS_REMOTE_TIMEOUT_MS = 20_000;
 const CONFLICT_MARKER = /^(<{7}( |$)|={7}$|>{7}( |$))/m;
 
 export interface BranchChanges {
@@ -20,14 +39,14 @@ export interface BranchChanges {
 }
 
 function git(dir: string): SimpleGit {
-  return simpleGit({ baseDir: dir, config: COMMITTER });
+  return simpleGit({ ...OPTIONS, baseDir: dir, config: COMMITTER }).env(GIT_ENV);
 }
 
 /** Clones the repository once, without checking anything out, then fetches every branch. */
 export async function syncClone(url: string, cloneDir: string): Promise<void> {
   if (!fs.existsSync(path.join(cloneDir, "HEAD")) && !fs.existsSync(path.join(cloneDir, ".git"))) {
     fs.mkdirSync(path.dirname(cloneDir), { recursive: true, mode: 0o700 });
-    await simpleGit().clone(url, cloneDir, ["--no-checkout"]);
+    await simpleGit(OPTIONS).env(GIT_ENV).clone(url, cloneDir, ["--no-checkout"]);
   } else {
     await git(cloneDir).remote(["set-url", "origin", url]);
   }
@@ -157,4 +176,15 @@ async function hasRef(repo: SimpleGit, ref: string): Promise<boolean> {
   // Judged by the output: simple-git does not reject a silent non-zero exit.
   const sha = await repo.raw(["rev-parse", "--verify", "--quiet", ref]).catch(() => "");
   return sha.trim().length > 0;
+}
+
+/** The remote's branch names (`git ls-remote --heads`), with no prompt for credentials. */
+export async function remoteHeads(url: string): Promise<string[]> {
+  const output = await simpleGit({ ...OPTIONS, timeout: { block: LS_REMOTE_TIMEOUT_MS } })
+    .env(GIT_ENV)
+    .listRemote(["--heads", url]);
+  return output
+    .split("\n")
+    .map((line) => line.split("\t")[1]?.replace(/^refs\/heads\//, ""))
+    .filter((name): name is string => Boolean(name));
 }

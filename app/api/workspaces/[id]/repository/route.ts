@@ -1,0 +1,16 @@
+import { json, noContent, withWorkspace } from "@/lib/api/handler";
+import { workspaceParams } from "@/lib/workspaces/schemas";
+import { setRepositoryBody } from "@/lib/repositories/schemas";
+import { deleteRepository, getRepository, setRepository } from "@/lib/repositories/repository";
+
+export const GET = withWorkspace({ params: workspaceParams }, async ({ db, workspace }) => json(await getRepository(db, workspace.id)));
+
+export const PUT = withWorkspace(
+  { params: workspaceParams, body: setRepositoryBody, ownerOnly: true },
+  async ({ db, workspace, body, caller }) => json(await setRepository(db, workspace.id, body, caller.isAdmin)),
+);
+
+export const DELETE = withWorkspace({ params: workspaceParams, ownerOnly: true }, async ({ db, workspace }) => {
+  await deleteRepository(db, workspace.id);
+  return noContent();
+});

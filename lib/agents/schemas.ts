@@ -1,0 +1,72 @@
+import { z } from "zod";
+import { workspaceParams } from "@/lib/workspaces/schemas";
+
+// Agent profiles: how the runner starts an agent. `acp` agents speak the Agent Client Protocol on
+// stdio (lib/agents/drive-acp-agent.ts); `command` agents are any program that reads instructions on
+// standard input and prints lines, as AGENT_COMMAND always was.
+
+export const AGENT_KINDS = ["acp", "command"] as const;
+
+/** Never handed to an agent, whatever a profile asks for: they would give it the server itself. */
+export const SERVER_SECRETS = ["AUTH_SECRET", "NEXTAUTH_SECRET", "DATABASE_URL", "GITHUB_APP_PRIVATE_KEY", "GITHUB_WEBHOOK_SECRET"];
+
+const envName = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, "An environment variable name")
+  .refine((name) => !name.startsWith("TASKBOARD_") && !SERVER_SECRETS.includes(name), {
+    message: "This variable is the server's own and is never passed to an agent",
+  });
+const noNul = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .regex(/^[^\0]*$/, "Must not contain a null character");
+
+export const agentParams = workspaceParams.extend({ agent_id: z.string() });
+
+export const createAgentBody = z.object({
+  name: z.string().trim().min(1).max(100),
+  kind: z.enum(AGENT_KINDS),
+  command: noNul(1000).trim().min(1).describe("The program to start (no shell): e.g. `npx` or `gemini`."),
+  args: z.array(noNul(1000)).max(50).default([]),
+  env_passthrough: z
+    .array(envName)
+    .max(50)
+    .default([])
+    .describe("Names of the server's environment variables the agent receives (API keys)."),
+  is_default: z.boolean().default(false),
+});
+
+export const updateAgentBody = z.object({
+  name: createAgentBody.shape.name.optional(),
+  kind: createAgentBody.shape.kind.optional(),
+  command: createAgentBody.shape.command.optional(),
+  args: z.array(noNul(1000)).max(50).optional(),
+  env_passthrough: z.array(envName).max(50).optional(),
+  is_default: z.boolean().optional(),
+});
+
+export const agentResponse = z.object({
+  id: z.string(),
+  workspace_id: z.string(),
+  name: z.string(),
+  kind: z.enum(AGENT_KINDS),
+  command: z.string(),
+  args: z.array(z.string()),
+  env_passthrough: z.array(z.string()),
+  is_default: z.boolean(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+export const agentPresetResponse = z.object({
+  preset: z.string(),
+  name: z.string(),
+  kind: z.enum(AGENT_KINDS),
+  command: z.string(),
+  args: z.array(z.string()),
+  env_passthrough: z.array(z.string()),
+  setup: z.string().describe("What the agent needs on the server (credentials, an installed CLI)."),
+});
+
+export type AgentProfileResponse = z.output<typeof agentResponse>;
