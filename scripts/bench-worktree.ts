@@ -39,7 +39,9 @@ try {
   times.sort((a, b) => a - b);
   console.log(`| files | first clone | worktree (median of ${RUNS}) | worst | reuse of an existing worktree |`);
   console.log(`|---:|---:|---:|---:|---:|`);
-  console.log(`| ${FILES} | ${cloneMs.toFixed(0)} ms | ${times[Math.floor(RUNS / 2)].toFixed(0)} ms | ${times.at(-1)!.toFixed(0)} ms | ${reuseMs.toFixed(1)} ms |`);
+  console.log(
+    `| ${FILES} | ${cloneMs.toFixed(0)} ms | ${times[Math.floor(RUNS / 2)].toFixed(0)} ms | ${times.at(-1)!.toFixed(0)} ms | ${reuseMs.toFixed(1)} ms |`,
+  );
 } finally {
   fs.rmSync(root, { recursive: true, force: true });
 }
