@@ -10,6 +10,7 @@ import type { scheduleResponse, triggerResponse } from "@/lib/schedules/schemas"
 import type { paginatedTasksResponse, taskResponse, taskRunResponse } from "@/lib/tasks/schemas";
 import type { member, workspace } from "@/lib/workspaces/schemas";
 import type { ColumnKey, SORT_FIELDS } from "@/lib/tasks/columns";
+import { ACTIVE_RUN_STATUSES as ACTIVE } from "@/lib/runs/statuses";
 
 export type SortBy = (typeof SORT_FIELDS)[number];
 export type SortDir = "asc" | "desc";
@@ -32,4 +33,4 @@ export type Member = z.output<typeof member>;
 export type ApiKey = z.output<typeof apiKey>;
 export type Workspace = z.output<typeof workspace>;
 
-export const ACTIVE_RUN_STATUSES = new Set(["queued", "running"]);
+export const ACTIVE_RUN_STATUSES = new Set<string>(ACTIVE);

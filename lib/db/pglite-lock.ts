@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { isAlive } from "@/lib/server/processes";
 
 // Two processes on one PGlite directory silently lose each other's writes, so a process claims the
 // directory with a lock file holding its pid and refuses to open one that a live process holds.
@@ -40,14 +41,5 @@ function readOrEmpty(file: string): string {
     return fs.readFileSync(file, "utf8").trim();
   } catch {
     return "";
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }

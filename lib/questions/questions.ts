@@ -5,6 +5,7 @@ import { conflict, notFound } from "@/lib/api/errors";
 import { publishEvent } from "@/lib/events/publish";
 import type { createQuestionBody, listQuestionsQuery } from "@/lib/questions/schemas";
 import { serializeQuestion, withTaskTitle } from "@/lib/questions/serialize";
+import { QUESTION_STATUS } from "@/lib/questions/statuses";
 
 export async function createQuestion(db: Db, workspaceId: string, input: z.output<typeof createQuestionBody>) {
   const task = await db.task.findFirst({ where: { id: input.task_id, workspaceId }, select: { id: true } });
@@ -47,8 +48,8 @@ export async function listQuestions(db: Db, workspaceId: string, query: z.output
 /** Answers an open question; the status guard in the update makes two concurrent answers give one 409. */
 export async function answerQuestion(db: Db, workspaceId: string, questionId: string, answer: string) {
   const { count } = await db.question.updateMany({
-    where: { id: questionId, workspaceId, status: "open" },
-    data: { answer, status: "answered", answeredAt: new Date() },
+    where: { id: questionId, workspaceId, status: QUESTION_STATUS.open },
+    data: { answer, status: QUESTION_STATUS.answered, answeredAt: new Date() },
   });
   const row = await db.question.findFirst({ where: { id: questionId, workspaceId }, include: withTaskTitle });
   if (!row) throw notFound("Question");

@@ -1,5 +1,6 @@
 import { connection } from "@/lib/db/client";
 import { createFirstAdmin } from "@/lib/users/create-user";
+import { needsSetup } from "@/lib/users/needs-setup";
 import { HttpError } from "@/lib/api/errors";
 import { databaseUrl } from "@/lib/config";
 import { startPostgresRelay } from "@/lib/events/postgres-relay";
@@ -23,7 +24,7 @@ async function bootstrapAdmin(db: Awaited<ReturnType<typeof connection>>["db"]) 
   const username = process.env.ADMIN_USERNAME;
   const password = process.env.ADMIN_PASSWORD;
   if (!username || !password) return;
-  if ((await db.user.count()) > 0) return;
+  if (!(await needsSetup(db))) return;
   try {
     await createFirstAdmin(db, username, password);
     console.log(`[taskboard] created the first administrator "${username}" from ADMIN_USERNAME`);

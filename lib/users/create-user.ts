@@ -2,6 +2,7 @@ import type { Db } from "@/lib/db/client";
 import type { User } from "@/lib/generated/prisma/client";
 import { conflict, HttpError } from "@/lib/api/errors";
 import { hashPassword } from "@/lib/auth/password";
+import { needsSetup } from "@/lib/users/needs-setup";
 
 export async function createUser(db: Db, input: { username: string; password: string; is_admin: boolean }) {
   const passwordHash = await hashPassword(input.password);
@@ -21,7 +22,7 @@ export async function createFirstAdmin(db: Db, username: string, password: strin
   const passwordHash = await hashPassword(password);
   return db.$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(8675309)`;
-    if ((await tx.user.count()) > 0) throw new HttpError(409, "Setup is already done: an administrator exists");
+    if (!(await needsSetup(tx))) throw new HttpError(409, "Setup is already done: an administrator exists");
     return serializeUser(await tx.user.create({ data: { username, passwordHash, isAdmin: true } }));
   });
 }
