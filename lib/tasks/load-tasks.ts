@@ -55,7 +55,7 @@ const iso = (expr: string) => `to_char(${expr} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T
 // strict-parse test tests/api/contracts.test.ts holds both to it); a question's task_title is
 // stored as null and set here with jsonb_set, so renaming a task needs no write to it.
 const TASK_JSON = `json_build_object(
-  'id', t.id, 'workspace_id', t.workspace_id, 'title', t.title, 'description', t.description,
+  'id', t.id, 'workspace_id', t.workspace_id, 'number', t.number, 'branch', t.branch, 'title', t.title, 'description', t.description,
   'status', t.status, 'position', t.position, 'priority', t.priority, 'tags', COALESCE(t.tags, '{}'),
   'pr_url', t.pr_url, 'has_merge_conflict', t.has_merge_conflict, 'project_id', t.project_id, 'phase', t.phase,
   'blocked', t.blocked OR e.open_questions IS NOT NULL,

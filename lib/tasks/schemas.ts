@@ -37,6 +37,14 @@ const phase = z
   .nullable()
   .describe("1-based index into the project's phases; with a project set it must not exceed their number (422 otherwise).");
 const prUrl = z.string().max(2000).nullable();
+const branch = z
+  .string()
+  .trim()
+  .min(1)
+  .max(200)
+  .regex(/^(?!-)(?!.*\.\.)(?!.*\/\/)(?!.*@\{)[A-Za-z0-9._/-]+(?<![./])$/, "A git branch name")
+  .nullable()
+  .describe("The git branch agents work on; set it for a PR branch made elsewhere, or leave it to the first run (tb/<number>-<slug>).");
 
 export const createTaskBody = z.object({
   title,
@@ -62,6 +70,7 @@ export const updateTaskBody = z.object({
   project_id: projectId.optional(),
   phase: phase.optional(),
   pr_url: prUrl.optional(),
+  branch: branch.optional(),
   position: floatNumber().optional().describe("Exact position in the column; 409 if another task holds it. Prefer the move operation."),
   has_merge_conflict: z.boolean().optional(),
   blocked: z
@@ -116,6 +125,8 @@ export type TaskRunResponse = z.output<typeof taskRunResponse>;
 export const taskResponse = z.object({
   id: z.string(),
   workspace_id: z.string(),
+  number: z.int().describe("Per workspace: 1, 2, 3… in creation order, never reused (shown as #N)."),
+  branch: z.string().nullable().describe("The git branch agents work on, once a run or a person set it."),
   title: z.string(),
   description: z.string(),
   status: columnKey,

@@ -44,6 +44,7 @@ export async function updateTask(db: Db, workspaceId: string, taskId: string, bo
         projectId: body.project_id,
         phase: body.phase,
         prUrl: body.pr_url,
+        branch: body.branch,
         position,
         hasMergeConflict: body.has_merge_conflict,
         blocked: body.blocked,

@@ -7,6 +7,8 @@ import { call } from "./api";
 export const TASK_FIELDS = [
   "id",
   "workspace_id",
+  "number",
+  "branch",
   "title",
   "description",
   "status",
