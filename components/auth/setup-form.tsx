@@ -21,7 +21,7 @@ export function SetupForm() {
     setPending(true);
     setError("");
     try {
-      await createFirstAdmin(username, password);
+      await createFirstAdmin({ username, password });
       await signIn("credentials", { username, password, redirect: false });
       router.replace("/");
       router.refresh();
