@@ -76,7 +76,14 @@ describe("50 concurrent writers and a kill -9 midway", () => {
       }
     };
     const writers = Array.from({ length: 50 }, (_, w) => writer(w));
-    await waitFor(() => figures.acknowledged >= 300, "300 acknowledged writes", 60_000);
+    // Midway: once 300 writes are acknowledged, or sooner on a machine too busy for that (50 writers
+    // keep 50 writes in flight either way).
+    const began = Date.now();
+    await waitFor(
+      () => figures.acknowledged >= 300 || (figures.acknowledged >= 50 && Date.now() - began > 20_000),
+      "50 acknowledged writes",
+      120_000,
+    );
     first.child.kill("SIGKILL");
     killed = true;
     await Promise.all(writers);
@@ -97,7 +104,7 @@ describe("50 concurrent writers and a kill -9 midway", () => {
     expect(tasks.size).toBeGreaterThan(0);
     expect(figures.lost).toBe(0);
     expect(figures.serverErrors).toBe(0);
-  }, 240_000);
+  }, 400_000);
 });
 
 async function tracked<T extends { stop?: () => Promise<unknown>; drop?: () => Promise<unknown> }>(pending: Promise<T>): Promise<T> {
