@@ -12,7 +12,9 @@ export async function startServer() {
     console.log(`[taskboard] database ready (${kind})`);
     await bootstrapAdmin(db);
     if ((await db.user.count()) === 0) {
-      console.log(`[taskboard] no administrator yet: open /setup from this machine, or from another one with the setup code ${setupCode()}`);
+      console.log(
+        `[taskboard] no administrator yet: open /setup from this machine, or from another one with the setup code ${setupCode()}`,
+      );
     }
     // Several instances may share PostgreSQL: live board events must reach all of them.
     if (kind === "postgresql") await startPostgresRelay(databaseUrl()!);

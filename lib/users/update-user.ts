@@ -19,7 +19,10 @@ export async function updateUser(
   if (!existing) throw notFound("User");
   const passwordHash = input.password ? await hashPassword(input.password) : undefined;
   const row = await db.$transaction(async (tx) => {
-    const updated = await tx.user.update({ where: { id: userId }, data: { isAdmin: input.is_admin, disabled: input.disabled, passwordHash } });
+    const updated = await tx.user.update({
+      where: { id: userId },
+      data: { isAdmin: input.is_admin, disabled: input.disabled, passwordHash },
+    });
     if (passwordHash) {
       const otherLogins = caller.familyId ? { OR: [{ familyId: null }, { familyId: { not: caller.familyId } }] } : {};
       await tx.authToken.updateMany({

@@ -11,7 +11,8 @@ export async function removeMember(db: Db, workspaceId: string, userId: string):
       SELECT user_id FROM memberships WHERE workspace_id = ${workspaceId} AND role = 'owner' FOR UPDATE`;
     const membership = await tx.membership.findUnique({ where: { workspaceId_userId: { workspaceId, userId } }, select: { role: true } });
     if (!membership) throw notFound("Member");
-    if (membership.role === "owner" && owners.length <= 1) throw conflict("The last owner cannot be removed; make another member an owner first");
+    if (membership.role === "owner" && owners.length <= 1)
+      throw conflict("The last owner cannot be removed; make another member an owner first");
     await tx.membership.delete({ where: { workspaceId_userId: { workspaceId, userId } } });
   });
 }

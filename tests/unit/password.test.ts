@@ -16,7 +16,9 @@ describe("password hashing", () => {
 describe("password hashing under a burst", () => {
   it("runs at most MAX_CONCURRENT_HASHES at once and still answers every request", async () => {
     const stored = await hashPassword("correct horse");
-    const results = await Promise.all(Array.from({ length: 24 }, (_, i) => verifyPassword(i === 0 ? "correct horse" : `guess ${i}`, stored)));
+    const results = await Promise.all(
+      Array.from({ length: 24 }, (_, i) => verifyPassword(i === 0 ? "correct horse" : `guess ${i}`, stored)),
+    );
     expect(results.filter(Boolean)).toHaveLength(1);
     expect(hashLoad().peak).toBeGreaterThan(1);
     expect(hashLoad().peak).toBeLessThanOrEqual(MAX_CONCURRENT_HASHES);

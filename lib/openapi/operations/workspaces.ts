@@ -1,6 +1,14 @@
 import { z } from "zod";
 import type { OperationSpec } from "@/lib/openapi/types";
-import { addMemberBody, createWorkspaceBody, member, workspace, workspaceParams, memberParams, workspaceWithRole } from "@/lib/workspaces/schemas";
+import {
+  addMemberBody,
+  createWorkspaceBody,
+  member,
+  workspace,
+  workspaceParams,
+  memberParams,
+  workspaceWithRole,
+} from "@/lib/workspaces/schemas";
 
 export const workspaceOperations: OperationSpec[] = [
   {
