@@ -1,4 +1,5 @@
 import http from "node:http";
+import https from "node:https";
 import { trustProxyHops } from "@/lib/config";
 
 // Next's route handlers never see the socket, and the X-Forwarded-For Next adds is only added when
@@ -13,14 +14,16 @@ const state = globalThis as typeof globalThis & { __taskboardPeerHeader?: boolea
 export function stampPeerAddresses() {
   if (state.__taskboardPeerHeader) return;
   state.__taskboardPeerHeader = true;
-  const emit = http.Server.prototype.emit;
-  http.Server.prototype.emit = function (this: http.Server, event: string | symbol, ...args: unknown[]) {
-    if (event === "request") {
-      const request = args[0] as http.IncomingMessage;
-      request.headers[PEER_HEADER] = request.socket?.remoteAddress ?? "";
-    }
-    return emit.apply(this, [event, ...args] as Parameters<typeof emit>);
-  } as typeof emit;
+  for (const Server of [http.Server, https.Server]) {
+    const emit = Server.prototype.emit;
+    Server.prototype.emit = function (this: http.Server, event: string | symbol, ...args: unknown[]) {
+      if (event === "request") {
+        const request = args[0] as http.IncomingMessage;
+        request.headers[PEER_HEADER] = request.socket?.remoteAddress ?? "";
+      }
+      return emit.apply(this, [event, ...args] as Parameters<typeof emit>);
+    } as typeof emit;
+  }
 }
 
 /**
