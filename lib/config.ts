@@ -1,9 +1,17 @@
+import fs from "node:fs";
 import path from "node:path";
 
 // Every setting the server reads from the environment, in one place (the README's table mirrors it).
 
 export function dataDir(): string {
   return path.resolve(/*turbopackIgnore: true*/ process.env.DATA_DIR || "./data");
+}
+
+/** DATA_DIR, created if missing: owner-only (0700), since it holds the database, auth-secret and agents' work. */
+export function ensureDataDir(): string {
+  const dir = dataDir();
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  return dir;
 }
 
 export function databaseUrl(): string | undefined {
