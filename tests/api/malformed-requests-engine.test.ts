@@ -66,7 +66,7 @@ describe("execution log pages", () => {
   it("are capped at 1 MiB however many lines were asked for, and next_offset pages through the rest", async () => {
     const task = await newTask(server.call, token, wsId, { title: "wide log" });
     const started = await server.call("POST", ws(`/tasks/${task.id}/runs`), { token, json: { instructions: "wide 300" } });
-    expect(started.status).toBe(201);
+    expect(started.status).toBe(202);
     const done = await finished(server.call, token, wsId, started.body.id, 60_000);
     expect(done.line_count).toBe(300);
 
