@@ -188,7 +188,8 @@ function nestingBeyond(text: string, maxDepth: number): number | null {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x5b || c === 0x7b) {
@@ -202,7 +203,9 @@ function nestingBeyond(text: string, maxDepth: number): number | null {
 // keys) is a 422 here rather than a 500 from the database.
 function nulEntries(value: unknown, loc: (string | number)[]): ValidationEntry[] {
   if (typeof value === "string") {
-    return value.includes("\0") ? [{ type: "string_nul", loc, msg: "String should not contain NUL (U+0000) characters", input: value }] : [];
+    return value.includes("\0")
+      ? [{ type: "string_nul", loc, msg: "String should not contain NUL (U+0000) characters", input: value }]
+      : [];
   }
   if (value === null || typeof value !== "object") return [];
   if (Array.isArray(value)) return value.flatMap((item, index) => nulEntries(item, [...loc, index]));
