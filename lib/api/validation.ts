@@ -186,15 +186,15 @@ function nestingBeyond(text: string, maxDepth: number): number | null {
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
+    const c = text[i];
     if (inString) {
-      if (c === 0x5c)
-        i++; // backslash: skip the escaped character
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x5b || c === 0x7b) {
+      // A backslash escapes the next character, which therefore never ends the string.
+      if (c === "\\") i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === "[" || c === "{") {
       if (++depth > maxDepth) return i;
-    } else if (c === 0x5d || c === 0x7d) depth--;
+    } else if (c === "]" || c === "}") depth--;
   }
   return null;
 }
