@@ -12,7 +12,7 @@ export function proxy(request: NextRequest) {
   const { pathname } = request.nextUrl;
   const api = pathname === "/api" || pathname.startsWith("/api/");
   if (!decodable(pathname)) {
-    return api ? NextResponse.json({ detail: "Not Found" }, { status: 404 }) : new NextResponse("Not Found", { status: 404 });
+    return api ? apiError(request, 404, "Not Found") : new NextResponse("Not Found", { status: 404 });
   }
   if (!api) return NextResponse.next();
   // next-auth's browser endpoints (app/api/auth/[...nextauth]) are not part of the documented API.
@@ -20,10 +20,10 @@ export function proxy(request: NextRequest) {
   if (allowed === null) {
     // app/api/[...path] answers unknown paths for the usual methods; no route takes any other.
     const routed = STANDARD_METHODS.has(request.method) && pathname !== "/api";
-    return routed ? NextResponse.next() : NextResponse.json({ detail: "Not Found" }, { status: 404 });
+    return routed ? NextResponse.next() : apiError(request, 404, "Not Found");
   }
   if (!allowed.includes(request.method)) {
-    return NextResponse.json({ detail: "Method Not Allowed" }, { status: 405, headers: { allow: allowed.join(", ") } });
+    return apiError(request, 405, "Method Not Allowed", { allow: allowed.join(", ") });
   }
   return NextResponse.next();
 }
@@ -41,4 +41,10 @@ function decodable(pathname: string): boolean {
   } catch {
     return false;
   }
+}
+
+// Like every API response (lib/api/handler.ts), these carry an x-request-id.
+function apiError(request: NextRequest, status: number, detail: string, headers: Record<string, string> = {}) {
+  const requestId = request.headers.get("x-request-id") || crypto.randomUUID();
+  return NextResponse.json({ detail }, { status, headers: { ...headers, "x-request-id": requestId } });
 }

@@ -121,6 +121,7 @@ describe("paths and methods Next cannot route", () => {
     expect(health.status).toBe(405);
     expect(health.body).toEqual({ detail: "Method Not Allowed" });
     expect(health.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
+    expect(health.headers.get("x-request-id")).toBeTruthy();
     const board = await call("DELETE", ws("/board"), { token });
     expect(board.status).toBe(405);
     const task = await call("PUT", ws("/tasks/some-id"), { token });
