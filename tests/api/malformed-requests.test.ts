@@ -1,4 +1,5 @@
 import http from "node:http";
+import net from "node:net";
 import { beforeAll, describe, expect, it } from "vitest";
 import { baseUrl, call, newUser, newWorkspace } from "../helpers/api";
 import { createTask } from "../helpers/tasks";
@@ -116,6 +117,15 @@ describe("paths and methods Next cannot route", () => {
     expect((await rawRequest("TRACE", ws("/board"))).headers.allow).toBe("GET, HEAD, OPTIONS");
   });
 
+  it("what Node's parser refuses (an unknown method, oversized headers) still gets a detail body", async () => {
+    const unknown = await rawSocket("FOO /api/health HTTP/1.1\r\nHost: x\r\n\r\n");
+    expect(unknown).toMatch(/^HTTP\/1\.1 400 /);
+    expect(unknown.endsWith('{"detail":"Bad Request"}')).toBe(true);
+    const huge = await rawSocket(`GET /api/health HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(40_000)}\r\n\r\n`);
+    expect(huge).toMatch(/^HTTP\/1\.1 431 /);
+    expect(huge.endsWith('{"detail":"Request Header Fields Too Large"}')).toBe(true);
+  });
+
   it("an undocumented method under /api is a 405 with Allow and a detail", async () => {
     const health = await call("PUT", "/api/health");
     expect(health.status).toBe(405);
@@ -209,5 +219,18 @@ function rawRequest(method: string, path: string): Promise<{ status: number; hea
     });
     request.on("error", reject);
     request.end();
+  });
+}
+
+/** Sends `text` as it is and returns everything the server answers before it closes. */
+function rawSocket(text: string): Promise<string> {
+  const { hostname, port } = new URL(baseUrl());
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), hostname, () => socket.write(text));
+    let answer = "";
+    socket.setEncoding("utf8");
+    socket.on("data", (chunk: string) => (answer += chunk));
+    socket.on("close", () => resolve(answer));
+    socket.on("error", (error) => (answer ? resolve(answer) : reject(error)));
   });
 }
