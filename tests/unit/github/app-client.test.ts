@@ -43,7 +43,7 @@ describe("settings", () => {
 
   it("defaults to api.github.com and derives the web origin for GitHub Enterprise Server", () => {
     expect(githubAppSettings({ ...github.env(), GITHUB_API_URL: "" })).toBeNull();
-    const { GITHUB_API_URL: _unused, ...withoutUrl } = github.env();
+    const withoutUrl: Record<string, string | undefined> = { ...github.env(), GITHUB_API_URL: undefined };
     expect(githubAppSettings(withoutUrl)).toMatchObject({ apiUrl: "https://api.github.com", webUrl: "https://github.com" });
     expect(webUrlOf("https://ghe.example.com/api/v3")).toBe("https://ghe.example.com");
     expect(webUrlOf("https://ghe.example.com/api/v3/")).toBe("https://ghe.example.com");
