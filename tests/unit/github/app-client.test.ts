@@ -125,6 +125,16 @@ describe("install flow", () => {
     expect(url.searchParams.get("state")).toBe("st.ate");
   });
 
+  it("asks GET /app once, and again after a failed answer", async () => {
+    const app = client();
+    github.failNext("GET /app", 502);
+    await expect(installUrl(app, "s")).rejects.toMatchObject({ status: 502 });
+    const before = github.requests.length;
+    expect(await installUrl(app, "s1")).toBe(`${github.url}/apps/${github.slug}/installations/new?state=s1`);
+    expect(await installUrl(app, "s2")).toBe(`${github.url}/apps/${github.slug}/installations/new?state=s2`);
+    expect(github.requests.slice(before).map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual(["GET /app 200"]);
+  });
+
   it("with GITHUB_APP_SLUG it needs no request; github.com and Enterprise Server pages differ", async () => {
     const before = github.requests.length;
     expect(await installUrl(client({ GITHUB_APP_SLUG: "my-board" }), "s")).toBe(`${github.url}/apps/my-board/installations/new?state=s`);
