@@ -4,6 +4,7 @@ import { aggregateChecks } from "@/lib/github/fetch-checks";
 import { installationChange } from "@/lib/github/installation-event";
 import { interpretDelivery } from "@/lib/github/interpret-delivery";
 import { pickLinkedTask, pullRequestChange, type LinkableTask } from "@/lib/github/pull-request-event";
+import { PR_BODY_MAX, pullRequestBody } from "@/lib/github/pull-request-body";
 import { pushChange } from "@/lib/github/push-event";
 import { examplePayload } from "../../fixtures/fake-github";
 
@@ -216,5 +217,29 @@ describe("interpretDelivery", () => {
     });
     // A payload that does not have the shape of its event is ignored, not thrown.
     expect(interpretDelivery({ event: "pull_request", action: "opened", payload: { action: "opened" } }).kind).toBe("ignored");
+  });
+});
+
+describe("pullRequestBody", () => {
+  const task = { taskUrl: `https://board.example.com/w/1/tasks/${TASK_ID}`, taskId: TASK_ID };
+
+  it("holds the report and a task reference that links the PR back", () => {
+    const body = pullRequestBody({ ...task, report: "Added the login page.\n", taskNumber: 12 });
+    expect(body).toBe(`Added the login page.\n\n---\nTask #tb-12: ${task.taskUrl}\n`);
+    const opened = pr("opened", (p) => (p.pull_request.body = body));
+    expect(pullRequestChange(opened)?.link).toMatchObject({ task_numbers: [12], task_ids: [TASK_ID] });
+  });
+
+  it("uses the task id without a number, and says when there is no report", () => {
+    expect(pullRequestBody({ ...task, report: "  ", taskNumber: null })).toBe(
+      `The agent's run left no report.\n\n---\nTask ${TASK_ID}: ${task.taskUrl}\n`,
+    );
+  });
+
+  it("shortens a long report to GitHub's limit and keeps the task reference", () => {
+    const body = pullRequestBody({ ...task, report: "x".repeat(PR_BODY_MAX * 2), taskNumber: 3 });
+    expect(body.length).toBe(PR_BODY_MAX);
+    expect(body).toContain("… (report shortened)");
+    expect(body.endsWith(`Task #tb-3: ${task.taskUrl}\n`)).toBe(true);
   });
 });
