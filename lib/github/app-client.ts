@@ -63,10 +63,15 @@ export function createGithubApp(settings: GithubAppSettings, options: GithubAppO
 let fromEnv: { key: string; client: GithubApp | null } | undefined;
 
 /** The server's App client from the environment (null when not configured), built once per settings. */
-export function githubAppFromEnv(): GithubApp | null {
-  const settings = githubAppSettings();
-  const key = settings ? `${settings.appId}|${settings.apiUrl}|${settings.slug ?? ""}|${settings.privateKey}` : "";
-  if (fromEnv?.key !== key) fromEnv = { key, client: settings ? createGithubApp(settings) : null };
+export function githubAppFromEnv(env: Record<string, string | undefined> = process.env): GithubApp | null {
+  // Keyed by the raw variables, so a request pays for neither reading the key file nor parsing the key.
+  const key = ["GITHUB_APP_ID", "GITHUB_APP_PRIVATE_KEY", "GITHUB_APP_PRIVATE_KEY_FILE", "GITHUB_API_URL", "GITHUB_APP_SLUG"]
+    .map((name) => env[name] ?? "")
+    .join("\0");
+  if (fromEnv?.key !== key) {
+    const settings = githubAppSettings(env);
+    fromEnv = { key, client: settings ? createGithubApp(settings) : null };
+  }
   return fromEnv.client;
 }
 

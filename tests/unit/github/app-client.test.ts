@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createGithubApp, TOKEN_REFRESH_MARGIN_MS } from "@/lib/github/app-client";
+import { createGithubApp, githubAppFromEnv, TOKEN_REFRESH_MARGIN_MS } from "@/lib/github/app-client";
 import { installUrl } from "@/lib/github/install-url";
 import { listInstallationRepositories } from "@/lib/github/list-installation-repositories";
 import { appConfigured, githubAppSettings, webUrlOf } from "@/lib/github/settings";
@@ -151,5 +151,16 @@ describe("install flow", () => {
     const repositories = await listInstallationRepositories(client(), 31);
     expect(repositories.map((r) => r.full_name)).toEqual(many);
     expect(repositories[0]).toMatchObject({ private: true, default_branch: "main", html_url: `${github.url}/big/repo-0` });
+  });
+});
+
+describe("githubAppFromEnv", () => {
+  it("is null without settings, one client per settings otherwise", () => {
+    expect(githubAppFromEnv({})).toBeNull();
+    const env = github.env();
+    const first = githubAppFromEnv(env);
+    expect(first?.settings).toMatchObject({ appId: github.appId, apiUrl: github.url });
+    expect(githubAppFromEnv({ ...env })).toBe(first);
+    expect(githubAppFromEnv({ ...env, GITHUB_APP_SLUG: "other" })).not.toBe(first);
   });
 });
