@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createGithubApp, githubAppFromEnv, TOKEN_REFRESH_MARGIN_MS } from "@/lib/github/app-client";
 import { installUrl } from "@/lib/github/install-url";
 import { listInstallationRepositories } from "@/lib/github/list-installation-repositories";
-import { appConfigured, githubAppSettings, webUrlOf } from "@/lib/github/settings";
+import { appConfigured, githubAppSettings, githubWebhookSecret, webUrlOf } from "@/lib/github/settings";
 import { startFakeGithub, type FakeGithub } from "../../fixtures/fake-github";
 
 let github: FakeGithub;
@@ -39,6 +39,12 @@ describe("settings", () => {
     expect(appConfigured({ GITHUB_APP_ID: env.GITHUB_APP_ID, GITHUB_APP_PRIVATE_KEY_FILE: file })).toBe(true);
     expect(appConfigured({ GITHUB_APP_ID: env.GITHUB_APP_ID, GITHUB_APP_PRIVATE_KEY_FILE: path.join(dir, "missing.pem") })).toBe(false);
     fs.rmSync(dir, { recursive: true });
+  });
+
+  it("the webhook secret is null when unset or empty", () => {
+    expect(githubWebhookSecret({ GITHUB_WEBHOOK_SECRET: "s3cret" })).toBe("s3cret");
+    expect(githubWebhookSecret({ GITHUB_WEBHOOK_SECRET: "" })).toBeNull();
+    expect(githubWebhookSecret({})).toBeNull();
   });
 
   it("defaults to api.github.com and derives the web origin for GitHub Enterprise Server", () => {
