@@ -27,6 +27,17 @@ export function loginAttemptsPerMinute(): number {
   return positiveInt(process.env.LOGIN_RATE_LIMIT_PER_MINUTE, 10);
 }
 
+/** Failed logins per username per hour from clients that have not signed in as that user before. */
+export function loginFailuresPerUsernamePerHour(): number {
+  return positiveInt(process.env.LOGIN_RATE_LIMIT_PER_USERNAME_PER_HOUR, 50);
+}
+
+/** How many reverse proxies in front of the server to believe about the client's address. */
+export function trustProxyHops(): number {
+  const value = Number(process.env.TRUST_PROXY ?? 0);
+  return Number.isInteger(value) && value > 0 ? value : 0;
+}
+
 // The GitHub App's settings (GITHUB_APP_ID, GITHUB_APP_PRIVATE_KEY[_FILE], GITHUB_API_URL, GITHUB_APP_SLUG,
 // GITHUB_WEBHOOK_SECRET) are read by lib/github/settings.ts, which parses and checks the key.
 export function githubAppConfigured(): boolean {
