@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { appConfigured } from "@/lib/github/settings";
 
 // Every setting the server reads from the environment, in one place (the README's table mirrors it).
 
@@ -34,8 +35,21 @@ export function loginAttemptsPerMinute(): number {
   return positiveInt(process.env.LOGIN_RATE_LIMIT_PER_MINUTE, 10);
 }
 
+/** Failed logins per username per hour from clients that have not signed in as that user before. */
+export function loginFailuresPerUsernamePerHour(): number {
+  return positiveInt(process.env.LOGIN_RATE_LIMIT_PER_USERNAME_PER_HOUR, 50);
+}
+
+/** How many reverse proxies in front of the server to believe about the client's address. */
+export function trustProxyHops(): number {
+  const value = Number(process.env.TRUST_PROXY ?? 0);
+  return Number.isInteger(value) && value > 0 ? value : 0;
+}
+
+// The GitHub App's settings (GITHUB_APP_ID, GITHUB_APP_PRIVATE_KEY[_FILE], GITHUB_API_URL, GITHUB_APP_SLUG,
+// GITHUB_WEBHOOK_SECRET) are read by lib/github/settings.ts, which parses and checks the key.
 export function githubAppConfigured(): boolean {
-  return Boolean(process.env.GITHUB_APP_ID && process.env.GITHUB_APP_PRIVATE_KEY);
+  return appConfigured(process.env);
 }
 
 function positiveInt(raw: string | undefined, fallback: number): number {
