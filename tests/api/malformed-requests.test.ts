@@ -45,6 +45,27 @@ describe("NUL characters", () => {
   });
 });
 
+describe("NUL characters at next-auth's sign-in form", () => {
+  it("are a wrong username, not a database error passed on to the browser", async () => {
+    const csrf = await fetch(`${baseUrl()}/api/auth/csrf`);
+    const cookie = csrf.headers
+      .getSetCookie()
+      .map((line) => line.split(";")[0])
+      .join("; ");
+    const { csrfToken } = await csrf.json();
+    const response = await fetch(`${baseUrl()}/api/auth/callback/credentials`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { cookie, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ csrfToken, username: "ad\u0000min", password: "whatever", json: "true" }),
+    });
+    expect(response.status).toBeLessThan(500);
+    const answer = decodeURIComponent(`${response.headers.get("location") ?? ""} ${await response.text()}`);
+    expect(answer).not.toMatch(/prisma|database|0x00/i);
+    expect(answer).toMatch(/Incorrect username or password/);
+  });
+});
+
 describe("numbers beyond the database's integer columns", () => {
   it("are 422 with the bound, which /openapi.json documents", async () => {
     const task = await call("POST", ws("/tasks"), { token, json: { title: "t", phase: 3_000_000_000 } });
