@@ -1,9 +1,18 @@
+import fs from "node:fs";
 import path from "node:path";
+import { appConfigured } from "@/lib/github/settings";
 
 // Every setting the server reads from the environment, in one place (the README's table mirrors it).
 
 export function dataDir(): string {
   return path.resolve(/*turbopackIgnore: true*/ process.env.DATA_DIR || "./data");
+}
+
+/** DATA_DIR, created if missing: owner-only (0700), since it holds the database, auth-secret and agents' work. */
+export function ensureDataDir(): string {
+  const dir = dataDir();
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  return dir;
 }
 
 export function databaseUrl(): string | undefined {
@@ -37,8 +46,10 @@ export function trustProxyHops(): number {
   return Number.isInteger(value) && value > 0 ? value : 0;
 }
 
+// The GitHub App's settings (GITHUB_APP_ID, GITHUB_APP_PRIVATE_KEY[_FILE], GITHUB_API_URL, GITHUB_APP_SLUG,
+// GITHUB_WEBHOOK_SECRET) are read by lib/github/settings.ts, which parses and checks the key.
 export function githubAppConfigured(): boolean {
-  return Boolean(process.env.GITHUB_APP_ID && process.env.GITHUB_APP_PRIVATE_KEY);
+  return appConfigured(process.env);
 }
 
 function positiveInt(raw: string | undefined, fallback: number): number {
