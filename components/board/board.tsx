@@ -30,6 +30,7 @@ import {
   type ColumnData,
 } from "@/lib/client/board-cache";
 import { boardKeys, projectKeys } from "@/lib/client/query-keys";
+import { rememberBoardCursor } from "@/lib/client/use-workspace-events";
 import { DEFAULT_SORT, type ColumnSort, type Project, type Task, type TaskPage } from "@/lib/client/types";
 import { COLUMNS, type ColumnKey } from "@/lib/tasks/columns";
 import { BoardColumn, PAGE_SIZE, type ColumnHandle } from "@/components/board/board-column";
@@ -65,12 +66,16 @@ export function Board({ workspaceId }: { workspaceId: string }) {
   const firstPages = useQuery({
     queryKey: boardKeys.firstPages(workspaceId),
     queryFn: async () => {
-      const board = await api<{ columns: (TaskPage & { key: ColumnKey })[] }>(`/api/workspaces/${workspaceId}/board?limit=${PAGE_SIZE}`);
+      const board = await api<{ columns: (TaskPage & { key: ColumnKey })[]; cursor: string }>(
+        `/api/workspaces/${workspaceId}/board?limit=${PAGE_SIZE}`,
+      );
       for (const { key, items, total, has_more } of board.columns) {
         const cacheKey = boardKeys.columnSorted(workspaceId, key, DEFAULT_SORT);
         if (!client.getQueryData(cacheKey))
           client.setQueryData<ColumnData>(cacheKey, { pages: [{ items, total, has_more }], pageParams: [0] });
       }
+      // The live stream goes on from what this board shows.
+      rememberBoardCursor(workspaceId, board.cursor);
       return true;
     },
     staleTime: Infinity,
