@@ -50,10 +50,10 @@ const LOCK_HEAD = `INSERT INTO workspace_event_heads (workspace_id) VALUES ($1)
 // $1 workspace, $2 the actor (JSON), $3 the events (JSON array of {type, task_id, data?}), in order.
 const APPEND = `WITH added AS (
   INSERT INTO workspace_events (workspace_id, task_id, type, actor, at, data)
-  SELECT $1, e.value->>'task_id', e.value->>'type', $2::json, clock_timestamp(),
-         COALESCE(e.value->'data', ${taskJsonSql("$1", "e.value->>'task_id'")}, json_build_object('id', e.value->>'task_id'))
-  FROM json_array_elements($3::json) WITH ORDINALITY AS e(value, ord)
-  ORDER BY e.ord
+  SELECT $1, ev.value->>'task_id', ev.value->>'type', $2::json, clock_timestamp(),
+         COALESCE(ev.value->'data', ${taskJsonSql("$1", "ev.value->>'task_id'")}, json_build_object('id', ev.value->>'task_id'))
+  FROM json_array_elements($3::json) WITH ORDINALITY AS ev(value, ord)
+  ORDER BY ev.ord
   RETURNING id
 )
 UPDATE workspace_event_heads SET last_id = (SELECT max(id) FROM added) WHERE workspace_id = $1`;
