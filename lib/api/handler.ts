@@ -55,27 +55,37 @@ export function publicRoute<S extends Schemas>(schemas: S, handler: (ctx: Public
   });
 }
 
+/**
+ * A route outside any workspace. Workspace-scoped (agent) tokens are refused here unless the route
+ * says `agentAllowed`: deny by default, so a new account-level route cannot forget them.
+ */
 export function withUser<S extends Schemas>(
-  schemas: S & { adminOnly?: boolean },
+  schemas: S & { adminOnly?: boolean; agentAllowed?: boolean },
   handler: (ctx: UserContext<S>) => Promise<Response>,
 ): RouteHandler {
   return respond(async (request, rawParams, requestId) => {
     const { db, sql } = await connection();
     const caller = await authenticate(request, sql);
+    if (caller.workspaceScope && !schemas.agentAllowed) throw forbidden(AGENT_REFUSED);
     if (schemas.adminOnly && !caller.isAdmin) throw forbidden("Only administrators may do this");
     const inputs = await parseInputs(schemas, request, rawParams);
     return actingAs(actorOf(caller), () => handler({ request, db, sql, requestId, caller, ...inputs }));
   });
 }
 
+/**
+ * A route inside a workspace. An agent token acts here only in its own workspace, with at most the
+ * member role (so `ownerOnly` refuses it), and never on `humansOnly` routes (membership management).
+ */
 export function withWorkspace<S extends Schemas>(
-  schemas: S & { ownerOnly?: boolean },
+  schemas: S & { ownerOnly?: boolean; humansOnly?: boolean },
   handler: (ctx: WorkspaceContext<S>) => Promise<Response>,
 ): RouteHandler {
   return respond(async (request, rawParams, requestId) => {
     const { db, sql } = await connection();
     const workspaceId = String(rawParams.id ?? "");
     const { caller, membership } = await workspaceAccess(request, sql, workspaceId);
+    if (schemas.humansOnly && caller.workspaceScope) throw forbidden(AGENT_REFUSED);
     if (schemas.ownerOnly && membership.role !== "owner") throw forbidden("Only workspace owners may do this");
     const inputs = await parseInputs(schemas, request, rawParams);
     return actingAs(actorOf(caller), () =>
@@ -158,11 +168,14 @@ function actorOf(caller: Caller): EventActor {
   return { type: caller.kind === "agent" ? "agent" : "user", user_id: caller.userId, username: caller.username };
 }
 
-// Agent tokens act in one workspace only; everyone else in the workspaces they are members of.
+const AGENT_REFUSED = "Agent tokens may not do this: they act only inside their own workspace, as a member";
+
+// Agent tokens act in one workspace only (403 elsewhere, whether or not the id exists, so it
+// reveals nothing), with at most the member role; everyone else in the workspaces they belong to.
 function membershipOf(caller: Caller, workspaceId: string) {
-  const membership = caller.workspaceScope && caller.workspaceScope !== workspaceId ? null : caller.membership;
-  if (!membership) throw notFound("Workspace");
-  return membership;
+  if (caller.workspaceScope && caller.workspaceScope !== workspaceId) throw forbidden(AGENT_REFUSED);
+  if (!caller.membership) throw notFound("Workspace");
+  return caller.workspaceScope ? { ...caller.membership, role: "member" as MemberRole } : caller.membership;
 }
 
 function respond(run: (request: Request, rawParams: Record<string, unknown>, requestId: string) => Promise<Response>): RouteHandler {

@@ -1,5 +1,6 @@
 import { connection } from "@/lib/db/client";
 import { createFirstAdmin } from "@/lib/users/create-user";
+import { setupCode } from "@/lib/auth/setup-code";
 import { HttpError } from "@/lib/api/errors";
 import { startEventPruning } from "@/lib/events/prune-events";
 import { startEventListener } from "@/lib/events/wake";
@@ -10,6 +11,11 @@ export async function startServer() {
     const { db, sql, kind } = await connection();
     console.log(`[taskboard] database ready (${kind})`);
     await bootstrapAdmin(db);
+    if ((await db.user.count()) === 0) {
+      console.log(
+        `[taskboard] no administrator yet: open /setup from this machine, or from another one with the setup code ${setupCode()}`,
+      );
+    }
     // Event streams wake on the event log's notifications, from this instance or any other.
     await startEventListener();
     startEventPruning(sql);

@@ -100,6 +100,14 @@ describe("revocation reaches open streams within one heartbeat", () => {
     });
   });
 
+  it("removing a member closes their stream of that workspace", async () => {
+    const member = await newMember();
+    await closesAfter(member.token, async () => {
+      expect((await server.call("DELETE", `/api/workspaces/${wsId}/members/${member.id}`, { token: admin })).status).toBe(204);
+    });
+    expect((await server.call("GET", `/api/workspaces/${wsId}/events`, { token: member.token })).status).toBe(404);
+  });
+
   it("disabling a user closes their streams", async () => {
     const member = await newMember();
     await closesAfter(member.token, async () => {
