@@ -59,6 +59,7 @@ export async function workspaceEventStream({ workspaceId, request, sql, after }:
             if (isBehindLog(page, cursor!)) {
               cursor = page.head;
               send(`id: ${cursor}\nevent: ${RESET_EVENT}\ndata: ${JSON.stringify({ cursor })}\n\n`);
+              again = true; // and on from there at once
               continue;
             }
             for (const event of page.events) {
