@@ -2,12 +2,14 @@ import { connection } from "@/lib/db/client";
 import { createFirstAdmin } from "@/lib/users/create-user";
 import { setupCode } from "@/lib/auth/setup-code";
 import { HttpError } from "@/lib/api/errors";
+import { ensureDataDir } from "@/lib/config";
 import { startEventPruning } from "@/lib/events/prune-events";
 import { startEventListener } from "@/lib/events/wake";
 import { startEngine } from "@/lib/runner/start";
 
 export async function startServer() {
   try {
+    ensureDataDir();
     const { db, sql, kind } = await connection();
     console.log(`[taskboard] database ready (${kind})`);
     await bootstrapAdmin(db);
