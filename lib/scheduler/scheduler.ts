@@ -51,7 +51,7 @@ export async function fireDueSchedules(db: Db): Promise<number> {
       continue;
     }
     if (!occurrence) return seen.length;
-    if (occurrence.fired) await announceFired(occurrence.fired);
+    if (occurrence.fired) announceFired();
     const { schedule, error } = occurrence;
     console.log(`[taskboard] schedule ${schedule.slug} (${schedule.id}) fired${error ? `; ${error}` : ""}`);
   }
