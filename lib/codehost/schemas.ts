@@ -19,4 +19,13 @@ export const codehostStatus = z.object({
     .describe(
       "True when the server has GITHUB_APP_ID and a private key that parses (GITHUB_APP_PRIVATE_KEY or GITHUB_APP_PRIVATE_KEY_FILE).",
     ),
+  reason: z
+    .string()
+    .optional()
+    .describe("Present while disconnected by GitHub: why (the App was uninstalled or suspended, the repository was removed)."),
+});
+
+export const webhookAnswer = z.object({
+  delivery_id: z.string().describe("X-GitHub-Delivery of the delivery."),
+  status: z.enum(["accepted", "duplicate"]).describe("duplicate: this delivery was received before, and nothing changed."),
 });

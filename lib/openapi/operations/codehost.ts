@@ -1,6 +1,6 @@
 import type { OperationSpec } from "@/lib/openapi/types";
 import { workspaceParams } from "@/lib/workspaces/schemas";
-import { codehostStatus, connectCodehostBody } from "@/lib/codehost/schemas";
+import { codehostStatus, connectCodehostBody, webhookAnswer } from "@/lib/codehost/schemas";
 
 // The provider is GitHub: /codehost and /github are two spellings of the same operations.
 export const codehostOperations: OperationSpec[] = (["codehost", "github"] as const).flatMap((segment): OperationSpec[] => {
@@ -37,3 +37,21 @@ export const codehostOperations: OperationSpec[] = (["codehost", "github"] as co
     },
   ];
 });
+
+// GitHub's side of the connection: webhooks and the App installation flow.
+export const githubOperations: OperationSpec[] = [
+  {
+    method: "post",
+    path: "/api/webhooks/github",
+    operationId: "receiveGithubWebhook",
+    summary: "A GitHub App webhook delivery, authenticated by X-Hub-Signature-256 (HMAC-SHA256 of the body with GITHUB_WEBHOOK_SECRET)",
+    tags: ["codehost"],
+    auth: false,
+    responses: {
+      200: { description: "A redelivery: nothing changed", schema: webhookAnswer },
+      202: { description: "Stored and applied; calls to GitHub continue after the answer", schema: webhookAnswer },
+      400: { description: "Signed, but X-GitHub-Event, X-GitHub-Delivery or the JSON body is missing or malformed" },
+      401: { description: "Missing or wrong signature, or no GITHUB_WEBHOOK_SECRET: nothing was stored" },
+    },
+  },
+];
