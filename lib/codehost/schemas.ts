@@ -29,3 +29,26 @@ export const webhookAnswer = z.object({
   delivery_id: z.string().describe("X-GitHub-Delivery of the delivery."),
   status: z.enum(["accepted", "duplicate"]).describe("duplicate: this delivery was received before, and nothing changed."),
 });
+
+export const installResponse = z.object({
+  install_url: z.string().describe("The GitHub App's installation page; send the user there."),
+  state: z.string().describe("Signed; names the workspace and the user; valid for one hour. GitHub hands it back to the callback."),
+});
+
+export const installCallbackQuery = z.object({
+  installation_id: z.coerce.number().int().min(1).max(2_147_483_647),
+  state: z.string().min(1).max(2000),
+  setup_action: z.string().max(50).optional(),
+});
+
+export const installationRepositoriesResponse = z.object({
+  installation_id: z.int(),
+  items: z.array(
+    z.object({
+      full_name: z.string().describe('"owner/name", the value for PUT …/codehost `repo`.'),
+      private: z.boolean(),
+      default_branch: z.string().nullable(),
+      html_url: z.string(),
+    }),
+  ),
+});
