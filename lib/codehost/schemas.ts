@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { queryInt } from "@/lib/api/validation";
 
 export const connectCodehostBody = z.object({
   installation_id: z.int().min(1).describe("The GitHub App installation id."),
@@ -52,3 +53,26 @@ export const installationRepositoriesResponse = z.object({
     }),
   ),
 });
+
+export const deliveriesQuery = z.object({
+  limit: queryInt(z.int().min(1).max(50)).default(10).describe("How many of the newest deliveries, 1 to 50."),
+});
+
+export const deliveriesResponse = z.object({
+  items: z.array(
+    z.object({
+      delivery_id: z.string(),
+      event: z.string(),
+      action: z.string().nullable(),
+      received_at: z.string(),
+      result: z.string().nullable().describe("What the board did with it; follow-up work (mergeability, checks) is appended."),
+      error: z.string().nullable().describe("Why applying it failed, if it did."),
+    }),
+  ),
+});
+
+export const githubSettings = z.object({
+  merged_to_done: z.boolean().describe("A merged pull request moves its linked task to done (default true)."),
+});
+
+export const githubSettingsPatch = githubSettings.partial();

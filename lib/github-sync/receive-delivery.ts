@@ -18,7 +18,8 @@ export async function receiveGithubDelivery(db: Db, rawBody: string, headers: He
   if (!verified.ok) return { status: verified.status, body: { detail: verified.reason } };
   const { delivery } = verified;
   const change = interpretDelivery(delivery);
-  const repo = repoOf(change);
+  // Lower-cased, as GitHub compares repository names, so the settings page finds them by index.
+  const repo = repoOf(change)?.toLowerCase() ?? null;
   const claimed = await db.$executeRaw`
     INSERT INTO github_deliveries (delivery_id, event, action, installation_id, repo)
     VALUES (${delivery.delivery_id}, ${delivery.event}, ${delivery.action}, ${delivery.installation_id}, ${repo})

@@ -201,6 +201,43 @@ describe("POST /api/webhooks/github", () => {
     await eventually(async () => ((await task(created.id)).checks === "pending" ? true : undefined), 15_000, "checks: pending");
   });
 
+  it("leaves a merged PR's task where it is when the workspace turns merged_to_done off", async () => {
+    const { repo, installationId, wsId, token, task } = await connected();
+    const settings = `/api/workspaces/${wsId}/codehost/github/settings`;
+    expect((await server.call("GET", settings, { token })).body).toEqual({ merged_to_done: true });
+    const off = await server.call("PATCH", settings, { token, json: { merged_to_done: false } });
+    expect(off.body).toEqual({ merged_to_done: false });
+    expect((await server.call("PATCH", settings, { token, json: { merged_to_done: "no" } })).status).toBe(422);
+
+    const created = await newTask(server.call, token, wsId, { title: "stays" });
+    const pull = fake.addPull(repo, { head: "x", body: created.id, state: "closed", merged: true });
+    expect((await send("pull_request", pullRequestPayload("closed", repo, installationId, pull))).response.status).toBe(202);
+    expect(await task(created.id)).toMatchObject({ pr_state: "merged", status: "todo", done_at: null });
+  });
+
+  it("lists the workspace's deliveries for its owner, with the error of one whose GitHub calls failed", async () => {
+    const { token, wsId } = await workspaceOn(server);
+    // An installation the fake GitHub does not know: the board's own writes work, the calls to GitHub fail.
+    const repo = `acme/ghost-${nextInstallation}`;
+    await server.call("PUT", `/api/workspaces/${wsId}/codehost`, { token, json: { installation_id: nextInstallation++, repo } });
+    const created = await newTask(server.call, token, wsId, { title: "ghost" });
+    const pull = fake.addPull(repo, { head: "x", body: created.id });
+    const payload = pullRequestPayload("opened", repo, 0, pull);
+    delete payload.installation;
+    const sent = await send("pull_request", payload);
+    expect(sent.response.status).toBe(202);
+
+    const deliveries = `/api/workspaces/${wsId}/codehost/github/deliveries?limit=1`;
+    const failed = await eventually(async () => {
+      const page = await server.call("GET", deliveries, { token });
+      return page.body.items[0]?.error ? page.body.items[0] : undefined;
+    });
+    expect(failed).toMatchObject({ delivery_id: sent.deliveryId, event: "pull_request", action: "opened" });
+    expect(failed.result).toBe(`task ${created.id}: #${pull.number} open`);
+    expect(failed.error).toMatch(/\S/);
+    expect((await server.call("GET", `/api/workspaces/${wsId}/codehost/github/deliveries?limit=0`, { token })).status).toBe(422);
+  });
+
   it("shows the workspace as disconnected, with the reason, when the App is uninstalled", async () => {
     const { installationId, wsId, token } = await connected();
     const payload = examplePayload("installation", "deleted");
