@@ -201,6 +201,39 @@ describe("POST /api/webhooks/github", () => {
     await eventually(async () => ((await task(created.id)).checks === "pending" ? true : undefined), 15_000, "checks: pending");
   });
 
+  it("sends each change a delivery makes to open boards as task.updated", async () => {
+    const { repo, installationId, wsId, token } = await connected();
+    const created = await newTask(server.call, token, wsId, { title: "live" });
+    const pull = fake.addPull(repo, { head: "live", body: created.id });
+    pull.mergeability = [[false, "dirty"]];
+    const abort = new AbortController();
+    const stream = await fetch(`${server.url}/api/workspaces/${wsId}/events`, {
+      headers: { authorization: `Bearer ${token}`, accept: "text/event-stream" },
+      signal: abort.signal,
+    });
+    expect(stream.status).toBe(200);
+    const seen: Array<{ id: string; pr_state: string | null; has_merge_conflict: boolean }> = [];
+    const reading = (async () => {
+      const decoder = new TextDecoder();
+      let buffered = "";
+      for await (const chunk of stream.body as unknown as AsyncIterable<Uint8Array>) {
+        buffered += decoder.decode(chunk, { stream: true });
+        for (let end = buffered.indexOf("\n\n"); end >= 0; end = buffered.indexOf("\n\n")) {
+          const frame = buffered.slice(0, end);
+          buffered = buffered.slice(end + 2);
+          const data = frame.match(/^event: task\.updated\ndata: (.*)$/m)?.[1];
+          if (data) seen.push(JSON.parse(data));
+        }
+      }
+    })().catch(() => undefined);
+
+    await send("pull_request", pullRequestPayload("opened", repo, installationId, pull));
+    await eventually(async () => (seen.some((task) => task.id === created.id && task.has_merge_conflict) ? true : undefined));
+    expect(seen.find((task) => task.id === created.id)).toMatchObject({ pr_state: "open", has_merge_conflict: false });
+    abort.abort();
+    await reading;
+  });
+
   it("leaves a merged PR's task where it is when the workspace turns merged_to_done off", async () => {
     const { repo, installationId, wsId, token, task } = await connected();
     const settings = `/api/workspaces/${wsId}/codehost/github/settings`;
