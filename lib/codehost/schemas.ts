@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { queryInt } from "@/lib/api/validation";
+import { INT32_MAX, queryInt } from "@/lib/api/validation";
 
 export const connectCodehostBody = z.object({
-  installation_id: z.int().min(1).describe("The GitHub App installation id."),
+  installation_id: z.int().min(1).max(INT32_MAX).describe("The GitHub App installation id."),
   repo: z
     .string()
     .trim()
@@ -37,7 +37,7 @@ export const installResponse = z.object({
 });
 
 export const installCallbackQuery = z.object({
-  installation_id: z.coerce.number().int().min(1).max(2_147_483_647),
+  installation_id: queryInt(z.int().min(1).max(INT32_MAX)),
   state: z.string().min(1).max(2000),
   setup_action: z.string().max(50).optional(),
 });
