@@ -212,7 +212,8 @@ describe("POST /api/webhooks/github", () => {
       signal: abort.signal,
     });
     expect(stream.status).toBe(200);
-    const seen: Array<{ id: string; pr_state: string | null; has_merge_conflict: boolean }> = [];
+    type Seen = { id: string; pr_state: string | null; has_merge_conflict: boolean };
+    const events: Array<{ task_id: string; actor: { type: string }; data: Seen }> = [];
     const reading = (async () => {
       const decoder = new TextDecoder();
       let buffered = "";
@@ -222,14 +223,20 @@ describe("POST /api/webhooks/github", () => {
           const frame = buffered.slice(0, end);
           buffered = buffered.slice(end + 2);
           const data = frame.match(/^event: task\.updated\ndata: (.*)$/m)?.[1];
-          if (data) seen.push(JSON.parse(data));
+          if (data) events.push(JSON.parse(data));
         }
       }
     })().catch(() => undefined);
 
     await send("pull_request", pullRequestPayload("opened", repo, installationId, pull));
-    await eventually(async () => (seen.some((task) => task.id === created.id && task.has_merge_conflict) ? true : undefined));
-    expect(seen.find((task) => task.id === created.id)).toMatchObject({ pr_state: "open", has_merge_conflict: false });
+    const mine = () => events.filter((event) => event.task_id === created.id);
+    await eventually(async () => (mine().some((event) => event.data.has_merge_conflict) ? true : undefined));
+    // First the link (before the answer), then the conflict GitHub computed after it; both the server's own doing.
+    expect(mine().map((event) => [event.data.pr_state, event.data.has_merge_conflict])).toEqual([
+      ["open", false],
+      ["open", true],
+    ]);
+    expect(mine().map((event) => event.actor.type)).toEqual(["system", "system"]);
     abort.abort();
     await reading;
   });
