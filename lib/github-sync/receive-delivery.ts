@@ -11,6 +11,9 @@ import { applyBoardChange, type FollowUp } from "@/lib/github-sync/apply-change"
 // answer (a few statements, in arrival order); calls to GitHub (mergeability with back-off, check
 // runs) run after it, and how they ended is written to the delivery row.
 
+/** GitHub caps webhook payloads at 25 MB; anything larger is not from GitHub and is refused unread (413). */
+export const MAX_DELIVERY_BYTES = 25 * 1024 * 1024;
+
 export type DeliveryAnswer = { status: number; body: Record<string, unknown> };
 
 export async function receiveGithubDelivery(db: Db, rawBody: string, headers: Headers): Promise<DeliveryAnswer> {

@@ -80,6 +80,16 @@ describe("POST /api/webhooks/github", () => {
     expect(await signed.response.json()).toEqual({ delivery_id: unsigned.deliveryId, status: "accepted" });
   });
 
+  it("refuses a body larger than GitHub sends with 413, before reading it all", async () => {
+    const response = await fetch(`${server.url}/api/webhooks/github`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-github-event": "ping", "x-github-delivery": "too-large" },
+      body: `{"zen":"${"x".repeat(25 * 1024 * 1024)}"}`,
+    });
+    expect(response.status).toBe(413);
+    expect(await response.json()).toEqual({ detail: `Request body larger than ${25 * 1024 * 1024} bytes` });
+  });
+
   it("links a pull request by the task id in its body, then by its pr_url, and moves the task to done when merged", async () => {
     const { repo, installationId, wsId, token, task } = await connected();
     const created = await newTask(server.call, token, wsId, { title: "by id", status: "in_review" });

@@ -63,6 +63,7 @@ export const githubOperations: OperationSpec[] = [
       202: { description: "Stored and applied; calls to GitHub continue after the answer", schema: webhookAnswer },
       400: { description: "Signed, but X-GitHub-Event, X-GitHub-Delivery or the JSON body is missing or malformed" },
       401: { description: "Missing or wrong signature, or no GITHUB_WEBHOOK_SECRET: nothing was stored" },
+      413: { description: "A body larger than GitHub sends (25 MiB)" },
     },
   },
   {
