@@ -135,6 +135,13 @@ export const taskResponse = z.object({
   tags: z.array(z.string()),
   pr_url: z.string().nullable(),
   has_merge_conflict: z.boolean(),
+  pr_number: z.int().nullable().describe("The linked pull request's number (set from GitHub webhooks)."),
+  pr_state: z.enum(["open", "draft", "merged", "closed"]).nullable().describe("The linked pull request's state."),
+  pr_head_sha: z.string().nullable().describe("The commit at the head of the linked pull request."),
+  checks: z
+    .enum(["pending", "success", "failure"])
+    .nullable()
+    .describe("All check runs of the pull request's head commit: any failed → failure, else any unfinished → pending."),
   project_id: z.string().nullable(),
   phase: z.int().nullable(),
   blocked: z.boolean().describe("Marked blocked, or has an open question."),
