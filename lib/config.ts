@@ -1,9 +1,18 @@
+import fs from "node:fs";
 import path from "node:path";
+import { appConfigured } from "@/lib/github/settings";
 
 // Every setting the server reads from the environment, in one place (the README's table mirrors it).
 
 export function dataDir(): string {
   return path.resolve(/*turbopackIgnore: true*/ process.env.DATA_DIR || "./data");
+}
+
+/** DATA_DIR, created if missing: owner-only (0700), since it holds the database, auth-secret and agents' work. */
+export function ensureDataDir(): string {
+  const dir = dataDir();
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  return dir;
 }
 
 export function databaseUrl(): string | undefined {
@@ -26,8 +35,41 @@ export function loginAttemptsPerMinute(): number {
   return positiveInt(process.env.LOGIN_RATE_LIMIT_PER_MINUTE, 10);
 }
 
+/** Failed logins per username per hour from clients that have not signed in as that user before. */
+export function loginFailuresPerUsernamePerHour(): number {
+  return positiveInt(process.env.LOGIN_RATE_LIMIT_PER_USERNAME_PER_HOUR, 50);
+}
+
+/** How many reverse proxies in front of the server to believe about the client's address. */
+export function trustProxyHops(): number {
+  const value = Number(process.env.TRUST_PROXY ?? 0);
+  return Number.isInteger(value) && value > 0 ? value : 0;
+}
+
+// The GitHub App's settings (GITHUB_APP_ID, GITHUB_APP_PRIVATE_KEY[_FILE], GITHUB_API_URL, GITHUB_APP_SLUG,
+// GITHUB_WEBHOOK_SECRET) are read by lib/github/settings.ts, which parses and checks the key.
 export function githubAppConfigured(): boolean {
-  return Boolean(process.env.GITHUB_APP_ID && process.env.GITHUB_APP_PRIVATE_KEY);
+  return appConfigured(process.env);
+}
+
+/** How often an event stream sends a heartbeat and re-checks its caller's credential and membership. */
+export function eventsHeartbeatMs(): number {
+  return positiveInt(process.env.EVENTS_HEARTBEAT_SECONDS, 15) * 1000;
+}
+
+/** The event log keeps events this many days... */
+export function eventRetentionDays(): number {
+  return positiveInt(process.env.EVENT_RETENTION_DAYS, 30);
+}
+
+/** ...and at most this many per workspace, the newest. */
+export function eventRetentionEvents(): number {
+  return positiveInt(process.env.EVENT_RETENTION_EVENTS, 10_000);
+}
+
+/** How often the event log is pruned to the two limits above. */
+export function eventPruneIntervalMs(): number {
+  return positiveInt(process.env.EVENT_PRUNE_INTERVAL_SECONDS, 300) * 1000;
 }
 
 function positiveInt(raw: string | undefined, fallback: number): number {

@@ -8,6 +8,8 @@ import { forbidden, HttpError, notFound } from "@/lib/api/errors";
 import { parseJsonText, parseWith } from "@/lib/api/validation";
 import { DataDirInUseError } from "@/lib/db/pglite-lock";
 import { countSqlStatements } from "@/lib/db/sql-count";
+import { actingAs } from "@/lib/events/actor";
+import type { EventActor } from "@/lib/events/event-types";
 
 // Every route handler is one of these wrappers around a small function. The wrapper does, in this
 // order: authentication (401), workspace membership (404, so ids reveal nothing), validation of
@@ -53,38 +55,51 @@ export function publicRoute<S extends Schemas>(schemas: S, handler: (ctx: Public
   });
 }
 
+/**
+ * A route outside any workspace. Workspace-scoped (agent) tokens are refused here unless the route
+ * says `agentAllowed`: deny by default, so a new account-level route cannot forget them.
+ */
 export function withUser<S extends Schemas>(
-  schemas: S & { adminOnly?: boolean },
+  schemas: S & { adminOnly?: boolean; agentAllowed?: boolean },
   handler: (ctx: UserContext<S>) => Promise<Response>,
 ): RouteHandler {
   return respond(async (request, rawParams, requestId) => {
     const { db, sql } = await connection();
     const caller = await authenticate(request, sql);
+    if (caller.workspaceScope && !schemas.agentAllowed) throw forbidden(AGENT_REFUSED);
     if (schemas.adminOnly && !caller.isAdmin) throw forbidden("Only administrators may do this");
-    return handler({ request, db, sql, requestId, caller, ...(await parseInputs(schemas, request, rawParams)) });
+    const inputs = await parseInputs(schemas, request, rawParams);
+    return actingAs(actorOf(caller), () => handler({ request, db, sql, requestId, caller, ...inputs }));
   });
 }
 
+/**
+ * A route inside a workspace. An agent token acts here only in its own workspace, with at most the
+ * member role (so `ownerOnly` refuses it), and never on `humansOnly` routes (membership management).
+ */
 export function withWorkspace<S extends Schemas>(
-  schemas: S & { ownerOnly?: boolean },
+  schemas: S & { ownerOnly?: boolean; humansOnly?: boolean },
   handler: (ctx: WorkspaceContext<S>) => Promise<Response>,
 ): RouteHandler {
   return respond(async (request, rawParams, requestId) => {
     const { db, sql } = await connection();
     const workspaceId = String(rawParams.id ?? "");
-    const caller = await authenticate(request, sql, workspaceId);
-    const membership = membershipOf(caller, workspaceId);
+    const { caller, membership } = await workspaceAccess(request, sql, workspaceId);
+    if (schemas.humansOnly && caller.workspaceScope) throw forbidden(AGENT_REFUSED);
     if (schemas.ownerOnly && membership.role !== "owner") throw forbidden("Only workspace owners may do this");
-    return handler({
-      request,
-      db,
-      sql,
-      requestId,
-      caller,
-      workspace: { id: workspaceId, name: membership.workspaceName },
-      role: membership.role,
-      ...(await parseInputs(schemas, request, rawParams)),
-    });
+    const inputs = await parseInputs(schemas, request, rawParams);
+    return actingAs(actorOf(caller), () =>
+      handler({
+        request,
+        db,
+        sql,
+        requestId,
+        caller,
+        workspace: { id: workspaceId, name: membership.workspaceName },
+        role: membership.role,
+        ...inputs,
+      }),
+    );
   });
 }
 
@@ -140,11 +155,27 @@ export function errorResponse(error: unknown, requestId: string): Response {
   return json({ detail: "Internal Server Error" }, 500, { "x-request-id": requestId });
 }
 
-// Agent tokens act in one workspace only; everyone else in the workspaces they are members of.
+/**
+ * The caller of a workspace route and their membership: 401 without a valid credential, 404 when
+ * not a member. Long-lived responses (the event stream) call it again to notice revocation.
+ */
+export async function workspaceAccess(request: Request, sql: Sql, workspaceId: string) {
+  const caller = await authenticate(request, sql, workspaceId);
+  return { caller, membership: membershipOf(caller, workspaceId) };
+}
+
+function actorOf(caller: Caller): EventActor {
+  return { type: caller.kind === "agent" ? "agent" : "user", user_id: caller.userId, username: caller.username };
+}
+
+const AGENT_REFUSED = "Agent tokens may not do this: they act only inside their own workspace, as a member";
+
+// Agent tokens act in one workspace only (403 elsewhere, whether or not the id exists, so it
+// reveals nothing), with at most the member role; everyone else in the workspaces they belong to.
 function membershipOf(caller: Caller, workspaceId: string) {
-  const membership = caller.workspaceScope && caller.workspaceScope !== workspaceId ? null : caller.membership;
-  if (!membership) throw notFound("Workspace");
-  return membership;
+  if (caller.workspaceScope && caller.workspaceScope !== workspaceId) throw forbidden(AGENT_REFUSED);
+  if (!caller.membership) throw notFound("Workspace");
+  return caller.workspaceScope ? { ...caller.membership, role: "member" as MemberRole } : caller.membership;
 }
 
 function respond(run: (request: Request, rawParams: Record<string, unknown>, requestId: string) => Promise<Response>): RouteHandler {
@@ -183,11 +214,16 @@ function queryObject(search: URLSearchParams): Record<string, string | string[]>
   return out;
 }
 
-/** Reads at most 1 MiB (413 beyond), whatever Content-Length claims. */
 async function readJsonBody(request: Request): Promise<unknown> {
+  const text = await readTextBody(request, MAX_BODY_BYTES);
+  return text.trim() === "" ? undefined : parseJsonText(text);
+}
+
+/** The body as text, at most `maxBytes` (413 beyond), whatever Content-Length claims. */
+export async function readTextBody(request: Request, maxBytes: number): Promise<string> {
   const declared = Number(request.headers.get("content-length"));
-  if (declared > MAX_BODY_BYTES) throw tooLarge();
-  if (!request.body) return undefined;
+  if (declared > maxBytes) throw tooLarge(maxBytes);
+  if (!request.body) return "";
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -195,16 +231,15 @@ async function readJsonBody(request: Request): Promise<unknown> {
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
+    if (size > maxBytes) {
       await reader.cancel();
-      throw tooLarge();
+      throw tooLarge(maxBytes);
     }
     chunks.push(value);
   }
-  const text = Buffer.concat(chunks).toString("utf8");
-  return text.trim() === "" ? undefined : parseJsonText(text);
+  return Buffer.concat(chunks).toString("utf8");
 }
 
-function tooLarge() {
-  return new HttpError(413, `Request body larger than ${MAX_BODY_BYTES} bytes`);
+function tooLarge(maxBytes: number) {
+  return new HttpError(413, `Request body larger than ${maxBytes} bytes`);
 }

@@ -1,8 +1,7 @@
-import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { PrismaClient, type Prisma } from "@/lib/generated/prisma/client";
-import { databaseKind, databaseUrl, dataDir } from "@/lib/config";
+import { databaseKind, databaseUrl, ensureDataDir } from "@/lib/config";
 import { acquireDirLock } from "@/lib/db/pglite-lock";
 import { applyMigrations, type SqlSession } from "@/lib/db/migrate";
 import { countingAdapter } from "@/lib/db/sql-count";
@@ -19,6 +18,8 @@ interface Connection {
   /** Prepared statements for the hot read paths, beside Prisma (see lib/db/sql.ts). */
   sql: Sql;
   kind: "pglite" | "postgresql";
+  /** PGlite only: LISTEN on the embedded database (PostgreSQL listens on a connection of its own, lib/events/postgres-relay.ts). */
+  listen?(channel: string, onPayload: (payload: string) => void): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -48,14 +49,13 @@ export async function closeDb(): Promise<void> {
 }
 
 async function open(): Promise<Connection> {
-  return databaseKind() === "postgresql" ? openPostgres(databaseUrl()!) : openPglite(dataDir());
+  return databaseKind() === "postgresql" ? openPostgres(databaseUrl()!) : openPglite(ensureDataDir());
 }
 
 async function openPglite(dir: string): Promise<Connection> {
   const { PGlite } = await import("@electric-sql/pglite");
   const { PrismaPGlite } = await import("pglite-prisma-adapter");
-  fs.mkdirSync(dir, { recursive: true });
-  const release = acquireDirLock(path.join(dir, "pglite.lock"));
+  const release = await acquireDirLock(path.join(dir, "pglite.lock"));
   process.once("exit", release);
   try {
     const pg = new PGlite(path.join(dir, "pglite"));
@@ -69,6 +69,9 @@ async function openPglite(dir: string): Promise<Connection> {
       db,
       sql: pgliteSql(pg),
       kind: "pglite",
+      async listen(channel, onPayload) {
+        await pg.listen(channel, onPayload);
+      },
       async close() {
         await db.$disconnect();
         await pg.close();

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { OperationSpec } from "@/lib/openapi/types";
 import { authOperations } from "@/lib/openapi/operations/auth";
-import { codehostOperations } from "@/lib/openapi/operations/codehost";
+import { codehostOperations, githubOperations } from "@/lib/openapi/operations/codehost";
 import { healthOperations } from "@/lib/openapi/operations/health";
 import { projectOperations } from "@/lib/openapi/operations/projects";
 import { questionOperations } from "@/lib/openapi/operations/questions";
@@ -15,6 +15,7 @@ import { eventOperations } from "@/lib/openapi/operations/events";
 import { agentOperations } from "@/lib/openapi/operations/agents";
 import { paginatedTasksResponse, taskResponse, taskRunResponse } from "@/lib/tasks/schemas";
 import { execution } from "@/lib/runs/schemas";
+import { workspaceEvent } from "@/lib/events/schemas";
 import { codehostStatus } from "@/lib/codehost/schemas";
 import { projectResponse } from "@/lib/projects/schemas";
 import { questionResponse } from "@/lib/questions/schemas";
@@ -32,6 +33,7 @@ export const OPERATIONS: OperationSpec[] = [
   ...questionOperations,
   ...projectOperations,
   ...codehostOperations,
+  ...githubOperations,
   ...scheduleOperations,
   ...taskOperations,
   ...runOperations,
@@ -50,6 +52,7 @@ const NAMED_SCHEMAS: [z.ZodType, string][] = [
   [taskRunResponse, "TaskRunResponse"],
   [paginatedTasksResponse, "PaginatedTasksResponse"],
   [execution, "Execution"],
+  [workspaceEvent, "WorkspaceEvent"],
 ];
 
 type JsonObject = Record<string, unknown>;
@@ -141,7 +144,7 @@ export function buildOpenApiDocument(operations: OperationSpec[]): JsonObject {
 type Convert = (schema: z.ZodType, io: "input" | "output") => JsonObject;
 
 function responsesOf(op: OperationSpec, convert: Convert) {
-  const entries: Record<number, { description: string; schema?: z.ZodType }> = { ...op.responses };
+  const entries: OperationSpec["responses"] = { ...op.responses };
   // Every operation may answer 422 (the interface document lists it for all), and the wrappers in
   // lib/api/handler.ts add 401 (authentication) and 404 (workspace membership) before any handler runs.
   if (op.auth !== false) entries[401] ??= { description: DEFAULT_ERROR_DESCRIPTIONS[401] };
@@ -159,7 +162,7 @@ function responsesOf(op: OperationSpec, convert: Convert) {
           : undefined;
     out[status] = {
       description: entry.description || DEFAULT_ERROR_DESCRIPTIONS[code] || "",
-      ...(schema ? { content: { "application/json": { schema } } } : {}),
+      ...(schema ? { content: { [entry.contentType ?? "application/json"]: { schema } } } : {}),
     };
   }
   return out;

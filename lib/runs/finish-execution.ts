@@ -1,9 +1,8 @@
 import type { Execution } from "@/lib/generated/prisma/client";
-import { publishEvent } from "@/lib/events/publish";
+import { recordEvents, type NewEvent } from "@/lib/events/record-events";
 import { serializeExecution, serializeTaskRun } from "@/lib/runs/serialize";
 import { RUN_STATUS, RUN_TRIGGER, type FinishedRunStatus, type RunStatus } from "@/lib/runs/statuses";
-import { getSql, type Db, type Tx } from "@/lib/db/client";
-import { loadTask } from "@/lib/tasks/load-tasks";
+import type { Db, Tx } from "@/lib/db/client";
 import { endOfColumn, lockColumn } from "@/lib/tasks/positions";
 
 // What the API (lib/runs) and the runner (lib/runner) both need of an execution's lifetime. The
@@ -37,7 +36,7 @@ export async function finishExecution(
   from: readonly RunStatus[] = [RUN_STATUS.running],
 ): Promise<Execution | null> {
   const now = new Date();
-  const result = await db.$transaction(async (tx) => {
+  return db.$transaction(async (tx) => {
     const current = await tx.execution.findUnique({ where: { id: executionId } });
     if (!current) return null;
     const facts = {
@@ -47,12 +46,13 @@ export async function finishExecution(
     };
     if (!(from as readonly string[]).includes(current.status)) {
       // Already finished (cancelled elsewhere): add what only the process knew, keep the verdict.
-      if (Object.keys(facts).length === 0 && outcome.exitCode === undefined) return { execution: current, change: null };
+      if (Object.keys(facts).length === 0 && outcome.exitCode === undefined) return current;
       const execution = await tx.execution.update({
         where: { id: executionId },
         data: { ...facts, exitCode: current.exitCode ?? outcome.exitCode ?? null },
       });
-      return { execution, change: null };
+      await recordEvents(tx, execution.workspaceId, [executionEvent(execution)]);
+      return execution;
     }
     const ran = current.status === RUN_STATUS.running;
     const duration = ran ? Math.max(0, (now.getTime() - current.startedAt.getTime()) / 1000) : null;
@@ -85,19 +85,17 @@ export async function finishExecution(
       execution.trigger === RUN_TRIGGER.fix_conflicts && outcome.status === RUN_STATUS.succeeded
         ? await resolveConflict(tx, execution.taskId, execution.keepStatus)
         : null;
-    return { execution, change: { run, task } };
+    await recordEvents(tx, execution.workspaceId, [
+      { type: "run.updated", taskId: run.taskId, data: serializeTaskRun(run) },
+      ...(task ? [{ type: task.moved ? ("task.moved" as const) : ("task.updated" as const), taskId: task.id }] : []),
+      executionEvent(execution),
+    ]);
+    return execution;
   });
-  if (!result) return null;
-  const { execution, change } = result;
-  if (change) {
-    publishEvent(execution.workspaceId, "run.updated", serializeTaskRun(change.run));
-    if (change.task) {
-      const task = await loadTask(await getSql(), change.task.workspaceId, change.task.id);
-      if (task) publishEvent(execution.workspaceId, change.task.moved ? "task.moved" : "task.updated", task);
-    }
-  }
-  publishEvent(result.execution.workspaceId, "execution.updated", serializeExecution(result.execution));
-  return result.execution;
+}
+
+export function executionEvent(execution: Execution, extra?: object): NewEvent {
+  return { type: "execution.updated", taskId: execution.taskId, data: { ...serializeExecution(execution), ...extra } };
 }
 
 /** The conflict is gone: clear the flag and, unless told to keep it, put the task up for review. */

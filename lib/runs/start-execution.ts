@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import type { Db, Tx } from "@/lib/db/client";
 import { conflict, notFound } from "@/lib/api/errors";
 import { hashSecret, newSecret } from "@/lib/auth/tokens";
-import { publishEvent } from "@/lib/events/publish";
+import { recordEvents, type NewEvent } from "@/lib/events/record-events";
 import { agentTokenName } from "@/lib/runs/finish-execution";
 import { wakeRunner } from "@/lib/runs/runner-handle";
 import { serializeExecution, serializeTaskRun } from "@/lib/runs/serialize";
@@ -23,12 +23,19 @@ export interface StartExecutionInput {
  * wakes this process's runner, which claims it (lib/runner). 409 when the task already has one.
  */
 export async function startExecution(db: Db, input: StartExecutionInput) {
-  const created = await db.$transaction((tx) => createExecution(tx, input));
-  announceStarted(input.workspaceId, created);
+  const created = await db.$transaction(async (tx) => {
+    const created = await createExecution(tx, input);
+    await recordEvents(tx, input.workspaceId, startedEvents(created));
+    return created;
+  });
+  wakeRunner();
   return created;
 }
 
-/** The same inside a caller's transaction (firing a schedule creates its task in it); call announceStarted after commit. */
+/**
+ * The same inside a caller's transaction (firing a schedule creates its task in it). The caller
+ * records startedEvents() in it as well, and calls wakeRunner() after commit.
+ */
 export async function createExecution(tx: Tx, input: StartExecutionInput) {
   // The task row lock makes the check-and-insert atomic: of two concurrent starts only one passes.
   const locked = await tx.$queryRaw<{ id: string }[]>`
@@ -71,10 +78,11 @@ export async function createExecution(tx: Tx, input: StartExecutionInput) {
   return { run, execution };
 }
 
-export function announceStarted(workspaceId: string, created: Awaited<ReturnType<typeof createExecution>>) {
-  publishEvent(workspaceId, "run.updated", serializeTaskRun(created.run));
-  publishEvent(workspaceId, "execution.updated", serializeExecution(created.execution));
-  wakeRunner();
+export function startedEvents(created: Awaited<ReturnType<typeof createExecution>>): NewEvent[] {
+  return [
+    { type: "run.updated", taskId: created.run.taskId, data: serializeTaskRun(created.run) },
+    { type: "execution.updated", taskId: created.execution.taskId, data: serializeExecution(created.execution) },
+  ];
 }
 
 /**

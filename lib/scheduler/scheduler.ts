@@ -20,6 +20,9 @@ export function startScheduler(db: Db) {
   return () => clearInterval(interval);
 }
 
+/** A new task waits for its column's lock, like any create (lib/tasks/positions.ts). */
+const TRANSACTION = { maxWait: 10_000, timeout: 15_000 };
+
 type Occurrence = { schedule: Schedule; fired: Fired | null; error: string | null };
 
 /** Fires every schedule due now, each once; returns how many occurrences were handled. */
@@ -40,7 +43,7 @@ export async function fireDueSchedules(db: Db): Promise<number> {
         const schedule = await tx.schedule.findUniqueOrThrow({ where: { id: due.id } });
         claim.current = { id: schedule.id, nextRunAt: schedule.nextRunAt! };
         return fireOccurrence(tx, schedule, new Date(due.db_now));
-      });
+      }, TRANSACTION);
     } catch (error) {
       // Its transaction is gone: the failure is recorded on the schedule, whose time still moves on.
       if (!claim.current) throw error;
@@ -48,7 +51,7 @@ export async function fireDueSchedules(db: Db): Promise<number> {
       continue;
     }
     if (!occurrence) return seen.length;
-    if (occurrence.fired) await announceFired(occurrence.fired);
+    if (occurrence.fired) announceFired();
     const { schedule, error } = occurrence;
     console.log(`[taskboard] schedule ${schedule.slug} (${schedule.id}) fired${error ? `; ${error}` : ""}`);
   }

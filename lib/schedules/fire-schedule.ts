@@ -1,12 +1,11 @@
 import type { Schedule } from "@/lib/generated/prisma/client";
 import type { Tx } from "@/lib/db/client";
-import { getSql } from "@/lib/db/client";
-import { publishEvent } from "@/lib/events/publish";
+import { recordEvents } from "@/lib/events/record-events";
 import { taskInstructions } from "@/lib/runs/instructions";
-import { announceStarted, createExecution } from "@/lib/runs/start-execution";
+import { wakeRunner } from "@/lib/runs/runner-handle";
+import { createExecution, startedEvents } from "@/lib/runs/start-execution";
 import type { RunTrigger } from "@/lib/runs/statuses";
 import { insertTask } from "@/lib/tasks/create-task";
-import { loadTask } from "@/lib/tasks/load-tasks";
 import { createTaskBody } from "@/lib/tasks/schemas";
 
 // One occurrence of a schedule, whoever fires it: the scheduler at cron time (trigger `schedule`)
@@ -24,8 +23,9 @@ export type Fired = Awaited<ReturnType<typeof fireSchedule>>;
 /**
  * In the caller's transaction: the schedule's task (a new one at the end of `todo` when it has
  * none, titled after the schedule, its description the default instructions), a queued run of it,
- * and `last_triggered_at`. 409 when the task already has an active execution. Call announceFired
- * after the commit.
+ * and `last_triggered_at`, and their events (last, as lib/events/record-events.ts asks; the caller's
+ * transaction must end after this). 409 when the task already has an active execution. Call
+ * announceFired after the commit.
  */
 export async function fireSchedule(tx: Tx, schedule: Schedule, options: FireOptions) {
   const existing = schedule.taskId
@@ -47,17 +47,16 @@ export async function fireSchedule(tx: Tx, schedule: Schedule, options: FireOpti
     startedBy: options.actAs,
   });
   await tx.schedule.updateMany({ where: { id: schedule.id }, data: { lastTriggeredAt: options.now, lastError: null } });
+  await recordEvents(tx, schedule.workspaceId, [
+    ...(existing ? [] : [{ type: "task.created" as const, taskId }]),
+    ...startedEvents(started),
+  ]);
   return { schedule, taskId, newTask: !existing, started };
 }
 
-/** After the commit: the new task, the run and the execution go out as events, and the runner wakes. */
-export async function announceFired(fired: Fired) {
-  const { workspaceId } = fired.schedule;
-  if (fired.newTask) {
-    const task = await loadTask(await getSql(), workspaceId, fired.taskId);
-    if (task) publishEvent(workspaceId, "task.created", task);
-  }
-  announceStarted(workspaceId, fired.started);
+/** After the commit: this process's runner wakes for the queued execution (others poll). */
+export function announceFired() {
+  wakeRunner();
 }
 
 /** Blank default instructions mean the task's own: its title and description, as for a manual run. */

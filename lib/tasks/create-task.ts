@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { publishEvent } from "@/lib/events/publish";
+import { recordEvents } from "@/lib/events/record-events";
 import { getSql, type Db, type Tx } from "@/lib/db/client";
 import { loadTask } from "@/lib/tasks/load-tasks";
 import { endOfColumn, inColumnTransaction, lockColumn } from "@/lib/tasks/positions";
@@ -7,15 +7,17 @@ import { checkProjectPhase } from "@/lib/tasks/project-phase";
 import type { createTaskBody } from "@/lib/tasks/schemas";
 
 export async function createTask(db: Db, workspaceId: string, body: z.output<typeof createTaskBody>) {
-  const id = await inColumnTransaction(db, (tx) => insertTask(tx, workspaceId, body));
-  const task = (await loadTask(await getSql(), workspaceId, id))!;
-  publishEvent(workspaceId, "task.created", task);
-  return task;
+  const id = await inColumnTransaction(db, async (tx) => {
+    const id = await insertTask(tx, workspaceId, body);
+    await recordEvents(tx, workspaceId, [{ type: "task.created", taskId: id }]);
+    return id;
+  });
+  return (await loadTask(await getSql(), workspaceId, id))!;
 }
 
 /**
  * The same inside the caller's transaction (firing a schedule creates its task with the run);
- * returns the new task's id. The caller publishes `task.created` after its commit.
+ * returns the new task's id. The caller records `task.created` (lib/events/record-events.ts: last in its transaction).
  */
 export async function insertTask(tx: Tx, workspaceId: string, body: z.output<typeof createTaskBody>): Promise<string> {
   await lockColumn(tx, workspaceId, body.status);

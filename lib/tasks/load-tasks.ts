@@ -29,7 +29,11 @@ export function columnPageRead(key: ColumnKey, page: PageRequest): WorkspaceRead
   return { statement: COLUMN_PAGE[page.sortBy][page.sortDir], params: [[key], page.limit, page.offset] };
 }
 
-/** GET …/board: the first page of every column, `{"columns": [{key, title, total, has_more, items}]}`. */
+/**
+ * GET …/board: the first page of every column, `{"columns": [{key, title, total, has_more, items}], "cursor"}`.
+ * `cursor` is the newest event id of the workspace's log in the same snapshot: the board shows
+ * every event up to it and none after it (lib/events).
+ */
 export function boardRead(limit: number): WorkspaceRead {
   return { statement: BOARD, params: [COLUMNS.map((c) => c.key), COLUMNS.map((c) => c.title), limit] };
 }
@@ -45,6 +49,11 @@ export async function loadTask(sql: Sql, workspaceId: string, id: string): Promi
   return (await loadTasks(sql, workspaceId, [id]))[0];
 }
 
+/** SQL for one task's JSON (or NULL), for statements that embed it, such as the event log's insert. */
+export function taskJsonSql(workspaceIdExpr: string, taskIdExpr: string): string {
+  return `(SELECT ${TASK_JSON} FROM tasks t ${TASK_JOINS} WHERE t.workspace_id = ${workspaceIdExpr} AND t.id = ${taskIdExpr})`;
+}
+
 // ---------------------------------------------------------------- SQL
 
 const iso = (expr: string) => `to_char(${expr} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
@@ -57,7 +66,8 @@ const iso = (expr: string) => `to_char(${expr} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T
 const TASK_JSON = `json_build_object(
   'id', t.id, 'workspace_id', t.workspace_id, 'number', t.number, 'branch', t.branch, 'title', t.title, 'description', t.description,
   'status', t.status, 'position', t.position, 'priority', t.priority, 'tags', COALESCE(t.tags, '{}'),
-  'pr_url', t.pr_url, 'has_merge_conflict', t.has_merge_conflict, 'project_id', t.project_id, 'phase', t.phase,
+  'pr_url', t.pr_url, 'has_merge_conflict', t.has_merge_conflict,
+  'pr_number', t.pr_number, 'pr_state', t.pr_state, 'pr_head_sha', t.pr_head_sha, 'checks', t.checks, 'project_id', t.project_id, 'phase', t.phase,
   'blocked', t.blocked OR e.open_questions IS NOT NULL,
   'project_name', pr.name,
   'phase_name', CASE WHEN t.phase BETWEEN 1 AND cardinality(pr.phases) THEN pr.phases[t.phase] END,
@@ -125,7 +135,8 @@ const BOARD = workspaceReadStatement(
   `${columnsCte("position", "ASC", "$5", "0")}
   SELECT json_build_object('columns', json_agg(json_build_object(
            'key', pages.key, 'title', ($4::text[])[pages.ord], 'total', pages.total,
-           'has_more', pages.n < pages.total, 'items', pages.items) ORDER BY pages.ord))::text
+           'has_more', pages.n < pages.total, 'items', pages.items) ORDER BY pages.ord),
+         'cursor', (SELECT COALESCE(max(h.last_id), 0)::text FROM workspace_event_heads h WHERE h.workspace_id = $1))::text
   FROM pages`,
 );
 

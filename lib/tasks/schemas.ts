@@ -1,8 +1,9 @@
 import { z } from "zod";
-import { floatNumber, queryInt } from "@/lib/api/validation";
+import { floatNumber, INT32_MAX, queryInt } from "@/lib/api/validation";
 import { questionResponse } from "@/lib/questions/schemas";
 import { COLUMN_KEYS, PRIORITIES, SORT_FIELDS } from "@/lib/tasks/columns";
 import { RUN_STATUSES, RUN_TRIGGERS } from "@/lib/runs/statuses";
+import { MAX_POSITION } from "@/lib/tasks/positions";
 
 // Request and response shapes of the task and board operations; the routes validate with these and
 // lib/openapi/operations/tasks.ts documents them.
@@ -20,7 +21,7 @@ const pageLimit = queryInt(z.int().min(1).max(100)).default(20).describe("Page s
 
 export const columnQuery = z.object({
   limit: pageLimit,
-  offset: queryInt(z.int().min(0)).default(0).describe("Number of tasks of the column to skip."),
+  offset: queryInt(z.int().min(0).max(INT32_MAX)).default(0).describe("Number of tasks of the column to skip."),
   sort_by: z.enum(SORT_FIELDS).default("position").describe("Sort key; ties are broken by task id, so pages never overlap."),
   sort_dir: z.enum(["asc", "desc"]).default("asc"),
 });
@@ -34,9 +35,9 @@ const projectId = z.string().nullable().describe("A project of this workspace (4
 const phase = z
   .int()
   .min(1)
+  .max(INT32_MAX)
   .nullable()
   .describe("1-based index into the project's phases; with a project set it must not exceed their number (422 otherwise).");
-const prUrl = z.string().max(2000).nullable();
 const branch = z
   .string()
   .trim()
@@ -45,6 +46,12 @@ const branch = z
   .regex(/^(?!-)(?!.*\.\.)(?!.*\/\/)(?!.*@\{)[A-Za-z0-9._/-]+(?<![./])$/, "A git branch name")
   .nullable()
   .describe("The git branch agents work on; set it for a PR branch made elsewhere, or leave it to the first run (tb/<number>-<slug>).");
+// Shown as a link on the card: http(s) only, never javascript: or data: URLs.
+const prUrl = z
+  .url({ protocol: /^https?$/, error: "Input should be an http or https URL" })
+  .max(2000)
+  .nullable()
+  .describe("The task's pull request: an http or https URL.");
 
 export const createTaskBody = z.object({
   title,
@@ -71,7 +78,11 @@ export const updateTaskBody = z.object({
   phase: phase.optional(),
   pr_url: prUrl.optional(),
   branch: branch.optional(),
-  position: floatNumber().optional().describe("Exact position in the column; 409 if another task holds it. Prefer the move operation."),
+  position: floatNumber()
+    .min(-MAX_POSITION)
+    .max(MAX_POSITION)
+    .optional()
+    .describe("Exact position in the column; 409 if another task holds it. Prefer the move operation."),
   has_merge_conflict: z.boolean().optional(),
   blocked: z
     .boolean()
@@ -135,6 +146,13 @@ export const taskResponse = z.object({
   tags: z.array(z.string()),
   pr_url: z.string().nullable(),
   has_merge_conflict: z.boolean(),
+  pr_number: z.int().nullable().describe("The linked pull request's number (set from GitHub webhooks)."),
+  pr_state: z.enum(["open", "draft", "merged", "closed"]).nullable().describe("The linked pull request's state."),
+  pr_head_sha: z.string().nullable().describe("The commit at the head of the linked pull request."),
+  checks: z
+    .enum(["pending", "success", "failure"])
+    .nullable()
+    .describe("All check runs of the pull request's head commit: any failed → failure, else any unfinished → pending."),
   project_id: z.string().nullable(),
   phase: z.int().nullable(),
   blocked: z.boolean().describe("Marked blocked, or has an open question."),
@@ -167,4 +185,7 @@ export const boardResponse = z.object({
       items: z.array(taskResponse),
     }),
   ),
+  cursor: z
+    .string()
+    .describe("The workspace event log's position this board was read at: open GET …/events?after=<cursor> to miss nothing."),
 });

@@ -112,7 +112,7 @@ describe("scheduler", () => {
     expect(paused.last_triggered_at).toBeNull();
   });
 
-  it("fires each due schedule on its own: one whose creator was disabled is recorded as failed, the other runs, both move on", async () => {
+  it("fires each due schedule on its own: those whose creator was disabled or left are recorded as failed, the other runs, all move on", async () => {
     let server = servers[0];
     const { token, wsId } = await workspaceOn(server);
     const base = `/api/workspaces/${wsId}`;
@@ -129,6 +129,17 @@ describe("scheduler", () => {
     });
     expect(theirs.status).toBe(201);
     expect(theirs.body.created_by).toBe(member.body.id);
+    // Another member creates one and then leaves the workspace.
+    const leaverName = `leaver-${Date.now()}`;
+    const leaver = await server.call("POST", "/api/users", { token, json: { username: leaverName, password, is_admin: false } });
+    expect((await server.call("POST", `${base}/members`, { token, json: { username: leaverName, role: "member" } })).status).toBe(201);
+    const leaverToken = (await server.call("POST", "/api/auth/login", { json: { username: leaverName, password } })).body.access_token;
+    const left = await server.call("POST", `${base}/schedules`, {
+      token: leaverToken,
+      json: { name: "left", cron: "0 3 * * *", default_instructions: "succeed" },
+    });
+    expect(left.status).toBe(201);
+    expect((await server.call("DELETE", `${base}/members/${leaver.body.id}`, { token })).status).toBe(204);
     // Blank default instructions: the run gets the task's own title ("succeed").
     const ownTask = await newTask(server.call, token, wsId, { title: "succeed" });
     const mine = await server.call("POST", `${base}/schedules`, { token, json: { name: "mine", cron: "0 3 * * *", task_id: ownTask.id } });
@@ -151,12 +162,19 @@ describe("scheduler", () => {
     expect(failed.last_error).toBe(`not run: ${username}, who created this schedule, is disabled`);
     expect(new Date(failed.next_run_at).getTime()).toBeGreaterThan(Date.now());
     expect(failed.last_triggered_at).not.toBeNull();
+    const orphaned = await eventually(async () => {
+      const r = await server.call("GET", `${base}/schedules/${left.body.id}`, { token });
+      return r.body.last_error ? r.body : undefined;
+    });
+    expect(orphaned.last_error).toBe(`not run: ${leaverName}, who created this schedule, is no longer a member of this workspace`);
+    expect(new Date(orphaned.next_run_at).getTime()).toBeGreaterThan(Date.now());
     const succeeded = (await server.call("GET", `${base}/schedules/${mine.body.id}`, { token })).body;
     expect(succeeded.last_error).toBeNull();
     expect(new Date(succeeded.next_run_at).getTime()).toBeGreaterThan(Date.now());
     // The refused occurrence made no task.
     const todo = (await server.call("GET", `${base}/board/column/todo?limit=100`, { token })).body.items;
     expect(todo.map((t: { title: string }) => t.title)).not.toContain("theirs");
+    expect(todo.map((t: { title: string }) => t.title)).not.toContain("left");
   });
 
   it("gives Trigger now and cron the same rules: blank default instructions run the task's own title", async () => {
