@@ -80,6 +80,12 @@ describe("an agent token", () => {
       ["DELETE", `/api/workspaces/${wsId}/codehost`],
       ["PUT", `/api/workspaces/${wsId}/github`, { installation_id: 1, repo: "o/r" }],
       ["DELETE", `/api/workspaces/${wsId}/github`],
+      // An agent profile is a command the server runs; the repository is where agents work.
+      ["POST", `/api/workspaces/${wsId}/agents`, { name: "sh", kind: "command", command: "sh" }],
+      ["PATCH", `/api/workspaces/${wsId}/agents/0190b8f0-0000-7000-8000-000000000001`, { is_default: true }],
+      ["DELETE", `/api/workspaces/${wsId}/agents/0190b8f0-0000-7000-8000-000000000001`],
+      ["PUT", `/api/workspaces/${wsId}/repository`, { url: "https://example.invalid/r.git" }],
+      ["DELETE", `/api/workspaces/${wsId}/repository`],
     ];
     for (const [method, path, json] of refused) {
       const response = await as(method, path, json);

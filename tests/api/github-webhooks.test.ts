@@ -117,6 +117,30 @@ describe("POST /api/webhooks/github", () => {
     expect(column.body.items.map((item: { id: string }) => item.id)).toEqual([created.id]);
   });
 
+  it("links by the task's branch (the PR's head ref), then by a #tb-<number> mention", async () => {
+    const { repo, installationId, wsId, token, task } = await connected();
+    const byBranch = await newTask(server.call, token, wsId, { title: "by branch" });
+    const patched = await server.call("PATCH", `/api/workspaces/${wsId}/tasks/${byBranch.id}`, {
+      token,
+      json: { branch: "feature/login" },
+    });
+    expect(patched.status).toBe(200);
+    const branchPull = fake.addPull(repo, { head: "feature/login", title: "Login" });
+    expect((await send("pull_request", pullRequestPayload("opened", repo, installationId, branchPull))).response.status).toBe(202);
+    expect(await task(byBranch.id)).toMatchObject({ pr_number: branchPull.number, pr_state: "open" });
+
+    const byNumber = await newTask(server.call, token, wsId, { title: "by number" });
+    const { number } = await task(byNumber.id);
+    const mentionPull = fake.addPull(repo, { head: "elsewhere", title: `Fixes #tb-${number}` });
+    expect((await send("pull_request", pullRequestPayload("opened", repo, installationId, mentionPull))).response.status).toBe(202);
+    expect(await task(byNumber.id)).toMatchObject({
+      pr_number: mentionPull.number,
+      pr_url: `${fake.url}/${repo}/pull/${mentionPull.number}`,
+    });
+    // The branch rule did not also catch the mention's PR.
+    expect((await task(byBranch.id)).pr_number).toBe(branchPull.number);
+  });
+
   it("links by an existing pr_url and answers a redelivery with 200, changing nothing", async () => {
     const { repo, installationId, wsId, token, task } = await connected();
     const pull = fake.addPull(repo, { head: "feature", title: "No mention at all" });

@@ -7,9 +7,12 @@ import { createAgentProfile, listAgentProfiles } from "@/lib/agents/profiles";
 export const GET = withWorkspace({ params: workspaceParams }, async ({ db, workspace }) => json(await listAgentProfiles(db, workspace.id)));
 
 // A profile is a command the server runs: only administrators write them (docs/agents.md).
-export const POST = withWorkspace({ params: workspaceParams, body: createAgentBody }, async ({ db, workspace, body, caller }) => {
-  if (!caller.isAdmin) throw forbidden(ADMINS_ONLY);
-  return json(await createAgentProfile(db, workspace.id, body), 201);
-});
+export const POST = withWorkspace(
+  { params: workspaceParams, body: createAgentBody, humansOnly: true },
+  async ({ db, workspace, body, caller }) => {
+    if (!caller.isAdmin) throw forbidden(ADMINS_ONLY);
+    return json(await createAgentProfile(db, workspace.id, body), 201);
+  },
+);
 
 const ADMINS_ONLY = "Only administrators may add agent profiles: a profile is a command the server runs";
