@@ -4,7 +4,7 @@ import { connection, type Db } from "@/lib/db/client";
 import type { Sql } from "@/lib/db/sql";
 import { authenticate, authenticateAndRead, type Caller, type WorkspaceRead } from "@/lib/auth/authenticate";
 import type { MemberRole } from "@/lib/generated/prisma/enums";
-import { forbidden, HttpError, notFound } from "@/lib/api/errors";
+import { forbidden, HttpError, notFound, unauthorized } from "@/lib/api/errors";
 import { parseJsonText, parseWith } from "@/lib/api/validation";
 import { DataDirInUseError } from "@/lib/db/pglite-lock";
 import { countSqlStatements } from "@/lib/db/sql-count";
@@ -54,11 +54,14 @@ export function publicRoute<S extends Schemas>(schemas: S, handler: (ctx: Public
 }
 
 export function withUser<S extends Schemas>(
-  schemas: S & { adminOnly?: boolean },
+  schemas: S & { adminOnly?: boolean; bearerOnly?: boolean },
   handler: (ctx: UserContext<S>) => Promise<Response>,
 ): RouteHandler {
   return respond(async (request, rawParams, requestId) => {
     const { db, sql } = await connection();
+    // `bearerOnly`: endpoints for programs (the MCP server), where a browser's cookie riding along
+    // on a cross-site request must never count as the caller.
+    if (schemas.bearerOnly && !request.headers.has("authorization")) throw unauthorized();
     const caller = await authenticate(request, sql);
     if (schemas.adminOnly && !caller.isAdmin) throw forbidden("Only administrators may do this");
     return handler({ request, db, sql, requestId, caller, ...(await parseInputs(schemas, request, rawParams)) });
@@ -141,7 +144,8 @@ export function errorResponse(error: unknown, requestId: string): Response {
 }
 
 // Agent tokens act in one workspace only; everyone else in the workspaces they are members of.
-function membershipOf(caller: Caller, workspaceId: string) {
+// Exported for the MCP server, whose tools name their workspace in arguments rather than the path.
+export function membershipOf(caller: Caller, workspaceId: string) {
   const membership = caller.workspaceScope && caller.workspaceScope !== workspaceId ? null : caller.membership;
   if (!membership) throw notFound("Workspace");
   return membership;

@@ -12,6 +12,7 @@ import { workspaceOperations } from "@/lib/openapi/operations/workspaces";
 import { taskOperations } from "@/lib/openapi/operations/tasks";
 import { runOperations } from "@/lib/openapi/operations/runs";
 import { eventOperations } from "@/lib/openapi/operations/events";
+import { mcpOperations } from "@/lib/openapi/operations/mcp";
 import { paginatedTasksResponse, taskResponse, taskRunResponse } from "@/lib/tasks/schemas";
 import { execution } from "@/lib/runs/schemas";
 import { codehostStatus } from "@/lib/codehost/schemas";
@@ -35,6 +36,7 @@ export const OPERATIONS: OperationSpec[] = [
   ...taskOperations,
   ...runOperations,
   ...eventOperations,
+  ...mcpOperations,
 ];
 
 /** Schemas shown once under components.schemas and referenced by name wherever they occur. */
