@@ -39,6 +39,8 @@ export const SERVER_INFO = { name: "taskboard", version: "0.1.0" };
 
 const BOARD_PAGE = 50;
 
+const READ_ONLY = new Set(["list_workspaces", "list_tasks", "get_task", "get_answer", "list_projects", "get_run_log"]);
+
 export function createMcpServer(mcp: McpRequest): McpServer {
   const server = new McpServer(SERVER_INFO, {
     instructions:
@@ -48,14 +50,19 @@ export function createMcpServer(mcp: McpRequest): McpServer {
   });
 
   const tool = <S extends z.ZodObject>(name: string, description: string, args: S, run: (args: z.output<S>) => Promise<unknown>) =>
-    server.registerTool(name, { description, inputSchema: args as z.ZodObject }, async (parsed): Promise<CallToolResult> => {
-      try {
-        const result = await run(parsed as z.output<S>);
-        return { content: [{ type: "text", text: typeof result === "string" ? result : JSON.stringify(result) }] };
-      } catch (error) {
-        return toolError(error, mcp.requestId);
-      }
-    });
+    server.registerTool(
+      name,
+      // The hints let a client run the reads without asking its user each time.
+      { description, inputSchema: args as z.ZodObject, annotations: { readOnlyHint: READ_ONLY.has(name), openWorldHint: false } },
+      async (parsed): Promise<CallToolResult> => {
+        try {
+          const result = await run(parsed as z.output<S>);
+          return { content: [{ type: "text", text: typeof result === "string" ? result : JSON.stringify(result) }] };
+        } catch (error) {
+          return toolError(error, mcp.requestId);
+        }
+      },
+    );
 
   tool("list_workspaces", "The workspaces you can act in (an agent token: its own), with your role.", listWorkspacesArgs, async () => {
     if (!mcp.caller.workspaceScope) return listWorkspaces(mcp.db, mcp.caller.userId);

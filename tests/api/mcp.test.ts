@@ -46,6 +46,8 @@ describe("MCP server: tools", () => {
         "update_task",
       ].sort(),
     );
+    const readOnly = tools.filter((tool) => tool.annotations?.readOnlyHint).map((tool) => tool.name);
+    expect(readOnly.sort()).toEqual(["get_answer", "get_run_log", "get_task", "list_projects", "list_tasks", "list_workspaces"]);
     const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool.inputSchema]));
     expect(Object.keys(byName.create_task.properties!)).toEqual(
       expect.arrayContaining(["workspace_id", "title", "description", "status", "priority", "project_id"]),
