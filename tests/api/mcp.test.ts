@@ -300,6 +300,7 @@ describe("MCP server: authentication", () => {
         headers: { authorization: `Bearer ${apiKey}`, accept: "text/event-stream" },
       });
       expect(response.status, method).toBe(405);
+      expect(response.headers.get("allow"), method).toContain("POST");
     }
   });
 });
