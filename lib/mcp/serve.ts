@@ -17,3 +17,14 @@ export async function serveMcp(mcp: McpRequest): Promise<Response> {
   mcp.request.signal.addEventListener("abort", () => void server.close(), { once: true });
   return transport.handleRequest(mcp.request);
 }
+
+/**
+ * GET (a standalone server-to-client stream) and DELETE (ending a session): a stateless server has
+ * neither, and the transport specification has it answer 405; the body is the SDK's own.
+ */
+export function mcpMethodNotAllowed(): Response {
+  return Response.json(
+    { jsonrpc: "2.0", error: { code: -32000, message: "Method not allowed: this MCP server is stateless; POST only" }, id: null },
+    { status: 405, headers: { allow: "POST" } },
+  );
+}

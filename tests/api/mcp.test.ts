@@ -300,7 +300,8 @@ describe("MCP server: authentication", () => {
         headers: { authorization: `Bearer ${apiKey}`, accept: "text/event-stream" },
       });
       expect(response.status, method).toBe(405);
-      expect(response.headers.get("allow"), method).toContain("POST");
+      expect(response.headers.get("allow"), method).toBe("POST");
+      expect(await response.json()).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32000 } });
     }
   });
 });

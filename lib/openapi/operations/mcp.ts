@@ -39,4 +39,13 @@ export const mcpOperations: OperationSpec[] = [
       415: { description: "Content-Type is not application/json", schema: jsonRpcError },
     },
   },
+  ...(["get", "delete"] as const).map((method): OperationSpec => ({
+    method,
+    path: "/api/mcp",
+    operationId: `mcp${method === "get" ? "Stream" : "EndSession"}`,
+    summary: `Always 405: the MCP server is stateless, so it has no ${method === "get" ? "standalone event stream" : "session to end"}.`,
+    tags: ["mcp"],
+    auth: false,
+    responses: { 405: { description: "Method not allowed (Allow: POST)", schema: jsonRpcError } },
+  })),
 ];
