@@ -110,6 +110,8 @@ describe("MCP server: tools", () => {
     const column = data(await tool(owner, "list_tasks", { workspace_id: wsId, column: "in_progress" }));
     expect(column).toMatchObject({ total: 2, has_more: false });
     expect(column.items.map((t: { id: string }) => t.id)).toEqual([created.id, other.id]);
+    // The column read is the HTTP API's own.
+    expect(column).toEqual((await server.call("GET", `/api/workspaces/${wsId}/board/column/in_progress`, { token })).body);
 
     const found = data(await tool(owner, "list_tasks", { workspace_id: wsId, search: "RENAMED BY" }));
     expect(found.items.map((t: { id: string }) => t.id)).toEqual([created.id]);
