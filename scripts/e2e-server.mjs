@@ -5,8 +5,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { root } from "./lib/build-state.mjs";
-
-export const E2E_ADMIN = { username: "admin", password: "admin-password-e2e" };
+import { E2E_ADMIN } from "./lib/e2e-admin.mjs";
 
 const port = process.env.E2E_PORT || "3210";
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "taskboard-e2e-"));

@@ -3,7 +3,8 @@
 import { signIn } from "next-auth/react";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { api, ApiClientError } from "@/lib/client/api";
+import { ApiClientError } from "@/lib/client/api";
+import { createFirstAdmin } from "@/lib/client/setup";
 import { ErrorText, Field, primaryButton } from "@/components/ui/field";
 
 export function SetupForm() {
@@ -20,7 +21,7 @@ export function SetupForm() {
     setPending(true);
     setError("");
     try {
-      await api("/api/setup", { method: "POST", json: { username, password } });
+      await createFirstAdmin({ username, password });
       await signIn("credentials", { username, password, redirect: false });
       router.replace("/");
       router.refresh();

@@ -2,36 +2,23 @@
 
 import { useDroppable } from "@dnd-kit/core";
 import { SortableContext, verticalListSortingStrategy } from "@dnd-kit/sortable";
-import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
+import { useInfiniteQuery } from "@tanstack/react-query";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { forwardRef, useEffect, useImperativeHandle, useMemo, useRef, useState } from "react";
-import { api } from "@/lib/client/api";
-import { findTask, flatItems, placeTask, type ColumnData } from "@/lib/client/board-cache";
-import { boardKeys } from "@/lib/client/query-keys";
-import type { ColumnSort, SortBy, Task, TaskPage } from "@/lib/client/types";
+import { columnQueryOptions } from "@/lib/client/board";
+import { flatItems } from "@/lib/client/board-cache";
+import { useCreateTask } from "@/lib/client/tasks";
+import type { ColumnSort, SortBy, Task } from "@/lib/client/types";
 import type { ColumnKey } from "@/lib/tasks/columns";
 import { SortableTaskCard } from "@/components/board/task-card";
 import { useToast } from "@/components/ui/toast";
 
-export const PAGE_SIZE = 20;
 // Under this many loaded cards a plain list is cheaper than measuring; past it, only the visible
 // cards are in the DOM so a column of thousands scrolls as smoothly as one of ten.
 const VIRTUALIZE_FROM = 40;
 
 export interface ColumnHandle {
   focusQuickAdd: () => void;
-}
-
-export function columnQueryOptions(workspaceId: string, column: ColumnKey, sort: ColumnSort) {
-  return {
-    queryKey: boardKeys.columnSorted(workspaceId, column, sort),
-    queryFn: ({ pageParam }: { pageParam: unknown }) => {
-      const query = new URLSearchParams({ limit: String(PAGE_SIZE), offset: String(pageParam ?? 0), sort_by: sort.by, sort_dir: sort.dir });
-      return api<TaskPage>(`/api/workspaces/${workspaceId}/board/column/${column}?${query}`);
-    },
-    initialPageParam: 0,
-    getNextPageParam: (last: TaskPage, all: TaskPage[]) => (last.has_more ? all.reduce((n, page) => n + page.items.length, 0) : undefined),
-  };
 }
 
 export const BoardColumn = forwardRef<
@@ -54,7 +41,7 @@ export const BoardColumn = forwardRef<
   useImperativeHandle(ref, () => ({ focusQuickAdd: () => quickAddRef.current?.focus() }), []);
   const { setNodeRef: setDropRef, isOver } = useDroppable({ id: `column:${column}`, data: { type: "column", column } });
 
-  const all = useMemo(() => flatItems(query.data as ColumnData | undefined), [query.data]);
+  const all = useMemo(() => flatItems(query.data), [query.data]);
   const needle = search.trim().toLowerCase();
   // The column API has no filters, so filters apply to the loaded cards; scrolling loads more.
   const filtered = Boolean(needle || projectId);
@@ -261,25 +248,25 @@ const QuickAdd = forwardRef<HTMLInputElement, { workspaceId: string; column: Col
   { workspaceId, column, title },
   ref,
 ) {
-  const client = useQueryClient();
   const toast = useToast();
   const [text, setText] = useState("");
-  const create = useMutation({
-    mutationFn: (taskTitle: string) =>
-      api<Task>(`/api/workspaces/${workspaceId}/tasks`, { method: "POST", json: { title: taskTitle, status: column } }),
-    onSuccess: (task) => {
-      for (const key of placeTask(client, workspaceId, task)) client.invalidateQueries({ queryKey: key, exact: true });
-      setText("");
-      if (!findTask(client, workspaceId, task.id)) toast(`Added “${task.title}” at the end of ${title}`);
-    },
-    onError: (error) => toast(`The task was not added: ${error.message}`, "error"),
-  });
+  const create = useCreateTask(workspaceId);
   return (
     <form
       className="px-3 pb-2"
       onSubmit={(event) => {
         event.preventDefault();
-        if (text.trim()) create.mutate(text.trim());
+        if (!text.trim()) return;
+        create.mutate(
+          { title: text.trim(), status: column },
+          {
+            onSuccess: ({ task, shown }) => {
+              setText("");
+              if (!shown) toast(`Added “${task.title}” at the end of ${title}`);
+            },
+            onError: (error) => toast(`The task was not added: ${error.message}`, "error"),
+          },
+        );
       }}
     >
       <input

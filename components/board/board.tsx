@@ -17,40 +17,21 @@ import {
   type DragStartEvent,
 } from "@dnd-kit/core";
 import { sortableKeyboardCoordinates } from "@dnd-kit/sortable";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
-import { api, ApiClientError } from "@/lib/client/api";
-import {
-  flatItems,
-  patchTask,
-  placeTask,
-  positionBetween,
-  restoreColumns,
-  snapshotColumns,
-  type ColumnData,
-} from "@/lib/client/board-cache";
-import { boardKeys, projectKeys } from "@/lib/client/query-keys";
-import { DEFAULT_SORT, type ColumnSort, type Project, type Task, type TaskPage } from "@/lib/client/types";
+import { useBoardFirstPages } from "@/lib/client/board";
+import { projectsQuery } from "@/lib/client/projects";
+import { isStaleBoard, useDropTask } from "@/lib/client/tasks";
+import { DEFAULT_SORT, type ColumnSort, type Task } from "@/lib/client/types";
 import { COLUMNS, type ColumnKey } from "@/lib/tasks/columns";
-import { BoardColumn, PAGE_SIZE, type ColumnHandle } from "@/components/board/board-column";
+import { BoardColumn, type ColumnHandle } from "@/components/board/board-column";
 import { CardBody, type CardData } from "@/components/board/task-card";
 import { useToast } from "@/components/ui/toast";
 import { useWorkspaceUi } from "@/components/workspace/workspace-context";
 
 const COLUMN_TITLE = Object.fromEntries(COLUMNS.map((c) => [c.key, c.title])) as Record<ColumnKey, string>;
 
-interface MoveInput {
-  task: Task;
-  column: ColumnKey;
-  /** The neighbours it lands between, in board (position) order. */
-  before?: Task;
-  after?: Task;
-  /** The cache it was dropped into and where, so the card shows there at once. */
-  at?: { key: readonly unknown[]; index: number };
-}
-
 export function Board({ workspaceId }: { workspaceId: string }) {
-  const client = useQueryClient();
   const toast = useToast();
   const ui = useWorkspaceUi();
   const [sorts, setSorts] = useState<Record<ColumnKey, ColumnSort>>(
@@ -62,26 +43,9 @@ export function Board({ workspaceId }: { workspaceId: string }) {
   const searchRef = useRef<HTMLInputElement>(null);
   const firstColumn = useRef<ColumnHandle>(null);
   // The first page of all five columns in one request; each column's own query takes over from there.
-  const firstPages = useQuery({
-    queryKey: boardKeys.firstPages(workspaceId),
-    queryFn: async () => {
-      const board = await api<{ columns: (TaskPage & { key: ColumnKey })[] }>(`/api/workspaces/${workspaceId}/board?limit=${PAGE_SIZE}`);
-      for (const { key, items, total, has_more } of board.columns) {
-        const cacheKey = boardKeys.columnSorted(workspaceId, key, DEFAULT_SORT);
-        if (!client.getQueryData(cacheKey))
-          client.setQueryData<ColumnData>(cacheKey, { pages: [{ items, total, has_more }], pageParams: [0] });
-      }
-      return true;
-    },
-    staleTime: Infinity,
-    retry: false,
-  });
+  const firstPages = useBoardFirstPages(workspaceId);
   const columnsReady = !firstPages.isPending;
-  const projects = useQuery({
-    queryKey: projectKeys.list(workspaceId),
-    queryFn: () => api<Project[]>(`/api/workspaces/${workspaceId}/projects`),
-    enabled: columnsReady,
-  });
+  const projects = useQuery({ ...projectsQuery(workspaceId), enabled: columnsReady });
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -99,34 +63,7 @@ export function Board({ workspaceId }: { workspaceId: string }) {
     return () => window.removeEventListener("keydown", onKey);
   }, []);
 
-  const move = useMutation({
-    mutationFn: ({ task, column, before, after }: MoveInput) =>
-      api<Task>(`/api/workspaces/${workspaceId}/tasks/${task.id}/move`, {
-        method: "POST",
-        json: { column, ...(before ? { after_id: before.id } : {}), ...(after ? { before_id: after.id } : {}) },
-      }),
-    onMutate: async ({ task, column, before, after, at }) => {
-      await client.cancelQueries({ queryKey: boardKeys.all(workspaceId) });
-      const snapshot = snapshotColumns(client, workspaceId);
-      const moved: Task = { ...task, status: column, position: positionBetween(before, after) };
-      placeTask(client, workspaceId, moved, { at });
-      return { snapshot };
-    },
-    onError: (error, { task, column }, context) => {
-      if (context) restoreColumns(client, context.snapshot);
-      // 409 means this board's view of the column was out of date: fetch the columns again.
-      const stale = error instanceof ApiClientError && error.status === 409;
-      toast(
-        `“${task.title}” could not be moved to ${COLUMN_TITLE[column]}: ${error.message}.${stale ? " The board has been refreshed." : ""}`,
-        "error",
-      );
-      if (stale) client.invalidateQueries({ queryKey: boardKeys.columns(workspaceId) });
-    },
-    onSuccess: (saved) => {
-      // Keep the card where it was dropped; only take the server's fields (its position).
-      patchTask(client, workspaceId, saved.id, (old) => ({ ...old, ...saved }));
-    },
-  });
+  const dropTask = useDropTask(workspaceId);
 
   const sensors = useSensors(
     useSensor(PointerSensor, { activationConstraint: { distance: 6 } }),
@@ -144,39 +81,24 @@ export function Board({ workspaceId }: { workspaceId: string }) {
     const target = over?.data.current as (CardData | { type: "column"; column: ColumnKey }) | undefined;
     if (!from || !target || !over) return;
     const column = target.column;
-    const key = boardKeys.columnSorted(workspaceId, column, sorts[column]);
-    const list = flatItems(client.getQueryData<ColumnData>(key));
-    const hasMore = Boolean(client.getQueryData<ColumnData>(key)?.pages.at(-1)?.has_more);
-    const task = from.task;
-    if (sorts[column].by !== "position") {
-      if (from.column === column) return toast(`Sort ${COLUMN_TITLE[column]} by board order to reorder it.`);
-      return move.mutate({ task, column });
-    }
-    const without = list.filter((item) => item.id !== task.id);
-    let index: number;
-    if (target.type === "card") {
-      const overIndex = list.findIndex((item) => item.id === target.task.id);
-      if (overIndex < 0 || target.task.id === task.id) return;
-      if (from.column === column) {
-        // Same column: the card takes the place of the one it is over (arrayMove semantics).
-        index = overIndex;
-      } else {
-        const below =
-          (active.rect.current.translated?.top ?? 0) + (active.rect.current.translated?.height ?? 0) / 2 >
-          over.rect.top + over.rect.height / 2;
-        index = overIndex + (below ? 1 : 0);
-      }
-    } else {
-      if (from.column === column) return;
-      index = hasMore ? 0 : without.length;
-    }
-    index = Math.min(index, without.length);
-    if (sorts[column].dir === "desc") {
-      // Visually above means later in position order.
-      move.mutate({ task, column, before: without[index], after: without[index - 1], at: { key, index } });
-    } else {
-      move.mutate({ task, column, before: without[index - 1], after: without[index], at: { key, index } });
-    }
+    const dragged = active.rect.current.translated;
+    const drop = dropTask(
+      from.task,
+      {
+        from: from.column,
+        target: target.type === "card" ? { type: "card", taskId: target.task.id, column } : { type: "column", column },
+        belowTarget: (dragged?.top ?? 0) + (dragged?.height ?? 0) / 2 > over.rect.top + over.rect.height / 2,
+      },
+      sorts[column],
+      {
+        onError: (error) =>
+          toast(
+            `“${from.task.title}” could not be moved to ${COLUMN_TITLE[column]}: ${error.message}.${isStaleBoard(error) ? " The board has been refreshed." : ""}`,
+            "error",
+          ),
+      },
+    );
+    if (drop.type === "not-in-board-order") toast(`Sort ${COLUMN_TITLE[column]} by board order to reorder it.`);
   };
 
   const announcements: Announcements = {

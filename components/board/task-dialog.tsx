@@ -1,19 +1,18 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { api } from "@/lib/client/api";
-import { patchTask, placeTask, removeTask, restoreColumns, snapshotColumns } from "@/lib/client/board-cache";
-import { projectKeys, taskKeys } from "@/lib/client/query-keys";
-import type { Project, Question, Task, TaskRun } from "@/lib/client/types";
+import { projectsQuery } from "@/lib/client/projects";
+import { taskRunsQuery } from "@/lib/client/runs";
+import { taskQuery, useDeleteTask, useUpdateTask } from "@/lib/client/tasks";
+import type { Task, UpdateTaskInput } from "@/lib/client/types";
 import type { Priority } from "@/lib/tasks/columns";
 import { PrioritySelect } from "@/components/ui/priority-select";
-import { refreshTask } from "@/lib/client/use-workspace-events";
 import { Dialog } from "@/components/ui/dialog";
 import { dangerButton, ErrorText, inputClass, primaryButton, secondaryButton, Spinner } from "@/components/ui/field";
 import { useToast } from "@/components/ui/toast";
 import { FixConflictsButton } from "@/components/executions/fix-conflicts-button";
-import { QuestionItem, useAnswerQuestion } from "@/components/questions/question-panel";
+import { QuestionItem, useAnswer } from "@/components/questions/question-panel";
 
 interface Draft {
   title: string;
@@ -26,53 +25,18 @@ interface Draft {
 }
 
 export function TaskDialog({ workspaceId, taskId, onClose }: { workspaceId: string; taskId: string; onClose: () => void }) {
-  const client = useQueryClient();
   const toast = useToast();
-  const task = useQuery({
-    queryKey: taskKeys.detail(workspaceId, taskId),
-    queryFn: () => api<Task>(`/api/workspaces/${workspaceId}/tasks/${taskId}`),
-    staleTime: 0,
-  });
-  const runs = useQuery({
-    queryKey: taskKeys.runs(workspaceId, taskId),
-    queryFn: () => api<TaskRun[] | { items: TaskRun[] }>(`/api/workspaces/${workspaceId}/tasks/${taskId}/runs`),
-    select: (data) => (Array.isArray(data) ? data : data.items),
-  });
-  const projects = useQuery({
-    queryKey: projectKeys.list(workspaceId),
-    queryFn: () => api<Project[]>(`/api/workspaces/${workspaceId}/projects`),
-  });
+  const task = useQuery(taskQuery(workspaceId, taskId));
+  const runs = useQuery(taskRunsQuery(workspaceId, taskId));
+  const projects = useQuery(projectsQuery(workspaceId));
   // The form edits a copy of the task; until the person types, the copy is the loaded task itself.
   const [edited, setDraft] = useState<Draft | null>(null);
   const draft = edited ?? (task.data ? toDraft(task.data) : null);
   const [confirmDelete, setConfirmDelete] = useState(false);
 
-  const save = useMutation({
-    mutationFn: (changes: Partial<Task>) => api<Task>(`/api/workspaces/${workspaceId}/tasks/${taskId}`, { method: "PATCH", json: changes }),
-    onMutate: (changes) => {
-      const snapshot = snapshotColumns(client, workspaceId);
-      patchTask(client, workspaceId, taskId, (old) => ({ ...old, ...changes }));
-      return { snapshot };
-    },
-    onError: (_error, _changes, context) => {
-      if (context) restoreColumns(client, context.snapshot);
-    },
-    onSuccess: (saved) => {
-      client.setQueryData(taskKeys.detail(workspaceId, taskId), saved);
-      placeTask(client, workspaceId, saved);
-      setDraft(toDraft(saved));
-      toast("Saved");
-    },
-  });
-  const remove = useMutation({
-    mutationFn: () => api<void>(`/api/workspaces/${workspaceId}/tasks/${taskId}`, { method: "DELETE" }),
-    onSuccess: () => {
-      removeTask(client, workspaceId, taskId);
-      toast(`Deleted “${task.data?.title ?? "task"}”`);
-      onClose();
-    },
-  });
-  const answer = useAnswerQuestion(workspaceId);
+  const save = useUpdateTask(workspaceId, taskId);
+  const remove = useDeleteTask(workspaceId, taskId);
+  const answer = useAnswer(workspaceId);
 
   const project = projects.data?.find((p) => p.id === draft?.project_id);
   const questions = task.data?.questions ?? [];
@@ -94,7 +58,12 @@ export function TaskDialog({ workspaceId, taskId, onClose }: { workspaceId: stri
             aria-label="Edit task"
             onSubmit={(event) => {
               event.preventDefault();
-              save.mutate(fromDraft(draft));
+              save.mutate(fromDraft(draft), {
+                onSuccess: (saved) => {
+                  setDraft(toDraft(saved));
+                  toast("Saved");
+                },
+              });
             }}
             className="grid grid-cols-2 gap-x-4"
           >
@@ -175,7 +144,19 @@ export function TaskDialog({ workspaceId, taskId, onClose }: { workspaceId: stri
               {confirmDelete ? (
                 <>
                   <span className="text-sm">Delete this task for everyone?</span>
-                  <button type="button" className={dangerButton} onClick={() => remove.mutate()} disabled={remove.isPending}>
+                  <button
+                    type="button"
+                    className={dangerButton}
+                    onClick={() =>
+                      remove.mutate(undefined, {
+                        onSuccess: () => {
+                          toast(`Deleted “${task.data?.title ?? "task"}”`);
+                          onClose();
+                        },
+                      })
+                    }
+                    disabled={remove.isPending}
+                  >
                     {remove.isPending ? "Deleting…" : "Yes, delete"}
                   </button>
                   <button type="button" className={secondaryButton} onClick={() => setConfirmDelete(false)}>
@@ -203,20 +184,9 @@ export function TaskDialog({ workspaceId, taskId, onClose }: { workspaceId: stri
               <p className="text-sm text-slate-600 dark:text-slate-400">No questions on this task.</p>
             ) : (
               <ul className="space-y-2">
-                {questions.map((question) =>
-                  question.status === "open" ? (
-                    <QuestionItem
-                      key={question.id}
-                      question={question}
-                      onAnswer={(text) =>
-                        text.trim() &&
-                        answer.mutate({ question, answer: text.trim() }, { onSuccess: () => refreshTask(client, workspaceId, taskId) })
-                      }
-                    />
-                  ) : (
-                    <AnsweredQuestion key={question.id} question={question} />
-                  ),
-                )}
+                {questions.map((question) => (
+                  <QuestionItem key={question.id} question={question} onAnswer={(text) => answer(question, text)} />
+                ))}
               </ul>
             )}
           </section>
@@ -266,15 +236,6 @@ export function TaskDialog({ workspaceId, taskId, onClose }: { workspaceId: stri
   );
 }
 
-function AnsweredQuestion({ question }: { question: Question }) {
-  return (
-    <li className="rounded-md bg-slate-100 p-2 text-sm dark:bg-slate-800">
-      <p className="font-medium">{question.content}</p>
-      <p className="text-slate-700 dark:text-slate-300">{question.answer ? `→ ${question.answer}` : question.status}</p>
-    </li>
-  );
-}
-
 function toDraft(task: Task): Draft {
   return {
     title: task.title,
@@ -287,7 +248,7 @@ function toDraft(task: Task): Draft {
   };
 }
 
-function fromDraft(draft: Draft): Partial<Task> {
+function fromDraft(draft: Draft): UpdateTaskInput {
   return {
     title: draft.title.trim(),
     description: draft.description,

@@ -1,10 +1,8 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { useEffect, useRef, useState } from "react";
-import { api } from "@/lib/client/api";
-import { executionKeys } from "@/lib/client/query-keys";
-import { ACTIVE_RUN_STATUSES, type Execution } from "@/lib/client/types";
+import { executionQuery, useExecutionLogTail } from "@/lib/client/executions";
+import { ACTIVE_RUN_STATUSES } from "@/lib/client/types";
 import { Dialog } from "@/components/ui/dialog";
 import { Spinner } from "@/components/ui/field";
 
@@ -22,13 +20,8 @@ export function ExecutionDialog({
   title: string;
   onClose: () => void;
 }) {
-  const execution = useQuery({
-    queryKey: executionKeys.detail(workspaceId, executionId),
-    queryFn: () => api<Execution>(`/api/workspaces/${workspaceId}/executions/${executionId}`),
-    // Events keep it current; the slow poll only covers a dropped event stream.
-    refetchInterval: (query) => (query.state.data && !ACTIVE_RUN_STATUSES.has(query.state.data.status) ? false : 3_000),
-  });
-  const tail = useLogTail(workspaceId, executionId, execution.data?.line_count ?? 0, execution.data?.status);
+  const execution = useQuery(executionQuery(workspaceId, executionId));
+  const tail = useExecutionLogTail(workspaceId, executionId, execution.data?.line_count ?? 0, execution.data?.status, TAIL_LINES);
   const data = execution.data;
   const active = !data || ACTIVE_RUN_STATUSES.has(data.status);
 
@@ -89,55 +82,4 @@ export function ExecutionDialog({
       </section>
     </Dialog>
   );
-}
-
-/** Reads the log forward from the last offset whenever the line count grows; keeps the tail. */
-function useLogTail(workspaceId: string, executionId: string, lineCount: number, status: string | undefined) {
-  const [tail, setTail] = useState<string[]>([]);
-  const [tick, setTick] = useState(0);
-  const offset = useRef(0);
-  const busy = useRef(false);
-  const readAfterFinish = useRef(false);
-
-  useEffect(() => {
-    const finished = Boolean(status) && !ACTIVE_RUN_STATUSES.has(status!);
-    const finalRead = finished && !readAfterFinish.current;
-    if (busy.current || (lineCount <= offset.current && !finalRead)) return;
-    if (finalRead) readAfterFinish.current = true;
-    busy.current = true;
-    let progressed = false;
-    api<unknown>(`/api/workspaces/${workspaceId}/executions/${executionId}/log?offset=${offset.current}`)
-      .then((body) => {
-        const { lines, next } = readLog(body, offset.current);
-        progressed = next > offset.current;
-        offset.current = Math.max(next, offset.current);
-        if (lines.length) setTail((old) => [...old, ...lines].slice(-TAIL_LINES));
-      })
-      .catch(() => {})
-      .finally(() => {
-        busy.current = false;
-        // More lines may have arrived while this read was under way.
-        if (progressed) setTick((n) => n + 1);
-      });
-  }, [workspaceId, executionId, lineCount, status, tick]);
-
-  return tail;
-}
-
-function readLog(body: unknown, from: number): { lines: string[]; next: number } {
-  if (typeof body === "string") {
-    const lines = body.split("\n").filter((line, i, all) => line !== "" || i < all.length - 1);
-    return { lines, next: from + lines.length };
-  }
-  const record = (body ?? {}) as { lines?: unknown; content?: unknown; next_offset?: unknown; offset?: unknown };
-  const lines = Array.isArray(record.lines)
-    ? record.lines.map((line) => (typeof line === "string" ? line : String((line as { text?: string }).text ?? JSON.stringify(line))))
-    : typeof record.content === "string"
-      ? record.content
-          .replace(/\n$/, "")
-          .split("\n")
-          .filter((_, i, all) => all.length > 1 || all[0] !== "")
-      : [];
-  const next = typeof record.next_offset === "number" ? record.next_offset : from + lines.length;
-  return { lines, next };
 }

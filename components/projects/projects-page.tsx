@@ -1,11 +1,9 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { api } from "@/lib/client/api";
-import { upsertById } from "@/lib/client/list-cache";
-import { projectKeys } from "@/lib/client/query-keys";
-import type { Project } from "@/lib/client/types";
+import { projectsQuery, useSaveProject } from "@/lib/client/projects";
+import type { Project, ProjectInput } from "@/lib/client/types";
 import { PrioritySelect } from "@/components/ui/priority-select";
 import { PROJECT_STATUSES } from "@/lib/projects/statuses";
 import { Dialog } from "@/components/ui/dialog";
@@ -13,13 +11,8 @@ import { ErrorText, inputClass, primaryButton, secondaryButton } from "@/compone
 import { useToast } from "@/components/ui/toast";
 import { PRIORITY_STYLE } from "@/components/board/task-card";
 
-type ProjectInput = Pick<Project, "name" | "description" | "status" | "priority" | "tags"> & { phases: string[] };
-
 export function ProjectsPage({ workspaceId }: { workspaceId: string }) {
-  const projects = useQuery({
-    queryKey: projectKeys.list(workspaceId),
-    queryFn: () => api<Project[]>(`/api/workspaces/${workspaceId}/projects`),
-  });
+  const projects = useQuery(projectsQuery(workspaceId));
   const [editing, setEditing] = useState<Project | "new" | null>(null);
 
   return (
@@ -93,41 +86,39 @@ export function ProjectsPage({ workspaceId }: { workspaceId: string }) {
 }
 
 function ProjectDialog({ workspaceId, project, onClose }: { workspaceId: string; project: Project | null; onClose: () => void }) {
-  const client = useQueryClient();
   const toast = useToast();
   const [form, setForm] = useState({
     name: project?.name ?? "",
     description: project?.description ?? "",
-    status: project?.status ?? "active",
-    priority: project?.priority ?? "p3",
+    // The response types status and priority as plain strings; the server only ever sends these values.
+    status: (project?.status ?? "active") as NonNullable<ProjectInput["status"]>,
+    priority: (project?.priority ?? "p3") as NonNullable<ProjectInput["priority"]>,
     tags: (project?.tags ?? []).join(", "),
     phases: (project?.phases ?? []).join("\n"),
   });
-  const save = useMutation({
-    mutationFn: (input: ProjectInput) =>
-      project
-        ? api<Project>(`/api/workspaces/${workspaceId}/projects/${project.id}`, { method: "PATCH", json: input })
-        : api<Project>(`/api/workspaces/${workspaceId}/projects`, { method: "POST", json: input }),
-    onSuccess: (saved) => {
-      client.setQueryData<Project[]>(projectKeys.list(workspaceId), (old) => upsertById(old, saved));
-      toast(project ? `Saved “${saved.name}”` : `Created “${saved.name}”`);
-      onClose();
-    },
-  });
+  const save = useSaveProject(workspaceId, project?.id ?? null);
   return (
     <Dialog open onClose={onClose} title={project ? `Edit ${project.name}` : "New project"}>
       <form
         aria-label={project ? "Edit project" : "New project"}
         onSubmit={(event) => {
           event.preventDefault();
-          save.mutate({
-            name: form.name.trim(),
-            description: form.description,
-            status: form.status,
-            priority: form.priority,
-            tags: split(form.tags, ","),
-            phases: split(form.phases, "\n"),
-          });
+          save.mutate(
+            {
+              name: form.name.trim(),
+              description: form.description,
+              status: form.status,
+              priority: form.priority,
+              tags: split(form.tags, ","),
+              phases: split(form.phases, "\n"),
+            },
+            {
+              onSuccess: (saved) => {
+                toast(project ? `Saved “${saved.name}”` : `Created “${saved.name}”`);
+                onClose();
+              },
+            },
+          );
         }}
       >
         <label className="mb-3 block text-sm font-medium">
@@ -152,7 +143,11 @@ function ProjectDialog({ workspaceId, project, onClose }: { workspaceId: string;
         <div className="grid grid-cols-2 gap-4">
           <label className="mb-3 block text-sm font-medium">
             Status
-            <select value={form.status} onChange={(e) => setForm({ ...form, status: e.target.value })} className={inputClass}>
+            <select
+              value={form.status}
+              onChange={(e) => setForm({ ...form, status: e.target.value as NonNullable<ProjectInput["status"]> })}
+              className={inputClass}
+            >
               {PROJECT_STATUSES.map((status) => (
                 <option key={status} value={status}>
                   {status}

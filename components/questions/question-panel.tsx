@@ -1,68 +1,40 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { api } from "@/lib/client/api";
-import { questionKeys } from "@/lib/client/query-keys";
+import { openQuestionsQuery, sortOpen, useAnswerQuestion } from "@/lib/client/questions";
 import type { Question } from "@/lib/client/types";
-import { refreshTask } from "@/lib/client/use-workspace-events";
 import { useToast } from "@/components/ui/toast";
 import { useWorkspaceUi } from "@/components/workspace/workspace-context";
 
-export function useQuestions(workspaceId: string) {
-  return useQuery({
-    queryKey: questionKeys.list(workspaceId),
-    queryFn: () => api<Question[]>(`/api/workspaces/${workspaceId}/questions?status=open`),
-  });
-}
-
-/** Open questions, most urgent first (lowest priority number, then oldest). */
-export function useOpenQuestions(workspaceId: string) {
-  const questions = useQuestions(workspaceId);
-  return { data: questions.data ? sortOpen(questions.data) : undefined };
-}
-
-export function sortOpen(questions: Question[]): Question[] {
-  return questions
-    .filter((question) => question.status === "open")
-    .sort((a, b) => a.priority - b.priority || a.created_at.localeCompare(b.created_at));
-}
-
-export function useAnswerQuestion(workspaceId: string) {
-  const client = useQueryClient();
+/** Answers a question in words typed or picked; says so when the server refuses. */
+export function useAnswer(workspaceId: string) {
+  const answer = useAnswerQuestion(workspaceId);
   const toast = useToast();
-  return useMutation({
-    mutationFn: ({ question, answer }: { question: Question; answer: string }) =>
-      api<Question>(`/api/workspaces/${workspaceId}/questions/${question.id}/answer`, { method: "POST", json: { answer } }),
-    onMutate: async ({ question, answer }) => {
-      await client.cancelQueries({ queryKey: questionKeys.list(workspaceId) });
-      const before = client.getQueryData<Question[]>(questionKeys.list(workspaceId));
-      client.setQueryData<Question[]>(questionKeys.list(workspaceId), (old) =>
-        old?.map((q) => (q.id === question.id ? { ...q, answer, status: "answered", answered_at: new Date().toISOString() } : q)),
-      );
-      return { before };
-    },
-    onError: (error, _vars, context) => {
-      if (context?.before) client.setQueryData(questionKeys.list(workspaceId), context.before);
-      toast(`The answer was not saved: ${error.message}`, "error");
-    },
-    onSuccess: (saved) => {
-      client.setQueryData<Question[]>(questionKeys.list(workspaceId), (old) => old?.map((q) => (q.id === saved.id ? saved : q)));
-      refreshTask(client, workspaceId, saved.task_id);
-    },
-  });
+  return (question: Question, text: string, onRefused?: () => void) => {
+    if (!text.trim()) return;
+    answer.mutate(
+      { question, answer: text.trim() },
+      {
+        onError: (error) => {
+          toast(`The answer was not saved: ${error.message}`, "error");
+          onRefused?.();
+        },
+      },
+    );
+  };
 }
 
 export function QuestionPanel({ workspaceId, onClose }: { workspaceId: string; onClose: () => void }) {
-  const questions = useQuestions(workspaceId);
-  const answer = useAnswerQuestion(workspaceId);
+  const questions = useQuery(openQuestionsQuery(workspaceId));
+  const answer = useAnswer(workspaceId);
   const [answered, setAnswered] = useState<Question[]>([]);
   const open = sortOpen(questions.data ?? []);
 
   const submit = (question: Question, text: string) => {
     if (!text.trim()) return;
     setAnswered((list) => [{ ...question, answer: text.trim(), status: "answered" }, ...list.filter((q) => q.id !== question.id)]);
-    answer.mutate({ question, answer: text.trim() }, { onError: () => setAnswered((list) => list.filter((q) => q.id !== question.id)) });
+    answer(question, text, () => setAnswered((list) => list.filter((q) => q.id !== question.id)));
   };
 
   return (

@@ -1,24 +1,19 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { Cron } from "croner";
 import { useMemo, useState } from "react";
-import { api } from "@/lib/client/api";
-import { upsertById } from "@/lib/client/list-cache";
-import { scheduleKeys } from "@/lib/client/query-keys";
+import { schedulesQuery, useSaveSchedule, useTriggerSchedule } from "@/lib/client/schedules";
 import type { Schedule, TriggerResult } from "@/lib/client/types";
 import { Dialog } from "@/components/ui/dialog";
 import { ErrorText, inputClass, primaryButton, secondaryButton } from "@/components/ui/field";
 import { useToast } from "@/components/ui/toast";
 import { useWorkspaceUi } from "@/components/workspace/workspace-context";
 
-type ScheduleInput = Pick<Schedule, "name" | "slug" | "cron" | "timezone" | "enabled" | "default_instructions">;
+type ScheduleForm = Pick<Schedule, "name" | "slug" | "cron" | "timezone" | "enabled" | "default_instructions">;
 
 export function SchedulesPage({ workspaceId }: { workspaceId: string }) {
-  const schedules = useQuery({
-    queryKey: scheduleKeys.list(workspaceId),
-    queryFn: () => api<Schedule[]>(`/api/workspaces/${workspaceId}/schedules`),
-  });
+  const schedules = useQuery(schedulesQuery(workspaceId));
   const [editing, setEditing] = useState<Schedule | "new" | null>(null);
 
   return (
@@ -58,16 +53,8 @@ export function SchedulesPage({ workspaceId }: { workspaceId: string }) {
 function ScheduleRow({ workspaceId, schedule, onEdit }: { workspaceId: string; schedule: Schedule; onEdit: () => void }) {
   const ui = useWorkspaceUi();
   const toast = useToast();
-  const client = useQueryClient();
   const [started, setStarted] = useState<TriggerResult | null>(null);
-  const trigger = useMutation({
-    mutationFn: () => api<TriggerResult>(`/api/workspaces/${workspaceId}/schedules/${schedule.id}/trigger`, { method: "POST" }),
-    onSuccess: (result) => {
-      setStarted(result);
-      client.invalidateQueries({ queryKey: scheduleKeys.list(workspaceId) });
-    },
-    onError: (error) => toast(`“${schedule.name}” was not triggered: ${error.message}`, "error"),
-  });
+  const trigger = useTriggerSchedule(workspaceId, schedule.id);
   return (
     <li aria-label={schedule.name} className="rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
       <div className="flex items-start gap-4">
@@ -92,7 +79,17 @@ function ScheduleRow({ workspaceId, schedule, onEdit }: { workspaceId: string; s
         <button type="button" className={secondaryButton} onClick={onEdit} aria-label={`Edit ${schedule.name}`}>
           Edit
         </button>
-        <button type="button" className={primaryButton} onClick={() => trigger.mutate()} disabled={trigger.isPending}>
+        <button
+          type="button"
+          className={primaryButton}
+          onClick={() =>
+            trigger.mutate(undefined, {
+              onSuccess: setStarted,
+              onError: (error) => toast(`“${schedule.name}” was not triggered: ${error.message}`, "error"),
+            })
+          }
+          disabled={trigger.isPending}
+        >
           {trigger.isPending ? "Starting…" : "Trigger now"}
         </button>
       </div>
@@ -117,9 +114,8 @@ function ScheduleRow({ workspaceId, schedule, onEdit }: { workspaceId: string; s
 }
 
 function ScheduleDialog({ workspaceId, schedule, onClose }: { workspaceId: string; schedule: Schedule | null; onClose: () => void }) {
-  const client = useQueryClient();
   const toast = useToast();
-  const [form, setForm] = useState<ScheduleInput>({
+  const [form, setForm] = useState<ScheduleForm>({
     name: schedule?.name ?? "",
     slug: schedule?.slug ?? "",
     cron: schedule?.cron ?? "0 9 * * 1-5",
@@ -134,24 +130,22 @@ function ScheduleDialog({ workspaceId, schedule, onClose }: { workspaceId: strin
       return { times: [], error: (error as Error).message };
     }
   }, [form.cron, form.timezone]);
-  const save = useMutation({
-    mutationFn: (input: ScheduleInput) =>
-      schedule
-        ? api<Schedule>(`/api/workspaces/${workspaceId}/schedules/${schedule.id}`, { method: "PATCH", json: input })
-        : api<Schedule>(`/api/workspaces/${workspaceId}/schedules`, { method: "POST", json: input }),
-    onSuccess: (saved) => {
-      client.setQueryData<Schedule[]>(scheduleKeys.list(workspaceId), (old) => upsertById(old, saved));
-      toast(schedule ? `Saved “${saved.name}”` : `Created “${saved.name}”`);
-      onClose();
-    },
-  });
+  const save = useSaveSchedule(workspaceId, schedule?.id ?? null);
   return (
     <Dialog open onClose={onClose} title={schedule ? `Edit ${schedule.name}` : "New schedule"}>
       <form
         aria-label={schedule ? "Edit schedule" : "New schedule"}
         onSubmit={(event) => {
           event.preventDefault();
-          save.mutate({ ...form, name: form.name.trim(), slug: form.slug.trim() });
+          save.mutate(
+            { ...form, name: form.name.trim(), slug: form.slug.trim() },
+            {
+              onSuccess: (saved) => {
+                toast(schedule ? `Saved “${saved.name}”` : `Created “${saved.name}”`);
+                onClose();
+              },
+            },
+          );
         }}
       >
         <div className="grid grid-cols-2 gap-4">

@@ -1,11 +1,14 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { api } from "@/lib/client/api";
-import { apiKeyKeys, codehostKeys, workspaceKeys } from "@/lib/client/query-keys";
-import type { ApiKey, CodehostStatus, Member } from "@/lib/client/types";
-import { codehostLabel, useCodehostStatus } from "@/components/workspace/codehost-badge";
+import { apiKeysQuery, useCreateApiKey, useDeleteApiKey } from "@/lib/client/api-keys";
+import { useCodehostStatus, useConnectCodehost, useDisconnectCodehost } from "@/lib/client/codehost";
+import { membersQuery, useAddMember, useRemoveMember } from "@/lib/client/members";
+import type { CreatedApiKey, Member } from "@/lib/client/types";
+import { workspaceQuery } from "@/lib/client/workspaces";
+import { codehostLabel } from "@/components/workspace/codehost-badge";
+import { Dialog } from "@/components/ui/dialog";
 import { dangerButton, ErrorText, inputClass, primaryButton, secondaryButton } from "@/components/ui/field";
 import { useToast } from "@/components/ui/toast";
 
@@ -23,22 +26,11 @@ export function SettingsPage({ workspaceId }: { workspaceId: string }) {
 const card = "rounded-lg border border-slate-200 bg-white p-5 dark:border-slate-800 dark:bg-slate-900";
 
 function CodehostSection({ workspaceId }: { workspaceId: string }) {
-  const client = useQueryClient();
   const status = useCodehostStatus(workspaceId);
   const [repo, setRepo] = useState("");
   const [installation, setInstallation] = useState("");
-  const connect = useMutation({
-    mutationFn: () =>
-      api<CodehostStatus>(`/api/workspaces/${workspaceId}/codehost`, {
-        method: "PUT",
-        json: { repo: repo.trim(), installation_id: Number(installation) },
-      }),
-    onSuccess: () => client.invalidateQueries({ queryKey: codehostKeys.status(workspaceId) }),
-  });
-  const disconnect = useMutation({
-    mutationFn: () => api<void>(`/api/workspaces/${workspaceId}/codehost`, { method: "DELETE" }),
-    onSuccess: () => client.invalidateQueries({ queryKey: codehostKeys.status(workspaceId) }),
-  });
+  const connect = useConnectCodehost(workspaceId);
+  const disconnect = useDisconnectCodehost(workspaceId);
   return (
     <section aria-labelledby="codehost-title" className={card}>
       <h2 id="codehost-title" className="mb-2 font-semibold">
@@ -73,7 +65,7 @@ function CodehostSection({ workspaceId }: { workspaceId: string }) {
               className="flex flex-wrap items-end gap-2"
               onSubmit={(event) => {
                 event.preventDefault();
-                connect.mutate();
+                connect.mutate({ repo: repo.trim(), installation_id: Number(installation) });
               }}
             >
               <label className="text-sm font-medium">
@@ -104,19 +96,12 @@ function CodehostSection({ workspaceId }: { workspaceId: string }) {
 }
 
 function MembersSection({ workspaceId }: { workspaceId: string }) {
-  const client = useQueryClient();
   const [username, setUsername] = useState("");
-  const members = useQuery({
-    queryKey: workspaceKeys.members(workspaceId),
-    queryFn: () => api<Member[]>(`/api/workspaces/${workspaceId}/members`),
-  });
-  const add = useMutation({
-    mutationFn: () => api<Member>(`/api/workspaces/${workspaceId}/members`, { method: "POST", json: { username: username.trim() } }),
-    onSuccess: (member) => {
-      client.setQueryData<Member[]>(workspaceKeys.members(workspaceId), (old = []) => [...old, member]);
-      setUsername("");
-    },
-  });
+  const [removing, setRemoving] = useState<Member | null>(null);
+  const members = useQuery(membersQuery(workspaceId));
+  const workspace = useQuery(workspaceQuery(workspaceId));
+  const add = useAddMember(workspaceId);
+  const isOwner = workspace.data?.role === "owner";
   return (
     <section aria-labelledby="members-title" className={card}>
       <h2 id="members-title" className="mb-2 font-semibold">
@@ -129,9 +114,19 @@ function MembersSection({ workspaceId }: { workspaceId: string }) {
       ) : (
         <ul className="mb-3 divide-y divide-slate-200 text-sm dark:divide-slate-800">
           {members.data.map((member) => (
-            <li key={member.user_id} className="flex justify-between py-1.5">
+            <li key={member.user_id} className="flex items-center gap-3 py-1.5">
               <span>{member.username}</span>
-              <span className="text-slate-600 dark:text-slate-400">{member.role}</span>
+              <span className="ml-auto text-slate-600 dark:text-slate-400">{member.role}</span>
+              {isOwner ? (
+                <button
+                  type="button"
+                  className={secondaryButton}
+                  onClick={() => setRemoving(member)}
+                  aria-label={`Remove ${member.username}`}
+                >
+                  Remove
+                </button>
+              ) : null}
             </li>
           ))}
         </ul>
@@ -140,7 +135,7 @@ function MembersSection({ workspaceId }: { workspaceId: string }) {
         className="flex gap-2"
         onSubmit={(event) => {
           event.preventDefault();
-          if (username.trim()) add.mutate();
+          if (username.trim()) add.mutate(username.trim(), { onSuccess: () => setUsername("") });
         }}
       >
         <label className="sr-only" htmlFor="add-member">
@@ -158,33 +153,54 @@ function MembersSection({ workspaceId }: { workspaceId: string }) {
         </button>
       </form>
       <ErrorText>{add.error ? `Not added: ${add.error.message}` : ""}</ErrorText>
+      {removing ? <RemoveMemberDialog workspaceId={workspaceId} member={removing} onClose={() => setRemoving(null)} /> : null}
     </section>
   );
 }
 
+/** Asks before removing a member; a refusal (the last owner, say) is shown in the dialog in words. */
+function RemoveMemberDialog({ workspaceId, member, onClose }: { workspaceId: string; member: Member; onClose: () => void }) {
+  const remove = useRemoveMember(workspaceId);
+  const toast = useToast();
+  return (
+    <Dialog open onClose={onClose} title={`Remove ${member.username}?`}>
+      <p className="mb-4 text-sm">
+        {member.username} loses access to this workspace at once: its board, questions, projects and schedules. Their tasks and answers
+        stay.
+      </p>
+      <ErrorText>{remove.error ? `Not removed: ${remove.error.message}` : ""}</ErrorText>
+      <div className="flex justify-end gap-2">
+        <button type="button" className={secondaryButton} onClick={onClose}>
+          Cancel
+        </button>
+        <button
+          type="button"
+          className={dangerButton}
+          disabled={remove.isPending}
+          onClick={() =>
+            remove.mutate(member, {
+              onSuccess: () => {
+                toast(`Removed ${member.username} from the workspace.`);
+                onClose();
+              },
+            })
+          }
+        >
+          {remove.isPending ? "Removing…" : `Remove ${member.username}`}
+        </button>
+      </div>
+    </Dialog>
+  );
+}
+
 function ApiKeysSection() {
-  const client = useQueryClient();
   const toast = useToast();
   const [name, setName] = useState("");
-  const [created, setCreated] = useState<(ApiKey & { key: string }) | null>(null);
+  const [created, setCreated] = useState<CreatedApiKey | null>(null);
   const [confirming, setConfirming] = useState<string | null>(null);
-  const keys = useQuery({ queryKey: apiKeyKeys.all, queryFn: () => api<ApiKey[]>("/api/auth/api-keys") });
-  const create = useMutation({
-    mutationFn: () => api<ApiKey & { key: string }>("/api/auth/api-keys", { method: "POST", json: { name: name.trim() } }),
-    onSuccess: (key) => {
-      setCreated(key);
-      setName("");
-      client.setQueryData<ApiKey[]>(apiKeyKeys.all, (old = []) => [key, ...old]);
-    },
-  });
-  const remove = useMutation({
-    mutationFn: (id: string) => api<void>(`/api/auth/api-keys/${id}`, { method: "DELETE" }),
-    onSuccess: (_data, id) => {
-      client.setQueryData<ApiKey[]>(apiKeyKeys.all, (old = []) => old.filter((key) => key.id !== id));
-      setConfirming(null);
-      toast("API key deleted; it stops working at once.");
-    },
-  });
+  const keys = useQuery(apiKeysQuery());
+  const create = useCreateApiKey();
+  const remove = useDeleteApiKey();
   return (
     <section aria-labelledby="keys-title" className={card}>
       <h2 id="keys-title" className="mb-1 font-semibold">
@@ -197,7 +213,13 @@ function ApiKeysSection() {
         className="mb-3 flex gap-2"
         onSubmit={(event) => {
           event.preventDefault();
-          if (name.trim()) create.mutate();
+          if (!name.trim()) return;
+          create.mutate(name.trim(), {
+            onSuccess: (key) => {
+              setCreated(key);
+              setName("");
+            },
+          });
         }}
       >
         <label className="sr-only" htmlFor="key-name">
@@ -266,7 +288,19 @@ function ApiKeysSection() {
               <span className="ml-auto" />
               {confirming === key.id ? (
                 <>
-                  <button type="button" className={dangerButton} onClick={() => remove.mutate(key.id)} disabled={remove.isPending}>
+                  <button
+                    type="button"
+                    className={dangerButton}
+                    onClick={() =>
+                      remove.mutate(key.id, {
+                        onSuccess: () => {
+                          setConfirming(null);
+                          toast("API key deleted; it stops working at once.");
+                        },
+                      })
+                    }
+                    disabled={remove.isPending}
+                  >
                     Delete {key.name}
                   </button>
                   <button type="button" className={secondaryButton} onClick={() => setConfirming(null)}>

@@ -1,18 +1,8 @@
 "use client";
 
 import Link from "next/link";
-import { useQuery } from "@tanstack/react-query";
-import { api } from "@/lib/client/api";
-import { codehostKeys } from "@/lib/client/query-keys";
+import { useCodehostStatus } from "@/lib/client/codehost";
 import type { CodehostStatus } from "@/lib/client/types";
-
-export function useCodehostStatus(workspaceId: string) {
-  return useQuery({
-    queryKey: codehostKeys.status(workspaceId),
-    queryFn: () => api<CodehostStatus>(`/api/workspaces/${workspaceId}/codehost/status`),
-    staleTime: 60_000,
-  });
-}
 
 export function codehostLabel(status: CodehostStatus | undefined): string {
   if (!status) return "Checking code host…";

@@ -8,13 +8,12 @@ import { AppHeader } from "@/components/app-header";
 import { ToastProvider } from "@/components/ui/toast";
 import { CodehostBadge } from "@/components/workspace/codehost-badge";
 import { HelpDialog } from "@/components/workspace/help-dialog";
-import { QuestionPanel, useOpenQuestions } from "@/components/questions/question-panel";
+import { QuestionPanel } from "@/components/questions/question-panel";
 import { ExecutionDialog } from "@/components/executions/execution-dialog";
 import { TaskDialog } from "@/components/board/task-dialog";
 import { WorkspaceContext, type WorkspaceUi } from "@/components/workspace/workspace-context";
-import { api } from "@/lib/client/api";
-import { workspaceKeys } from "@/lib/client/query-keys";
-import type { Workspace } from "@/lib/client/types";
+import { useOpenQuestions } from "@/lib/client/questions";
+import { workspaceQuery } from "@/lib/client/workspaces";
 import { useWorkspaceEvents } from "@/lib/client/use-workspace-events";
 
 export function WorkspaceShell({ workspaceId, username, children }: { workspaceId: string; username: string; children: React.ReactNode }) {
@@ -35,10 +34,7 @@ function Shell({ workspaceId, username, children }: { workspaceId: string; usern
   const [helpOpen, setHelpOpen] = useState(false);
   const [execution, setExecution] = useState<{ id: string; title: string } | null>(null);
   const [taskId, setTaskId] = useState<string | null>(null);
-  const workspace = useQuery({
-    queryKey: workspaceKeys.detail(workspaceId),
-    queryFn: () => api<Workspace & { role: string }>(`/api/workspaces/${workspaceId}`),
-  });
+  const workspace = useQuery(workspaceQuery(workspaceId));
   const openQuestions = useOpenQuestions(workspaceId);
 
   const watchExecution = useCallback((id: string, title: string) => setExecution({ id, title }), []);

@@ -1,33 +1,15 @@
 "use client";
 
 import Link from "next/link";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { api } from "@/lib/client/api";
-import { workspaceKeys } from "@/lib/client/query-keys";
+import { useCreateWorkspace, workspacesQuery } from "@/lib/client/workspaces";
 import { ErrorText, primaryButton } from "@/components/ui/field";
 
-interface WorkspaceSummary {
-  id: string;
-  name: string;
-  role: "owner" | "member";
-  created_at: string;
-}
-
 export function WorkspaceList() {
-  const queryClient = useQueryClient();
   const [name, setName] = useState("");
-  const workspaces = useQuery({
-    queryKey: workspaceKeys.list(),
-    queryFn: () => api<WorkspaceSummary[]>("/api/workspaces"),
-  });
-  const create = useMutation({
-    mutationFn: (workspaceName: string) => api<WorkspaceSummary>("/api/workspaces", { method: "POST", json: { name: workspaceName } }),
-    onSuccess: (created) => {
-      queryClient.setQueryData<WorkspaceSummary[]>(workspaceKeys.list(), (old = []) => [...old, { ...created, role: "owner" }]);
-      setName("");
-    },
-  });
+  const workspaces = useQuery(workspacesQuery());
+  const create = useCreateWorkspace();
 
   return (
     <section aria-label="Workspaces">
@@ -35,7 +17,7 @@ export function WorkspaceList() {
         className="mb-6 flex gap-2"
         onSubmit={(event) => {
           event.preventDefault();
-          if (name.trim()) create.mutate(name.trim());
+          if (name.trim()) create.mutate(name.trim(), { onSuccess: () => setName("") });
         }}
       >
         <label className="sr-only" htmlFor="new-workspace">

@@ -1,24 +1,13 @@
 import type { InfiniteData, QueryClient, QueryKey } from "@tanstack/react-query";
-import { boardKeys } from "@/lib/client/query-keys";
+import { boardKeys, decodeColumnKey } from "@/lib/client/query-keys";
 import type { Task, TaskPage } from "@/lib/client/types";
-import type { ColumnKey } from "@/lib/tasks/columns";
 
-// The board lives in the TanStack Query cache as one infinite query per column (and sort, and
-// project filter). Live events, optimistic moves and edits all change those caches through these
-// functions, so the board never refetches a whole workspace to show one change.
+// The board lives in the TanStack Query cache as one infinite query per column and sort (the
+// project and search filters apply to the loaded cards, not to the key). Live events, optimistic
+// moves and edits all change those caches through these functions, so the board never refetches a
+// whole workspace to show one change.
 
 export type ColumnData = InfiniteData<TaskPage, number>;
-
-export interface ColumnKeyParts {
-  column: ColumnKey;
-  sortBy: string;
-  sortDir: string;
-}
-
-export function parseColumnKey(key: QueryKey): ColumnKeyParts {
-  // ["board", ws, "column", column, sortBy, sortDir]
-  return { column: key[3] as ColumnKey, sortBy: String(key[4]), sortDir: String(key[5]) };
-}
 
 export function allColumnCaches(client: QueryClient, workspaceId: string) {
   return client.getQueriesData<ColumnData>({ queryKey: boardKeys.columns(workspaceId) });
@@ -55,7 +44,7 @@ export function placeTask(client: QueryClient, workspaceId: string, task: Task, 
   const atHash = options.at ? JSON.stringify(options.at.key) : null;
   for (const [key, data] of allColumnCaches(client, workspaceId)) {
     if (!data) continue;
-    const parts = parseColumnKey(key);
+    const parts = decodeColumnKey(key);
     const here = data.pages.some((page) => page.items.some((item) => item.id === task.id));
     const belongs = parts.column === task.status;
     if (!belongs) {
@@ -104,11 +93,11 @@ export function flatItems(data: ColumnData | undefined): Task[] {
   return data ? data.pages.flatMap((page) => page.items) : [];
 }
 
-/** A position between two neighbours, for the optimistic card until the server answers. */
-export function positionBetween(before: Task | undefined, after: Task | undefined): number {
-  if (before && after) return (before.position + after.position) / 2;
-  if (before) return before.position + 1;
-  if (after) return after.position - 1;
+/** A position between two neighbours (lower and higher position), for the optimistic card until the server answers. */
+export function positionBetween(lower: Task | undefined, higher: Task | undefined): number {
+  if (lower && higher) return (lower.position + higher.position) / 2;
+  if (lower) return lower.position + 1;
+  if (higher) return higher.position - 1;
   return 0;
 }
 

@@ -1,7 +1,11 @@
+import type { QueryKey } from "@tanstack/react-query";
 import type { ColumnSort } from "@/lib/client/types";
 import type { ColumnKey } from "@/lib/tasks/columns";
 
-// One key factory per resource, so invalidations and optimistic updates name the same keys.
+// One key factory per resource, so invalidations and optimistic updates name the same keys. The
+// resource modules (lib/client/tasks.ts, questions.ts, …) build their queries on these; the live
+// event stream invalidates and patches through them too.
+
 export const workspaceKeys = {
   all: ["workspaces"] as const,
   list: () => [...workspaceKeys.all, "list"] as const,
@@ -13,15 +17,36 @@ export const apiKeyKeys = {
   all: ["api-keys"] as const,
 };
 
-/** Board columns: one infinite query per column and sort, all under the workspace's prefix. */
+/**
+ * Board columns: one infinite query per column and sort. The key is one object with named fields
+ * (TanStack Query matches objects by their fields, so a key with fewer fields is a prefix of every
+ * key that agrees on them), and decodeColumnKey reads it back by name.
+ */
+export interface ColumnQueryKey {
+  scope: "board";
+  workspaceId: string;
+  kind: "column";
+  column: ColumnKey;
+  sortBy: ColumnSort["by"];
+  sortDir: ColumnSort["dir"];
+}
+
 export const boardKeys = {
-  all: (workspaceId: string) => ["board", workspaceId] as const,
-  firstPages: (workspaceId: string) => [...boardKeys.all(workspaceId), "first-pages"] as const,
-  columns: (workspaceId: string) => [...boardKeys.all(workspaceId), "column"] as const,
-  column: (workspaceId: string, column: ColumnKey) => [...boardKeys.columns(workspaceId), column] as const,
-  columnSorted: (workspaceId: string, column: ColumnKey, sort: ColumnSort) =>
-    [...boardKeys.column(workspaceId, column), sort.by, sort.dir] as const,
+  all: (workspaceId: string) => [{ scope: "board", workspaceId }] as const,
+  firstPages: (workspaceId: string) => [{ scope: "board", workspaceId, kind: "first-pages" }] as const,
+  columns: (workspaceId: string) => [{ scope: "board", workspaceId, kind: "column" }] as const,
+  column: (workspaceId: string, column: ColumnKey) => [{ scope: "board", workspaceId, kind: "column", column }] as const,
+  columnSorted: (workspaceId: string, column: ColumnKey, sort: ColumnSort): readonly [ColumnQueryKey] => [
+    { scope: "board", workspaceId, kind: "column", column, sortBy: sort.by, sortDir: sort.dir },
+  ],
 };
+
+/** The named parts of a column query's key (as returned by getQueriesData on boardKeys.columns). */
+export function decodeColumnKey(key: QueryKey): ColumnQueryKey {
+  const [parts] = key as readonly [ColumnQueryKey];
+  if (parts?.scope !== "board" || parts.kind !== "column") throw new Error(`not a board column key: ${JSON.stringify(key)}`);
+  return parts;
+}
 
 export const taskKeys = {
   all: (workspaceId: string) => ["tasks", workspaceId] as const,

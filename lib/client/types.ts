@@ -1,14 +1,21 @@
 // The shapes the browser reads from the API, inferred from the zod schemas the server validates and
 // documents with. Type-only imports: none of zod reaches the browser's bundle.
 import type { z } from "zod";
-import type { apiKey } from "@/lib/auth/schemas";
-import type { codehostStatus } from "@/lib/codehost/schemas";
-import type { projectResponse } from "@/lib/projects/schemas";
+import type { apiKey, createdApiKey } from "@/lib/auth/schemas";
+import type { codehostStatus, connectCodehostBody } from "@/lib/codehost/schemas";
+import type { createProjectBody, projectResponse } from "@/lib/projects/schemas";
 import type { questionResponse } from "@/lib/questions/schemas";
-import type { execution } from "@/lib/runs/schemas";
-import type { scheduleResponse, triggerResponse } from "@/lib/schedules/schemas";
-import type { paginatedTasksResponse, taskResponse, taskRunResponse } from "@/lib/tasks/schemas";
-import type { member, workspace } from "@/lib/workspaces/schemas";
+import type { execution, executionLog } from "@/lib/runs/schemas";
+import type { createScheduleBody, scheduleResponse, triggerResponse } from "@/lib/schedules/schemas";
+import type {
+  boardResponse,
+  createTaskBody,
+  paginatedTasksResponse,
+  taskResponse,
+  taskRunResponse,
+  updateTaskBody,
+} from "@/lib/tasks/schemas";
+import type { member, workspace, workspaceWithRole } from "@/lib/workspaces/schemas";
 import type { ColumnKey, SORT_FIELDS } from "@/lib/tasks/columns";
 
 export type SortBy = (typeof SORT_FIELDS)[number];
@@ -23,13 +30,24 @@ export type Question = z.output<typeof questionResponse>;
 export type TaskRun = z.output<typeof taskRunResponse>;
 export type Task = Omit<z.output<typeof taskResponse>, "status"> & { status: ColumnKey };
 export type TaskPage = Omit<z.output<typeof paginatedTasksResponse>, "items"> & { items: Task[] };
+export type BoardColumnPage = Omit<z.output<typeof boardResponse>["columns"][number], "items"> & { items: Task[] };
 export type Project = z.output<typeof projectResponse>;
 export type Execution = z.output<typeof execution>;
+export type ExecutionLog = z.output<typeof executionLog>;
 export type Schedule = z.output<typeof scheduleResponse>;
 export type TriggerResult = z.output<typeof triggerResponse>;
 export type CodehostStatus = z.output<typeof codehostStatus>;
 export type Member = z.output<typeof member>;
 export type ApiKey = z.output<typeof apiKey>;
+export type CreatedApiKey = z.output<typeof createdApiKey>;
 export type Workspace = z.output<typeof workspace>;
+export type WorkspaceWithRole = z.output<typeof workspaceWithRole>;
 
 export const ACTIVE_RUN_STATUSES = new Set(["queued", "running"]);
+
+// Request bodies, as the browser sends them (zod's input side: defaults may be left out).
+export type CreateTaskInput = z.input<typeof createTaskBody>;
+export type UpdateTaskInput = z.input<typeof updateTaskBody>;
+export type ProjectInput = z.input<typeof createProjectBody>;
+export type ScheduleInput = z.input<typeof createScheduleBody>;
+export type CodehostConnectInput = z.input<typeof connectCodehostBody>;

@@ -53,7 +53,7 @@ async function openPglite(dir: string): Promise<Connection> {
   const { PGlite } = await import("@electric-sql/pglite");
   const { PrismaPGlite } = await import("pglite-prisma-adapter");
   fs.mkdirSync(dir, { recursive: true });
-  const release = acquireDirLock(path.join(dir, "pglite.lock"));
+  const release = await acquireDirLock(path.join(dir, "pglite.lock"));
   process.once("exit", release);
   try {
     const pg = new PGlite(path.join(dir, "pglite"));

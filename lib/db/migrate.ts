@@ -55,20 +55,41 @@ export function listMigrations(migrationsDir: string): string[] {
 async function applyOne(session: SqlSession, name: string, sql: string) {
   const id = crypto.randomUUID();
   const checksum = crypto.createHash("sha256").update(sql).digest("hex");
-  await session.query(
-    `INSERT INTO _prisma_migrations (id, checksum, migration_name, started_at, applied_steps_count)
-     VALUES ($1, $2, $3, now(), 0)`,
-    [id, checksum, name],
-  );
+  // The migration and its record commit together, so a crash midway (kill -9, a lost connection)
+  // leaves neither behind and the next start simply applies it again. Recorded first and committed
+  // apart, it would be left "started, not finished", and every later start refuses to go on. A file
+  // that controls transactions itself (or runs what cannot run inside one) runs unwrapped, as Prisma
+  // runs it.
+  const wrapped = !controlsTransactions(sql);
   try {
-    // Not wrapped in a transaction: Prisma's migration SQL may carry its own BEGIN/COMMIT.
+    if (wrapped) await session.exec("BEGIN");
+    await session.query(
+      `INSERT INTO _prisma_migrations (id, checksum, migration_name, started_at, applied_steps_count)
+       VALUES ($1, $2, $3, now(), 0)`,
+      [id, checksum, name],
+    );
     await session.exec(sql);
+    await session.query(`UPDATE _prisma_migrations SET finished_at = now(), applied_steps_count = 1 WHERE id = $1`, [id]);
+    if (wrapped) await session.exec("COMMIT");
   } catch (error) {
     await session.exec("ROLLBACK").catch(() => {});
-    await session.query(`UPDATE _prisma_migrations SET logs = $2 WHERE id = $1`, [id, String(error)]);
+    // Rolled back with the migration when wrapped, still there when not: either way it stays recorded as failed.
+    await session.query(
+      `INSERT INTO _prisma_migrations (id, checksum, migration_name, started_at, applied_steps_count, logs)
+       VALUES ($1, $2, $3, now(), 0, $4) ON CONFLICT (id) DO UPDATE SET logs = EXCLUDED.logs`,
+      [id, checksum, name, String(error)],
+    );
     throw new Error(`Migration ${name} failed: ${(error as Error).message}`);
   }
-  await session.query(`UPDATE _prisma_migrations SET finished_at = now(), applied_steps_count = 1 WHERE id = $1`, [id]);
+}
+
+/** BEGIN/COMMIT of the file's own, or a statement PostgreSQL refuses inside a transaction block. */
+function controlsTransactions(sql: string): boolean {
+  // Function bodies ($$ … $$, with their BEGIN … END) and comments say nothing about it.
+  const statements = sql.replace(/\$(\w*)\$[\s\S]*?\$\1\$/g, "").replace(/--[^\n]*/g, "");
+  return /^\s*(BEGIN|START\s+TRANSACTION|VACUUM)\b|^\s*(COMMIT|ROLLBACK|ABORT|END)\s*(WORK|TRANSACTION)?\s*;|\bCONCURRENTLY\b/im.test(
+    statements,
+  );
 }
 
 const CREATE_MIGRATIONS_TABLE = `

@@ -1,7 +1,21 @@
 import fs from "node:fs";
 
 // Two processes on one PGlite directory silently lose each other's writes, so a process claims the
-// directory with a lock file holding its pid and refuses to open one that a live process holds.
+// directory with a lock file naming itself and refuses to open one that a running process holds.
+//
+// "Running" must not be decided by `kill(pid, 0)` alone: right after `kill -9` the holder lingers,
+// first while the kernel tears it down (~0.2 s idle, seconds under load) and then as a zombie until
+// its parent reaps it (forever under a parent that never waits), and `kill(pid, 0)` succeeds on both.
+// Neither can write again: PGlite writes its files synchronously from the main thread, and a main
+// thread in the kernel's exit path never returns to user code. So on Linux the holder counts as gone
+// when /proc/<pid>/stat says it is a zombie (Z, X) or exiting (PF_EXITING). The lock also records the
+// holder's start time (boot id + stat field 22): a pid reused by an unrelated process after a crash
+// or a reboot then does not block the directory. A holder that is running gets a bounded wait, so a
+// restart that overlaps a graceful shutdown (SIGTERM, closing PGlite) still starts.
+
+const WAIT_FOR_HOLDER_MS = 5_000;
+const POLL_MS = 100;
+const PF_EXITING = 0x4;
 
 export class DataDirInUseError extends Error {
   constructor(dir: string, pid: number) {
@@ -14,36 +28,90 @@ export class DataDirInUseError extends Error {
   }
 }
 
-export function acquireDirLock(lockPath: string): () => void {
-  for (let attempt = 0; attempt < 3; attempt++) {
+interface Holder {
+  pid: number;
+  /** Null where there is no /proc (the lock then falls back to the pid alone), or in an old lock. */
+  started: string | null;
+}
+
+export async function acquireDirLock(lockPath: string, waitMs = WAIT_FOR_HOLDER_MS): Promise<() => void> {
+  const self: Holder = { pid: process.pid, started: startedAt(process.pid) };
+  const deadline = Date.now() + waitMs;
+  for (;;) {
     try {
-      fs.writeFileSync(lockPath, String(process.pid), { flag: "wx" });
+      fs.writeFileSync(lockPath, JSON.stringify(self), { flag: "wx" });
       return () => releaseLock(lockPath);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
     }
-    const holder = Number(readOrEmpty(lockPath));
-    if (holder === process.pid) return () => releaseLock(lockPath);
-    if (holder > 0 && isAlive(holder)) throw new DataDirInUseError(lockPath, holder);
-    // A lock left by a process that died: remove it and try again.
+    const holder = readHolder(lockPath);
+    if (holder?.pid === process.pid) return () => releaseLock(lockPath);
+    if (holder && isRunning(holder)) {
+      if (Date.now() >= deadline) throw new DataDirInUseError(lockPath, holder.pid);
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      continue;
+    }
+    // Left by a process that is gone (or unreadable, e.g. cut short by a crash while written).
     fs.rmSync(lockPath, { force: true });
   }
-  throw new Error(`Could not take the lock ${lockPath}`);
 }
 
 function releaseLock(lockPath: string) {
-  if (Number(readOrEmpty(lockPath)) === process.pid) fs.rmSync(lockPath, { force: true });
+  if (readHolder(lockPath)?.pid === process.pid) fs.rmSync(lockPath, { force: true });
 }
 
-function readOrEmpty(file: string): string {
+function readHolder(lockPath: string): Holder | null {
+  let text: string;
   try {
-    return fs.readFileSync(file, "utf8").trim();
+    text = fs.readFileSync(lockPath, "utf8").trim();
+  } catch {
+    return null;
+  }
+  // Before JSON the lock held the bare pid.
+  if (/^\d+$/.test(text)) return { pid: Number(text), started: null };
+  try {
+    const parsed = JSON.parse(text) as Partial<Holder>;
+    return Number.isInteger(parsed.pid) && parsed.pid! > 0 ? { pid: parsed.pid!, started: parsed.started ?? null } : null;
+  } catch {
+    return null;
+  }
+}
+
+function isRunning(holder: Holder): boolean {
+  const stat = procStat(holder.pid);
+  if (stat === undefined) return signalable(holder.pid); // no /proc: the pid is all there is
+  if (stat === null) return false;
+  if (stat.state === "Z" || stat.state === "X" || (stat.flags & PF_EXITING) !== 0) return false;
+  return holder.started === null || holder.started === `${bootId()}:${stat.startTime}`;
+}
+
+function startedAt(pid: number): string | null {
+  const stat = procStat(pid);
+  return stat ? `${bootId()}:${stat.startTime}` : null;
+}
+
+/** undefined: this system has no /proc; null: no such process. */
+function procStat(pid: number): { state: string; flags: number; startTime: string } | null | undefined {
+  let text: string;
+  try {
+    text = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+  } catch {
+    return fs.existsSync("/proc/self/stat") ? null : undefined;
+  }
+  // The command name (field 2) is in parentheses and may itself hold spaces and parentheses.
+  const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
+  return { state: fields[0], flags: Number(fields[6]), startTime: fields[19] };
+}
+
+function bootId(): string {
+  try {
+    return fs.readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
   } catch {
     return "";
   }
 }
 
-function isAlive(pid: number): boolean {
+function signalable(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -65,15 +65,21 @@ export async function startPostgresRelay(url: string): Promise<void> {
     ).unref();
   };
 
+  // One query at a time on this client: pg queues overlapping queries but warns about it, and
+  // pg 9 will throw. Concurrent requests publish concurrently, so the NOTIFYs take turns here.
+  let sending: Promise<unknown> = Promise.resolve();
   const notify = (envelope: Envelope) => {
-    if (!client) {
+    const target = client;
+    if (!target) {
       // Keep a short backlog while reconnecting; boards refetch on their own reconnect anyway.
       if (pending.length < 1_000) pending.push(envelope);
       return;
     }
-    client.query("SELECT pg_notify($1, $2)", [CHANNEL, encode(envelope)]).catch((error: Error) => {
-      console.error(`[taskboard] cannot relay ${envelope.event.type}: ${error.message}`);
-    });
+    sending = sending.then(() =>
+      target.query("SELECT pg_notify($1, $2)", [CHANNEL, encode(envelope)]).catch((error: Error) => {
+        console.error(`[taskboard] cannot relay ${envelope.event.type}: ${error.message}`);
+      }),
+    );
   };
 
   await connect();

@@ -1,6 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, newUser, newWorkspace } from "../helpers/api";
-import { onlyError } from "../helpers/tasks-via-schedule";
+import { call, newUser, newWorkspace, onlyError } from "../helpers/api";
 
 // The provider is GitHub; /codehost and /github are two spellings of one implementation.
 const SPELLINGS = ["codehost", "github"] as const;

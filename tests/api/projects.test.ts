@@ -1,6 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, newUser, newWorkspace } from "../helpers/api";
-import { onlyError } from "../helpers/tasks-via-schedule";
+import { call, newUser, newWorkspace, onlyError } from "../helpers/api";
 
 const PROJECT_KEYS = ["created_at", "description", "id", "name", "phases", "priority", "status", "tags", "updated_at", "workspace_id"];
 

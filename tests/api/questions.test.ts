@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, newUser, newWorkspace } from "../helpers/api";
-import { createTaskViaSchedule, onlyError } from "../helpers/tasks-via-schedule";
+import { call, newUser, newWorkspace, onlyError, uniqueName } from "../helpers/api";
+import { createTask } from "../helpers/tasks";
 
 const QUESTION_KEYS = [
   "answer",
@@ -25,7 +25,7 @@ const base = () => `/api/workspaces/${ws.id}/questions`;
 beforeAll(async () => {
   owner = await newUser();
   ws = await newWorkspace(owner.token);
-  task = await createTaskViaSchedule(owner.token, ws.id);
+  task = await createTask(owner.token, ws.id, { title: uniqueName("task") });
 });
 
 const create = (json: unknown, token = owner.token) => call("POST", base(), { token, json });
@@ -88,7 +88,7 @@ describe("POST /api/workspaces/{id}/questions", () => {
     expect(missing.status).toBe(404);
     expect(missing.body).toEqual({ detail: "Task not found" });
     const otherWs = await newWorkspace(owner.token);
-    const foreign = await createTaskViaSchedule(owner.token, otherWs.id);
+    const foreign = await createTask(owner.token, otherWs.id, { title: uniqueName("task") });
     const res = await create({ content: "q", task_id: foreign.id });
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ detail: "Task not found" });
@@ -103,8 +103,8 @@ describe("POST /api/workspaces/{id}/questions", () => {
 describe("GET /api/workspaces/{id}/questions", () => {
   it("orders open first, then priority, then newest; filters by status and task", async () => {
     const own = await newWorkspace(owner.token);
-    const t1 = await createTaskViaSchedule(owner.token, own.id);
-    const t2 = await createTaskViaSchedule(owner.token, own.id);
+    const t1 = await createTask(owner.token, own.id, { title: uniqueName("task") });
+    const t2 = await createTask(owner.token, own.id, { title: uniqueName("task") });
     const url = `/api/workspaces/${own.id}/questions`;
     const make = async (content: string, priority: number, taskId = t1.id) =>
       (await call("POST", url, { token: owner.token, json: { content, task_id: taskId, priority } })).body.id as string;

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, newUser, newWorkspace, uniqueName } from "../helpers/api";
-import { createTaskViaSchedule, onlyError } from "../helpers/tasks-via-schedule";
+import { call, newUser, newWorkspace, onlyError, uniqueName } from "../helpers/api";
+import { createTask } from "../helpers/tasks";
 
 const SCHEDULE_KEYS = [
   "created_at",
@@ -67,7 +67,7 @@ describe("POST /api/workspaces/{id}/schedules", () => {
   });
 
   it("keeps explicit fields; next_run_at is null while disabled; a taken slug is 409", async () => {
-    const task = await createTaskViaSchedule(owner.token, ws.id);
+    const task = await createTask(owner.token, ws.id);
     const json = {
       name: "Weekly",
       slug: uniqueName("weekly").replace("_", "-"),
@@ -237,7 +237,9 @@ describe("POST /api/workspaces/{id}/schedules/{ref}/trigger", () => {
   });
 
   it("runs on the schedule's own task; 409 while that task has an active execution", async () => {
-    const task = await createTaskViaSchedule(owner.token, ws.id); // leaves a queued execution on the task
+    const task = await createTask(owner.token, ws.id);
+    const run = await call("POST", `/api/workspaces/${ws.id}/tasks/${task.id}/runs`, { token: owner.token });
+    expect(run.status).toBe(202); // leaves an active execution on the task
     const schedule = (await create({ name: uniqueName("Own"), cron: "0 * * * *", task_id: task.id })).body;
     const res = await call("POST", `${base()}/${schedule.id}/trigger`, { token: owner.token });
     expect(res.status).toBe(409);
@@ -270,7 +272,7 @@ describe("workspace isolation", () => {
     expect(viaOwn.body).toEqual({ detail: "Schedule not found" });
     const mine = await call("POST", `/api/workspaces/${own.id}/schedules`, {
       token: outsider.token,
-      json: { name: "x", cron: "* * * * *", task_id: (await createTaskViaSchedule(owner.token, ws.id)).id },
+      json: { name: "x", cron: "* * * * *", task_id: (await createTask(owner.token, ws.id)).id },
     });
     expect(mine.status).toBe(404);
     expect(mine.body).toEqual({ detail: "Task not found" });

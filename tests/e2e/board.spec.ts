@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { Api, cardTitles, column, dragCard, openBoard, screenshot, signIn } from "./helpers";
+import { Api, cardTitles, column, dragAnnouncements, dragCard, openBoard, screenshot, signIn } from "./helpers";
 
 test("sign in, create a workspace and add tasks on the board", async ({ page }) => {
   await signIn(page);
@@ -94,18 +94,18 @@ test("drag by keyboard within a column and to the next one; the order survives a
   const backlog = column(page, "Backlog");
   await backlog.getByRole("group", { name: "K1", exact: true }).focus();
   await page.keyboard.press("Space");
-  await expect(page.locator('[id^="DndLiveRegion"]')).toContainText("K1");
+  await expect(dragAnnouncements(page)).toContainText("K1");
   await page.keyboard.press("ArrowDown");
-  await page.waitForTimeout(200);
+  await expect(dragAnnouncements(page)).toContainText("Task K1 is over task K2 in Backlog");
   await page.keyboard.press("Space");
   await expect.poll(() => cardTitles(page, "Backlog")).toEqual(["K2", "K1", "K3"]);
 
   await backlog.getByRole("group", { name: "K3", exact: true }).focus();
   await page.keyboard.press("Space");
   // As for K1: arrows before dnd-kit has picked the card up move nothing (seen once in CI).
-  await expect(page.locator('[id^="DndLiveRegion"]')).toContainText("K3");
+  await expect(dragAnnouncements(page)).toContainText("K3");
   await page.keyboard.press("ArrowRight");
-  await page.waitForTimeout(200);
+  await expect(dragAnnouncements(page)).toContainText("Task K3 is over column To do");
   await page.keyboard.press("Space");
   await expect.poll(() => cardTitles(page, "To do")).toEqual(["K3"]);
   await expect.poll(() => cardTitles(page, "Backlog")).toEqual(["K2", "K1"]);

@@ -1,8 +1,9 @@
-import { expect, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, type APIRequestContext, type Locator, type Page } from "@playwright/test";
+import { E2E_ADMIN } from "../../scripts/lib/e2e-admin.mjs";
 
 // Set-up through the same HTTP API scripts use (Bearer token), and sign-in through the page.
 
-export const ADMIN = { username: "admin", password: "admin-password-e2e" };
+export const ADMIN = E2E_ADMIN;
 
 let cachedToken: string | undefined;
 
@@ -86,15 +87,24 @@ export async function screenshot(page: Page, name: string) {
   await page.screenshot({ path: `tests/artifacts/screens/${name}.png` });
 }
 
-/** A mouse drag in small steps: dnd-kit needs real pointer moves past its activation distance. */
-export async function dragCard(page: Page, from: ReturnType<Page["locator"]>, to: ReturnType<Page["locator"]>, offsetY = 0) {
+/** dnd-kit's screen-reader announcements: what a person using a screen reader hears while dragging. */
+export function dragAnnouncements(page: Page) {
+  return page.locator('[id^="DndLiveRegion"]');
+}
+
+/**
+ * A mouse drag in small steps (dnd-kit needs real pointer moves past its activation distance) onto a
+ * card; the button is released once the board announces the card is over that target.
+ */
+export async function dragCard(page: Page, from: Locator, to: Locator, offsetY = 0) {
   const source = await from.boundingBox();
   const target = await to.boundingBox();
-  if (!source || !target) throw new Error("card not visible");
+  const targetTitle = await to.getAttribute("aria-label");
+  if (!source || !target || !targetTitle) throw new Error("card not visible");
   await page.mouse.move(source.x + source.width / 2, source.y + source.height / 2);
   await page.mouse.down();
   await page.mouse.move(source.x + source.width / 2 + 10, source.y + source.height / 2 + 10, { steps: 5 });
   await page.mouse.move(target.x + target.width / 2, target.y + target.height / 2 + offsetY, { steps: 15 });
-  await page.waitForTimeout(150);
+  await expect(dragAnnouncements(page)).toContainText(`is over task ${targetTitle} in`);
   await page.mouse.up();
 }

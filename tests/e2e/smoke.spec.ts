@@ -1,6 +1,5 @@
 import { expect, test } from "@playwright/test";
-
-const ADMIN = { username: "admin", password: "admin-password-e2e" };
+import { ADMIN } from "./helpers";
 
 test("sign in through the page, create a workspace, sign out", async ({ page }) => {
   await page.goto("/");

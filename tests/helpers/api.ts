@@ -69,3 +69,9 @@ export async function newWorkspace(token: string, name = uniqueName("ws")) {
   if (response.status !== 201) throw new Error(`create workspace: ${response.status} ${JSON.stringify(response.body)}`);
   return response.body as { id: string; name: string; created_at: string; updated_at: string };
 }
+
+/** The one validation entry of a 422 body, for exact loc/type assertions. */
+export function onlyError(body: { detail: { loc: unknown[]; type: string }[] }) {
+  if (!Array.isArray(body?.detail) || body.detail.length !== 1) throw new Error(`expected one error: ${JSON.stringify(body)}`);
+  return { loc: body.detail[0].loc, type: body.detail[0].type };
+}

@@ -1,0 +1,45 @@
+import { infiniteQueryOptions, useQuery, useQueryClient } from "@tanstack/react-query";
+import { api } from "@/lib/client/api";
+import type { ColumnData } from "@/lib/client/board-cache";
+import { boardKeys, type ColumnQueryKey } from "@/lib/client/query-keys";
+import { DEFAULT_SORT, type BoardColumnPage, type ColumnSort, type TaskPage } from "@/lib/client/types";
+import type { ColumnKey } from "@/lib/tasks/columns";
+
+// The board's reads: the first page of every column in one request, then one infinite query per
+// column and sort that pages on from there.
+
+export const PAGE_SIZE = 20;
+
+export function columnQueryOptions(workspaceId: string, column: ColumnKey, sort: ColumnSort) {
+  return infiniteQueryOptions<TaskPage, Error, ColumnData, readonly [ColumnQueryKey], number>({
+    queryKey: boardKeys.columnSorted(workspaceId, column, sort),
+    queryFn: ({ pageParam }) => {
+      const query = new URLSearchParams({ limit: String(PAGE_SIZE), offset: String(pageParam), sort_by: sort.by, sort_dir: sort.dir });
+      return api<TaskPage>(`/api/workspaces/${workspaceId}/board/column/${column}?${query}`);
+    },
+    initialPageParam: 0,
+    getNextPageParam: (last, all): number | undefined => (last.has_more ? all.reduce((n, page) => n + page.items.length, 0) : undefined),
+  });
+}
+
+/**
+ * Loads the first page of all five columns in one request and seeds each column's own query
+ * (default sort) with it. The columns wait for this (`isPending`) so they do not ask one by one.
+ */
+export function useBoardFirstPages(workspaceId: string) {
+  const client = useQueryClient();
+  return useQuery({
+    queryKey: boardKeys.firstPages(workspaceId),
+    queryFn: async () => {
+      const board = await api<{ columns: BoardColumnPage[] }>(`/api/workspaces/${workspaceId}/board?limit=${PAGE_SIZE}`);
+      for (const { key, items, total, has_more } of board.columns) {
+        const cacheKey = boardKeys.columnSorted(workspaceId, key, DEFAULT_SORT);
+        if (!client.getQueryData(cacheKey))
+          client.setQueryData<ColumnData>(cacheKey, { pages: [{ items, total, has_more }], pageParams: [0] });
+      }
+      return true;
+    },
+    staleTime: Infinity,
+    retry: false,
+  });
+}

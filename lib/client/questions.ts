@@ -1,0 +1,51 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { api } from "@/lib/client/api";
+import { questionKeys } from "@/lib/client/query-keys";
+import type { Question } from "@/lib/client/types";
+import { refreshTask } from "@/lib/client/use-workspace-events";
+
+// Questions agents raise to people: the open ones, and answering them.
+
+export function openQuestionsQuery(workspaceId: string) {
+  return queryOptions({
+    queryKey: questionKeys.list(workspaceId),
+    queryFn: () => api<Question[]>(`/api/workspaces/${workspaceId}/questions?status=open`),
+  });
+}
+
+/** Open questions, most urgent first (lowest priority number, then oldest). */
+export function useOpenQuestions(workspaceId: string) {
+  return useQuery({ ...openQuestionsQuery(workspaceId), select: sortOpen });
+}
+
+export function sortOpen(questions: Question[]): Question[] {
+  return questions
+    .filter((question) => question.status === "open")
+    .sort((a, b) => a.priority - b.priority || a.created_at.localeCompare(b.created_at));
+}
+
+/** Answers a question: it leaves the open list at once and comes back if the server refuses. */
+export function useAnswerQuestion(workspaceId: string) {
+  const client = useQueryClient();
+  const key = questionKeys.list(workspaceId);
+  return useMutation({
+    mutationFn: ({ question, answer }: { question: Question; answer: string }) =>
+      api<Question>(`/api/workspaces/${workspaceId}/questions/${question.id}/answer`, { method: "POST", json: { answer } }),
+    onMutate: async ({ question, answer }) => {
+      await client.cancelQueries({ queryKey: key });
+      const before = client.getQueryData<Question[]>(key);
+      client.setQueryData<Question[]>(key, (old) =>
+        old?.map((q) => (q.id === question.id ? { ...q, answer, status: "answered", answered_at: new Date().toISOString() } : q)),
+      );
+      return { before };
+    },
+    onError: (_error, _vars, context) => {
+      if (context?.before) client.setQueryData(key, context.before);
+    },
+    onSuccess: (saved) => {
+      client.setQueryData<Question[]>(key, (old) => old?.map((q) => (q.id === saved.id ? saved : q)));
+      // The card's blocked badge and the task dialog count open questions: the server knows.
+      refreshTask(client, workspaceId, saved.task_id);
+    },
+  });
+}
