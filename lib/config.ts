@@ -26,6 +26,17 @@ export function loginAttemptsPerMinute(): number {
   return positiveInt(process.env.LOGIN_RATE_LIMIT_PER_MINUTE, 10);
 }
 
+/** Failed logins per username per hour from clients that have not signed in as that user before. */
+export function loginFailuresPerUsernamePerHour(): number {
+  return positiveInt(process.env.LOGIN_RATE_LIMIT_PER_USERNAME_PER_HOUR, 50);
+}
+
+/** How many reverse proxies in front of the server to believe about the client's address. */
+export function trustProxyHops(): number {
+  const value = Number(process.env.TRUST_PROXY ?? 0);
+  return Number.isInteger(value) && value > 0 ? value : 0;
+}
+
 export function githubAppConfigured(): boolean {
   return Boolean(process.env.GITHUB_APP_ID && process.env.GITHUB_APP_PRIVATE_KEY);
 }

@@ -1,6 +1,9 @@
+import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { getDb } from "@/lib/db/client";
 import { SetupForm } from "@/components/auth/setup-form";
+import { clientAddress } from "@/lib/auth/client-address";
+import { setupCodeRequired } from "@/lib/auth/setup-code";
 
 export const dynamic = "force-dynamic";
 
@@ -13,7 +16,7 @@ export default async function SetupPage() {
       <p className="mb-6 text-sm text-slate-600 dark:text-slate-400">
         This page is shown once, while the board has no users. The administrator can add everyone else.
       </p>
-      <SetupForm />
+      <SetupForm codeRequired={setupCodeRequired(clientAddress(await headers()))} />
     </main>
   );
 }

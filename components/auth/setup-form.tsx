@@ -7,7 +7,8 @@ import { ApiClientError } from "@/lib/client/api";
 import { createFirstAdmin } from "@/lib/client/setup";
 import { ErrorText, Field, primaryButton } from "@/components/ui/field";
 
-export function SetupForm() {
+/** `codeRequired`: opened from another machine than the server's, so the setup code from its log is needed. */
+export function SetupForm({ codeRequired = false }: { codeRequired?: boolean }) {
   const router = useRouter();
   const [error, setError] = useState("");
   const [pending, setPending] = useState(false);
@@ -21,7 +22,8 @@ export function SetupForm() {
     setPending(true);
     setError("");
     try {
-      await createFirstAdmin({ username, password });
+      const code = codeRequired ? String(form.get("code")) : undefined;
+      await createFirstAdmin({ username, password, code });
       await signIn("credentials", { username, password, redirect: false });
       router.replace("/");
       router.refresh();
@@ -33,6 +35,7 @@ export function SetupForm() {
 
   return (
     <form onSubmit={submit} aria-label="Create the first administrator">
+      {codeRequired && <Field label="Setup code (printed in the server's log)" name="code" autoComplete="off" required />}
       <Field label="Username" name="username" autoComplete="username" required autoFocus />
       <Field label="Password (at least 8 characters)" name="password" type="password" minLength={8} autoComplete="new-password" required />
       <Field label="Confirm password" name="confirm" type="password" minLength={8} autoComplete="new-password" required />

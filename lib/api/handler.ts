@@ -53,8 +53,12 @@ export function publicRoute<S extends Schemas>(schemas: S, handler: (ctx: Public
   });
 }
 
+/**
+ * A route outside any workspace. Workspace-scoped (agent) tokens are refused here unless the route
+ * says `agentAllowed`: deny by default, so a new account-level route cannot forget them.
+ */
 export function withUser<S extends Schemas>(
-  schemas: S & { adminOnly?: boolean; bearerOnly?: boolean },
+  schemas: S & { adminOnly?: boolean; agentAllowed?: boolean; bearerOnly?: boolean },
   handler: (ctx: UserContext<S>) => Promise<Response>,
 ): RouteHandler {
   return respond(async (request, rawParams, requestId) => {
@@ -63,13 +67,18 @@ export function withUser<S extends Schemas>(
     // on a cross-site request must never count as the caller.
     if (schemas.bearerOnly && !request.headers.has("authorization")) throw unauthorized();
     const caller = await authenticate(request, sql);
+    if (caller.workspaceScope && !schemas.agentAllowed) throw forbidden(AGENT_REFUSED);
     if (schemas.adminOnly && !caller.isAdmin) throw forbidden("Only administrators may do this");
     return handler({ request, db, sql, requestId, caller, ...(await parseInputs(schemas, request, rawParams)) });
   });
 }
 
+/**
+ * A route inside a workspace. An agent token acts here only in its own workspace, with at most the
+ * member role (so `ownerOnly` refuses it), and never on `humansOnly` routes (membership management).
+ */
 export function withWorkspace<S extends Schemas>(
-  schemas: S & { ownerOnly?: boolean },
+  schemas: S & { ownerOnly?: boolean; humansOnly?: boolean },
   handler: (ctx: WorkspaceContext<S>) => Promise<Response>,
 ): RouteHandler {
   return respond(async (request, rawParams, requestId) => {
@@ -77,6 +86,7 @@ export function withWorkspace<S extends Schemas>(
     const workspaceId = String(rawParams.id ?? "");
     const caller = await authenticate(request, sql, workspaceId);
     const membership = membershipOf(caller, workspaceId);
+    if (schemas.humansOnly && caller.workspaceScope) throw forbidden(AGENT_REFUSED);
     if (schemas.ownerOnly && membership.role !== "owner") throw forbidden("Only workspace owners may do this");
     return handler({
       request,
@@ -143,12 +153,15 @@ export function errorResponse(error: unknown, requestId: string): Response {
   return json({ detail: "Internal Server Error" }, 500, { "x-request-id": requestId });
 }
 
-// Agent tokens act in one workspace only; everyone else in the workspaces they are members of.
+const AGENT_REFUSED = "Agent tokens may not do this: they act only inside their own workspace, as a member";
+
+// Agent tokens act in one workspace only (403 elsewhere, whether or not the id exists, so it
+// reveals nothing), with at most the member role; everyone else in the workspaces they belong to.
 // Exported for the MCP server, whose tools name their workspace in arguments rather than the path.
 export function membershipOf(caller: Caller, workspaceId: string) {
-  const membership = caller.workspaceScope && caller.workspaceScope !== workspaceId ? null : caller.membership;
-  if (!membership) throw notFound("Workspace");
-  return membership;
+  if (caller.workspaceScope && caller.workspaceScope !== workspaceId) throw forbidden(AGENT_REFUSED);
+  if (!caller.membership) throw notFound("Workspace");
+  return caller.workspaceScope ? { ...caller.membership, role: "member" as MemberRole } : caller.membership;
 }
 
 function respond(run: (request: Request, rawParams: Record<string, unknown>, requestId: string) => Promise<Response>): RouteHandler {

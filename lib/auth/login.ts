@@ -1,43 +1,119 @@
-import { RateLimiterMemory } from "rate-limiter-flexible";
+import crypto from "node:crypto";
+import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 import type { Db } from "@/lib/db/client";
 import { HttpError } from "@/lib/api/errors";
-import { loginAttemptsPerMinute } from "@/lib/config";
+import { loginAttemptsPerMinute, loginFailuresPerUsernamePerHour } from "@/lib/config";
+import { authSecret } from "@/lib/auth/secret";
 import { timingDummyHash, verifyPassword } from "@/lib/auth/password";
 
-// Failed attempts are counted per username and client. Counting failures only means people and
-// scripts that log in often are never locked out, while guessing is capped at N tries a minute.
-// In memory: each instance keeps its own count, which bounds guessing per instance.
-const state = globalThis as typeof globalThis & { __taskboardLoginLimiter?: RateLimiterMemory };
-
-function limiter(): RateLimiterMemory {
-  state.__taskboardLoginLimiter ??= new RateLimiterMemory({ points: loginAttemptsPerMinute(), duration: 60 });
-  return state.__taskboardLoginLimiter;
-}
+// Login limits (README, "Login limits"). Two counters, both taken BEFORE the password is checked
+// and given back when it was right, so parallel guesses are counted before any of them finishes:
+// - per username and client address: LOGIN_RATE_LIMIT_PER_MINUTE attempts a minute;
+// - per username, from any address: LOGIN_RATE_LIMIT_PER_USERNAME_PER_HOUR attempts an hour, not
+//   counted for a client that has signed in as that user before (a signed cookie from an earlier
+//   login, or the same address as an earlier successful login), so guessing from many addresses
+//   is slowed without locking the real user out of the device they use.
+// In memory: each instance keeps its own counts, which bounds guessing per instance.
 
 export const BAD_CREDENTIALS = "Incorrect username or password";
+export const MAX_USERNAME_LENGTH = 64;
+export const MAX_PASSWORD_LENGTH = 256;
+export const KNOWN_DEVICE_COOKIE = "taskboard_device";
+const KNOWN_FOR_MS = 90 * 86_400_000;
+const MAX_KNOWN_ADDRESSES = 100_000;
 
-export async function checkCredentials(db: Db, username: string, password: string, client: string) {
-  const key = `${username.toLowerCase()}\n${client}`;
-  const attempts = await limiter().get(key);
-  if (attempts && attempts.consumedPoints >= loginAttemptsPerMinute()) {
-    const retryAfter = Math.max(1, Math.ceil(attempts.msBeforeNext / 1000));
-    throw new HttpError(429, `Too many failed login attempts; try again in ${retryAfter} s`, {
-      "Retry-After": String(retryAfter),
-    });
+const state = globalThis as typeof globalThis & {
+  __taskboardLogin?: { perClient: RateLimiterMemory; perUsername: RateLimiterMemory; knownAddresses: Map<string, number> };
+};
+
+function limits() {
+  state.__taskboardLogin ??= {
+    perClient: new RateLimiterMemory({ points: loginAttemptsPerMinute(), duration: 60 }),
+    perUsername: new RateLimiterMemory({ points: loginFailuresPerUsernamePerHour(), duration: 3600 }),
+    knownAddresses: new Map(),
+  };
+  return state.__taskboardLogin;
+}
+
+export interface LoginAttempt {
+  username: string;
+  password: string;
+  /** lib/auth/client-address.ts */
+  client: string;
+  /** The Cookie header of the request, for the known-device cookie. */
+  cookies: string | null;
+}
+
+export async function checkCredentials(db: Db, attempt: LoginAttempt) {
+  const { username, password, client } = attempt;
+  if (username.length > MAX_USERNAME_LENGTH || password.length > MAX_PASSWORD_LENGTH) {
+    throw new HttpError(401, BAD_CREDENTIALS, { "WWW-Authenticate": "Bearer" });
   }
+  const name = username.toLowerCase();
+  const { perClient, perUsername } = limits();
+  const clientKey = `${name}\n${client}`;
+  await take(perClient, clientKey, "Too many failed login attempts");
+  const known = knownClient(name, client, attempt.cookies);
+  if (!known) await take(perUsername, name, "Too many failed login attempts for this user from new devices");
+
   const user = await db.user.findUnique({ where: { username } });
   // An unknown user costs one hash check too, so response time does not reveal who exists.
   const valid = await verifyPassword(password, user?.passwordHash ?? (await timingDummyHash()));
-  if (!user || !valid) {
-    await limiter().penalty(key, 1);
-    throw new HttpError(401, BAD_CREDENTIALS, { "WWW-Authenticate": "Bearer" });
-  }
+  if (!user || !valid) throw new HttpError(401, BAD_CREDENTIALS, { "WWW-Authenticate": "Bearer" });
+  // Successful logins do not count: scripts that log in often are never held back.
+  await perClient.reward(clientKey, 1);
+  if (!known) await perUsername.reward(name, 1);
   if (user.disabled) throw new HttpError(403, "This account is disabled");
+  rememberAddress(name, client);
   return user;
 }
 
-export function clientAddress(headers: Headers | Record<string, unknown>): string {
-  const forwarded = headers instanceof Headers ? headers.get("x-forwarded-for") : headers["x-forwarded-for"];
-  const first = typeof forwarded === "string" ? forwarded.split(",")[0]?.trim() : undefined;
-  return first || "local";
+/** A Set-Cookie value that marks this device as one that signed in as `username`. */
+export function knownDeviceCookie(username: string): string {
+  const nonce = crypto.randomBytes(12).toString("base64url");
+  const value = `${nonce}.${deviceMac(nonce, username.toLowerCase())}`;
+  return `${KNOWN_DEVICE_COOKIE}=${value}; Path=/api/auth; Max-Age=${KNOWN_FOR_MS / 1000}; HttpOnly; SameSite=Lax`;
+}
+
+async function take(limiter: RateLimiterMemory, key: string, message: string) {
+  try {
+    await limiter.consume(key, 1);
+  } catch (rejected) {
+    if (!(rejected instanceof RateLimiterRes)) throw rejected;
+    const retryAfter = Math.max(1, Math.ceil(rejected.msBeforeNext / 1000));
+    throw new HttpError(429, `${message}; try again in ${retryAfter} s`, { "Retry-After": String(retryAfter) });
+  }
+}
+
+function knownClient(name: string, client: string, cookies: string | null): boolean {
+  const knownUntil = limits().knownAddresses.get(`${name}\n${client}`);
+  if (knownUntil && knownUntil > Date.now()) return true;
+  const cookie = cookieValue(cookies, KNOWN_DEVICE_COOKIE);
+  if (!cookie) return false;
+  const [nonce, mac] = cookie.split(".");
+  if (!nonce || !mac) return false;
+  const expected = Buffer.from(deviceMac(nonce, name));
+  const given = Buffer.from(mac);
+  return given.length === expected.length && crypto.timingSafeEqual(given, expected);
+}
+
+function rememberAddress(name: string, client: string) {
+  const { knownAddresses } = limits();
+  const key = `${name}\n${client}`;
+  knownAddresses.delete(key);
+  knownAddresses.set(key, Date.now() + KNOWN_FOR_MS);
+  // A Map keeps insertion order, so the first key is the one least recently used.
+  if (knownAddresses.size > MAX_KNOWN_ADDRESSES) knownAddresses.delete(knownAddresses.keys().next().value!);
+}
+
+function deviceMac(nonce: string, name: string): string {
+  return crypto.createHmac("sha256", authSecret()).update(`known-device\n${nonce}\n${name}`).digest("base64url");
+}
+
+function cookieValue(header: string | null, name: string): string | null {
+  for (const part of (header ?? "").split(";")) {
+    const [key, ...rest] = part.trim().split("=");
+    if (key === name) return rest.join("=");
+  }
+  return null;
 }

@@ -3,7 +3,8 @@ import type { NextAuthOptions } from "next-auth";
 import { getDb } from "@/lib/db/client";
 import { HttpError } from "@/lib/api/errors";
 import { accessTokenExpireDays } from "@/lib/config";
-import { checkCredentials, clientAddress } from "@/lib/auth/login";
+import { checkCredentials } from "@/lib/auth/login";
+import { clientAddress } from "@/lib/auth/client-address";
 import { authSecret } from "@/lib/auth/secret";
 import { daysFromNow, hashSecret, newSecret } from "@/lib/auth/tokens";
 
@@ -27,12 +28,13 @@ export function authOptions(): NextAuthOptions {
         async authorize(credentials, req) {
           const db = await getDb();
           try {
-            const user = await checkCredentials(
-              db,
-              credentials?.username ?? "",
-              credentials?.password ?? "",
-              clientAddress((req?.headers ?? {}) as Record<string, unknown>),
-            );
+            const headers = (req?.headers ?? {}) as Record<string, unknown>;
+            const user = await checkCredentials(db, {
+              username: credentials?.username ?? "",
+              password: credentials?.password ?? "",
+              client: clientAddress(headers),
+              cookies: typeof headers.cookie === "string" ? headers.cookie : null,
+            });
             const sid = newSecret("browser_session");
             await db.authToken.create({
               data: {

@@ -1,8 +1,9 @@
 import { z } from "zod";
 
+// Bounded before anything is hashed or looked up (lib/auth/login.ts has the same numbers).
 export const loginBody = z.object({
-  username: z.string(),
-  password: z.string(),
+  username: z.string().max(64),
+  password: z.string().max(256),
 });
 
 export const loginResult = z.object({

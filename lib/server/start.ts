@@ -1,5 +1,6 @@
 import { connection } from "@/lib/db/client";
 import { createFirstAdmin } from "@/lib/users/create-user";
+import { setupCode } from "@/lib/auth/setup-code";
 import { HttpError } from "@/lib/api/errors";
 import { databaseUrl } from "@/lib/config";
 import { startPostgresRelay } from "@/lib/events/postgres-relay";
@@ -10,6 +11,11 @@ export async function startServer() {
     const { db, kind } = await connection();
     console.log(`[taskboard] database ready (${kind})`);
     await bootstrapAdmin(db);
+    if ((await db.user.count()) === 0) {
+      console.log(
+        `[taskboard] no administrator yet: open /setup from this machine, or from another one with the setup code ${setupCode()}`,
+      );
+    }
     // Several instances may share PostgreSQL: live board events must reach all of them.
     if (kind === "postgresql") await startPostgresRelay(databaseUrl()!);
     await startEngine(db, kind);

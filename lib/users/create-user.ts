@@ -2,6 +2,7 @@ import type { Db } from "@/lib/db/client";
 import type { User } from "@/lib/generated/prisma/client";
 import { conflict, HttpError } from "@/lib/api/errors";
 import { hashPassword } from "@/lib/auth/password";
+import { assertSetupCode } from "@/lib/auth/setup-code";
 
 export async function createUser(db: Db, input: { username: string; password: string; is_admin: boolean }) {
   const passwordHash = await hashPassword(input.password);
@@ -15,13 +16,17 @@ export async function createUser(db: Db, input: { username: string; password: st
 
 /**
  * The first administrator, made once: from ADMIN_USERNAME/ADMIN_PASSWORD at start-up, or through
- * the setup page. The advisory lock makes two concurrent attempts create one admin, not two.
+ * the setup page (`from`: the client's address and the setup code it gave; lib/auth/setup-code.ts).
+ * Whether setup is still open is checked before the (costly) hash; the advisory lock then makes
+ * two concurrent attempts create one admin, not two.
  */
-export async function createFirstAdmin(db: Db, username: string, password: string) {
+export async function createFirstAdmin(db: Db, username: string, password: string, from?: { client: string; code?: string }) {
+  if ((await db.user.count()) > 0) throw setupDone();
+  if (from) assertSetupCode(from.client, from.code);
   const passwordHash = await hashPassword(password);
   return db.$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(8675309)`;
-    if ((await tx.user.count()) > 0) throw new HttpError(409, "Setup is already done: an administrator exists");
+    if ((await tx.user.count()) > 0) throw setupDone();
     return serializeUser(await tx.user.create({ data: { username, passwordHash, isAdmin: true } }));
   });
 }
@@ -34,4 +39,8 @@ export function serializeUser(row: User) {
     disabled: row.disabled,
     created_at: row.createdAt.toISOString(),
   };
+}
+
+function setupDone() {
+  return new HttpError(409, "Setup is already done: an administrator exists");
 }

@@ -21,7 +21,15 @@ export const updateUserBody = z.object({
 
 export const userParams = z.object({ user_id: z.string() });
 
-export const setupBody = z.object({ username, password: z.string().min(8).max(256) });
+export const setupBody = z.object({
+  username,
+  password: z.string().min(8).max(256),
+  code: z
+    .string()
+    .max(64)
+    .optional()
+    .describe("The setup code from the server's log; needed unless the request comes from the server's own machine"),
+});
 
 export const user = z.object({
   id: z.string(),

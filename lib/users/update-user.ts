@@ -1,18 +1,36 @@
 import type { Db } from "@/lib/db/client";
+import type { Caller } from "@/lib/auth/authenticate";
 import { notFound } from "@/lib/api/errors";
 import { hashPassword } from "@/lib/auth/password";
 import { serializeUser } from "@/lib/users/create-user";
 
-export async function updateUser(db: Db, userId: string, input: { password?: string; is_admin?: boolean; disabled?: boolean }) {
+/**
+ * Changes a user. A new password revokes every other credential of that user (logins, API keys,
+ * browser sessions, agent tokens) in the same transaction: a password is changed because it may
+ * have leaked, and whoever used it may hold tokens. The caller's own login is kept.
+ */
+export async function updateUser(
+  db: Db,
+  caller: Pick<Caller, "tokenId" | "familyId">,
+  userId: string,
+  input: { password?: string; is_admin?: boolean; disabled?: boolean },
+) {
   const existing = await db.user.findUnique({ where: { id: userId }, select: { id: true } });
   if (!existing) throw notFound("User");
-  const row = await db.user.update({
-    where: { id: userId },
-    data: {
-      isAdmin: input.is_admin,
-      disabled: input.disabled,
-      passwordHash: input.password ? await hashPassword(input.password) : undefined,
-    },
+  const passwordHash = input.password ? await hashPassword(input.password) : undefined;
+  const row = await db.$transaction(async (tx) => {
+    const updated = await tx.user.update({
+      where: { id: userId },
+      data: { isAdmin: input.is_admin, disabled: input.disabled, passwordHash },
+    });
+    if (passwordHash) {
+      const otherLogins = caller.familyId ? { OR: [{ familyId: null }, { familyId: { not: caller.familyId } }] } : {};
+      await tx.authToken.updateMany({
+        where: { userId, revokedAt: null, id: { not: caller.tokenId }, ...otherLogins },
+        data: { revokedAt: new Date() },
+      });
+    }
+    return updated;
   });
   return serializeUser(row);
 }

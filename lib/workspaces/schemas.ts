@@ -3,6 +3,8 @@ import { username } from "@/lib/users/schemas";
 
 export const workspaceParams = z.object({ id: z.string() });
 
+export const memberParams = workspaceParams.extend({ user_id: z.string() });
+
 export const createWorkspaceBody = z.object({ name: z.string().trim().min(1).max(200) });
 
 export const workspace = z.object({

@@ -50,12 +50,13 @@ describe("POST /api/auth/login", () => {
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(limited.body.detail).toMatch(/Too many failed login attempts/);
-    // Another client (by X-Forwarded-For) is not held back by this one's failures.
-    const other = await call("POST", "/api/auth/login", {
+    // The client is the socket's address: a made-up X-Forwarded-For does not make another client
+    // (tests/api/login-limits.test.ts has the rest).
+    const spoofed = await call("POST", "/api/auth/login", {
       json: { username: user.username, password: user.password },
       headers: { "x-forwarded-for": "203.0.113.9" },
     });
-    expect(other.status).toBe(200);
+    expect(spoofed.status).toBe(429);
   });
 });
 
@@ -208,5 +209,43 @@ describe("users (admin only)", () => {
     const response = await call("POST", "/api/users", { token: await admin(), json: { username: "has space", password: "short" } });
     expect(response.status).toBe(422);
     expect(response.body.detail.map((e: { type: string }) => e.type)).toEqual(["string_pattern_mismatch", "string_too_short"]);
+  });
+});
+
+describe("changing a password", () => {
+  it("revokes every other login, API key and refresh token of that user at once", async () => {
+    const user = await newUser();
+    const otherLogin = await login(user.username, user.password);
+    const key = await call("POST", "/api/auth/api-keys", { token: user.token, json: { name: "laptop" } });
+    expect(key.status).toBe(201);
+    const changed = await call("PATCH", `/api/users/${user.id}`, { token: await admin(), json: { password: "a-brand-new-password" } });
+    expect(changed.status).toBe(200);
+    for (const token of [user.token, otherLogin.access_token, key.body.key]) {
+      expect((await call("GET", "/api/auth/me", { token })).status).toBe(401);
+    }
+    expect((await call("POST", "/api/auth/refresh", { json: { refresh_token: user.refreshToken } })).status).toBe(401);
+    expect((await call("POST", "/api/auth/login", { json: { username: user.username, password: user.password } })).status).toBe(401);
+    expect((await login(user.username, "a-brand-new-password")).access_token).toMatch(/^tba_/);
+  });
+
+  it("keeps the login the change was made with, and revokes the same user's other ones", async () => {
+    const self = await newUser({ isAdmin: true });
+    const elsewhere = await login(self.username, self.password);
+    const changed = await call("PATCH", `/api/users/${self.id}`, { token: self.token, json: { password: "my-new-admin-password" } });
+    expect(changed.status).toBe(200);
+    expect((await call("GET", "/api/auth/me", { token: self.token })).status).toBe(200);
+    expect((await call("POST", "/api/auth/refresh", { json: { refresh_token: self.refreshToken } })).status).toBe(200);
+    expect((await call("GET", "/api/auth/me", { token: elsewhere.access_token })).status).toBe(401);
+  });
+
+  it("leaves other users and other changes alone", async () => {
+    const user = await newUser();
+    const bystander = await newUser();
+    expect((await call("PATCH", `/api/users/${user.id}`, { token: await admin(), json: { is_admin: false } })).status).toBe(200);
+    expect((await call("GET", "/api/auth/me", { token: user.token })).status).toBe(200);
+    expect((await call("PATCH", `/api/users/${user.id}`, { token: await admin(), json: { password: "another-password" } })).status).toBe(
+      200,
+    );
+    expect((await call("GET", "/api/auth/me", { token: bystander.token })).status).toBe(200);
   });
 });

@@ -33,7 +33,7 @@ describe("platform", () => {
   });
 
   it("the setup step is closed once an admin exists", async () => {
-    expect((await call("GET", "/api/setup")).body).toEqual({ needs_setup: false });
+    expect((await call("GET", "/api/setup")).body).toEqual({ needs_setup: false, code_required: false });
     const response = await call("POST", "/api/setup", { json: { username: "intruder", password: "password123" } });
     expect(response.status).toBe(409);
   });

@@ -10,7 +10,7 @@ export const setupOperations: OperationSpec[] = [
     summary: "Whether the first administrator still has to be created",
     tags: ["setup"],
     auth: false,
-    responses: { 200: { description: "Setup state", schema: z.object({ needs_setup: z.boolean() }) } },
+    responses: { 200: { description: "Setup state", schema: z.object({ needs_setup: z.boolean(), code_required: z.boolean() }) } },
   },
   {
     method: "post",
@@ -22,6 +22,7 @@ export const setupOperations: OperationSpec[] = [
     body: setupBody,
     responses: {
       201: { description: "The administrator", schema: user },
+      403: { description: "From another machine than the server's: the setup code is missing or wrong" },
       409: { description: "Setup is already done" },
     },
   },

@@ -1,6 +1,14 @@
 import { z } from "zod";
 import type { OperationSpec } from "@/lib/openapi/types";
-import { addMemberBody, createWorkspaceBody, member, workspace, workspaceParams, workspaceWithRole } from "@/lib/workspaces/schemas";
+import {
+  addMemberBody,
+  createWorkspaceBody,
+  member,
+  workspace,
+  workspaceParams,
+  memberParams,
+  workspaceWithRole,
+} from "@/lib/workspaces/schemas";
 
 export const workspaceOperations: OperationSpec[] = [
   {
@@ -51,6 +59,20 @@ export const workspaceOperations: OperationSpec[] = [
       403: { description: "Only workspace owners may do this" },
       404: { description: "Workspace or user not found" },
       409: { description: "The user is already a member" },
+    },
+  },
+  {
+    method: "delete",
+    path: "/api/workspaces/{id}/members/{user_id}",
+    operationId: "removeMember",
+    summary: "Remove a user from the workspace (owners only)",
+    tags: ["workspaces"],
+    params: memberParams,
+    responses: {
+      204: { description: "Removed" },
+      403: { description: "Only workspace owners may do this (agent tokens never)" },
+      404: { description: "Workspace not found, or the user is not a member" },
+      409: { description: "The last owner cannot be removed" },
     },
   },
 ];

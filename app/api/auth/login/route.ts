@@ -1,9 +1,10 @@
 import { json, publicRoute } from "@/lib/api/handler";
 import { loginBody } from "@/lib/auth/schemas";
-import { checkCredentials, clientAddress } from "@/lib/auth/login";
+import { checkCredentials, knownDeviceCookie } from "@/lib/auth/login";
+import { clientAddress } from "@/lib/auth/client-address";
 import { issueLoginTokens } from "@/lib/auth/tokens";
 
 export const POST = publicRoute({ body: loginBody }, async ({ db, body, request }) => {
-  const user = await checkCredentials(db, body.username, body.password, clientAddress(request.headers));
-  return json(await issueLoginTokens(db, user.id));
+  const user = await checkCredentials(db, { ...body, client: clientAddress(request.headers), cookies: request.headers.get("cookie") });
+  return json(await issueLoginTokens(db, user.id), 200, { "set-cookie": knownDeviceCookie(user.username) });
 });
