@@ -1,4 +1,5 @@
 import path from "node:path";
+import { appConfigured } from "@/lib/github/settings";
 
 // Every setting the server reads from the environment, in one place (the README's table mirrors it).
 
@@ -37,8 +38,10 @@ export function trustProxyHops(): number {
   return Number.isInteger(value) && value > 0 ? value : 0;
 }
 
+// The GitHub App's settings (GITHUB_APP_ID, GITHUB_APP_PRIVATE_KEY[_FILE], GITHUB_API_URL, GITHUB_APP_SLUG,
+// GITHUB_WEBHOOK_SECRET) are read by lib/github/settings.ts, which parses and checks the key.
 export function githubAppConfigured(): boolean {
-  return Boolean(process.env.GITHUB_APP_ID && process.env.GITHUB_APP_PRIVATE_KEY);
+  return appConfigured(process.env);
 }
 
 function positiveInt(raw: string | undefined, fallback: number): number {

@@ -14,5 +14,9 @@ export const codehostStatus = z.object({
   connected: z.boolean(),
   installation_id: z.int().nullable(),
   repo: z.string().nullable(),
-  app_configured: z.boolean().describe("True when the server has GITHUB_APP_ID and GITHUB_APP_PRIVATE_KEY."),
+  app_configured: z
+    .boolean()
+    .describe(
+      "True when the server has GITHUB_APP_ID and a private key that parses (GITHUB_APP_PRIVATE_KEY or GITHUB_APP_PRIVATE_KEY_FILE).",
+    ),
 });

@@ -1,0 +1,34 @@
+import type { GithubApp } from "@/lib/github/app-client";
+import { repoFullName } from "@/lib/github/schemas";
+
+// How git clones from and pushes to the connected repository with an installation token, without the
+// token being stored. A URL with the token inside (https://x-access-token:<token>@host/o/r.git) would
+// be written into .git/config by `git clone` and show in `ps`; instead the remote URL stays plain and
+// the token travels in git's environment-only configuration (GIT_CONFIG_COUNT, git ≥ 2.31) as the
+// Basic credentials GitHub documents for installation tokens (user "x-access-token"), limited to the
+// GitHub host so a submodule elsewhere never receives it.
+
+export type GitRemoteAccess = {
+  /** The plain remote URL, safe to store (`git clone <url>`, `git remote add origin <url>`). */
+  url: string;
+  /** Add to the environment of each git command that talks to the remote; valid until `expiresAt`. */
+  env: Record<string, string>;
+  expiresAt: Date;
+};
+
+export async function gitRemoteAccess(github: GithubApp, installationId: number, repo: string): Promise<GitRemoteAccess> {
+  const { token, expiresAt } = await github.installationToken(installationId);
+  const web = github.settings.webUrl;
+  return { url: `${web}/${repoFullName.parse(repo)}.git`, env: gitAuthEnv(web, token), expiresAt };
+}
+
+function gitAuthEnv(webUrl: string, token: string): Record<string, string> {
+  const basic = Buffer.from(`x-access-token:${token}`).toString("base64");
+  return {
+    GIT_CONFIG_COUNT: "1",
+    GIT_CONFIG_KEY_0: `http.${webUrl}/.extraHeader`,
+    GIT_CONFIG_VALUE_0: `Authorization: Basic ${basic}`,
+    // Never fall back to asking a person for a password in a server process.
+    GIT_TERMINAL_PROMPT: "0",
+  };
+}
