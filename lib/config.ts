@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import path from "node:path";
 import { appConfigured } from "@/lib/github/settings";
 
@@ -5,6 +6,13 @@ import { appConfigured } from "@/lib/github/settings";
 
 export function dataDir(): string {
   return path.resolve(/*turbopackIgnore: true*/ process.env.DATA_DIR || "./data");
+}
+
+/** DATA_DIR, created if missing: owner-only (0700), since it holds the database, auth-secret and agents' work. */
+export function ensureDataDir(): string {
+  const dir = dataDir();
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  return dir;
 }
 
 export function databaseUrl(): string | undefined {

@@ -27,3 +27,17 @@ export const notFound = (what: string) => new HttpError(404, `${what} not found`
 export const conflict = (detail: string) => new HttpError(409, detail);
 export const forbidden = (detail = "Not enough permissions") => new HttpError(403, detail);
 export const unauthorized = (detail = "Not authenticated") => new HttpError(401, detail, { "WWW-Authenticate": "Bearer" });
+
+/** A 4xx from code that is not ours (next-auth) in the API's format; anything else unchanged. */
+export async function asApiError(response: Response): Promise<Response> {
+  const type = response.headers.get("content-type") ?? "";
+  if (response.status < 400 || response.status >= 500 || type.includes("application/json")) return response;
+  const text = (await response.text()).trim();
+  const headers = new Headers(response.headers);
+  headers.set("content-type", "application/json");
+  headers.delete("content-length");
+  return new Response(JSON.stringify({ detail: text || response.statusText || `HTTP ${response.status}` }), {
+    status: response.status,
+    headers,
+  });
+}

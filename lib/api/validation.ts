@@ -8,6 +8,9 @@ export type Source = "body" | "query" | "path";
 
 const FLOAT_MESSAGE = "Input should be a valid number";
 
+/** The largest value of a PostgreSQL `integer` column (and of an integer query value used in SQL). */
+export const INT32_MAX = 2_147_483_647;
+
 /** A JSON number that may have a fractional part (everything else numeric here is an integer). */
 export function floatNumber() {
   return z.number({ error: FLOAT_MESSAGE });
@@ -15,8 +18,10 @@ export function floatNumber() {
 
 export function parseWith<T extends z.ZodType>(schema: T, input: unknown, source: Source): z.output<T> {
   const result = schema.safeParse(input, { reportInput: true });
-  if (result.success) return result.data;
-  throw new ValidationError(result.error.issues.map((issue) => toEntry(issue, source, input)));
+  const entries = result.success ? [] : result.error.issues.map((issue) => toEntry(issue, source, input));
+  entries.push(...nulEntries(input, [source]));
+  if (entries.length > 0) throw new ValidationError(entries);
+  return result.data!;
 }
 
 export function toEntry(issue: z.core.$ZodIssue, source: Source, root: unknown): ValidationEntry {
@@ -114,8 +119,27 @@ export function toEntry(issue: z.core.$ZodIssue, source: Source, root: unknown):
   }
 }
 
-/** Parses a JSON request body the way FastAPI reports it: malformed JSON is a 422 `json_invalid`. */
+/** Deeper bodies are refused before parsing: no request of this API nests more than a few levels. */
+export const MAX_JSON_DEPTH = 32;
+
+/**
+ * Parses a JSON request body the way FastAPI reports it: malformed JSON is a 422 `json_invalid`.
+ * Nesting beyond MAX_JSON_DEPTH is refused the same way before JSON.parse, because every recursive
+ * walk of a value (validation, error bodies, JSON.stringify) would otherwise overflow the stack.
+ */
 export function parseJsonText(text: string): unknown {
+  const tooDeep = nestingBeyond(text, MAX_JSON_DEPTH);
+  if (tooDeep !== null) {
+    throw new ValidationError([
+      {
+        type: "json_invalid",
+        loc: ["body", tooDeep],
+        msg: "JSON decode error",
+        input: {},
+        ctx: { error: `JSON nested deeper than ${MAX_JSON_DEPTH} levels` },
+      },
+    ]);
+  }
   try {
     return JSON.parse(text);
   } catch (error) {
@@ -155,4 +179,39 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
     current = (current as Record<PropertyKey, unknown>)[key];
   }
   return current;
+}
+
+/** The offset where `text` opens its (maxDepth + 1)th nested array or object, or null. Strings are skipped. */
+function nestingBeyond(text: string, maxDepth: number): number | null {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      // A backslash escapes the next character, which therefore never ends the string.
+      if (c === "\\") i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === "[" || c === "{") {
+      if (++depth > maxDepth) return i;
+    } else if (c === "]" || c === "}") depth--;
+  }
+  return null;
+}
+
+// PostgreSQL text and jsonb cannot hold U+0000, so a NUL anywhere in a request's strings (values or
+// keys) is a 422 here rather than a 500 from the database.
+function nulEntries(value: unknown, loc: (string | number)[]): ValidationEntry[] {
+  if (typeof value === "string") {
+    return value.includes("\0")
+      ? [{ type: "string_nul", loc, msg: "String should not contain NUL (U+0000) characters", input: value }]
+      : [];
+  }
+  if (value === null || typeof value !== "object") return [];
+  if (Array.isArray(value)) return value.flatMap((item, index) => nulEntries(item, [...loc, index]));
+  return Object.entries(value).flatMap(([key, item]) =>
+    key.includes("\0")
+      ? [{ type: "string_nul", loc: [...loc, key], msg: "Keys should not contain NUL (U+0000) characters", input: key }]
+      : nulEntries(item, [...loc, key]),
+  );
 }

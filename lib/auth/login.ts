@@ -46,7 +46,9 @@ export interface LoginAttempt {
 
 export async function checkCredentials(db: Db, attempt: LoginAttempt) {
   const { username, password, client } = attempt;
-  if (username.length > MAX_USERNAME_LENGTH || password.length > MAX_PASSWORD_LENGTH) {
+  // PostgreSQL text cannot hold NUL; such a name belongs to no user (next-auth's sign-in form does not
+  // go through the API's validation, which refuses it with 422).
+  if (username.length > MAX_USERNAME_LENGTH || password.length > MAX_PASSWORD_LENGTH || username.includes("\0")) {
     throw new HttpError(401, BAD_CREDENTIALS, { "WWW-Authenticate": "Bearer" });
   }
   const name = username.toLowerCase();

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { dataDir } from "@/lib/config";
+import { dataDir, ensureDataDir } from "@/lib/config";
 
 /**
  * The key next-auth signs and encrypts browser sessions with: AUTH_SECRET when set, else one made
@@ -15,7 +15,7 @@ export function authSecret(): string {
   try {
     return fs.readFileSync(file, "utf8").trim();
   } catch {
-    fs.mkdirSync(dataDir(), { recursive: true });
+    ensureDataDir();
     const secret = crypto.randomBytes(32).toString("base64url");
     try {
       fs.writeFileSync(file, secret, { mode: 0o600, flag: "wx" });

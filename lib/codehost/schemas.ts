@@ -1,7 +1,8 @@
 import { z } from "zod";
+import { INT32_MAX } from "@/lib/api/validation";
 
 export const connectCodehostBody = z.object({
-  installation_id: z.int().min(1).describe("The GitHub App installation id."),
+  installation_id: z.int().min(1).max(INT32_MAX).describe("The GitHub App installation id."),
   repo: z
     .string()
     .trim()

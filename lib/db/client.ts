@@ -1,8 +1,7 @@
-import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { PrismaClient } from "@/lib/generated/prisma/client";
-import { databaseKind, databaseUrl, dataDir } from "@/lib/config";
+import { databaseKind, databaseUrl, ensureDataDir } from "@/lib/config";
 import { acquireDirLock } from "@/lib/db/pglite-lock";
 import { applyMigrations, type SqlSession } from "@/lib/db/migrate";
 import { countingAdapter } from "@/lib/db/sql-count";
@@ -46,13 +45,12 @@ export async function closeDb(): Promise<void> {
 }
 
 async function open(): Promise<Connection> {
-  return databaseKind() === "postgresql" ? openPostgres(databaseUrl()!) : openPglite(dataDir());
+  return databaseKind() === "postgresql" ? openPostgres(databaseUrl()!) : openPglite(ensureDataDir());
 }
 
 async function openPglite(dir: string): Promise<Connection> {
   const { PGlite } = await import("@electric-sql/pglite");
   const { PrismaPGlite } = await import("pglite-prisma-adapter");
-  fs.mkdirSync(dir, { recursive: true });
   const release = await acquireDirLock(path.join(dir, "pglite.lock"));
   process.once("exit", release);
   try {

@@ -22,17 +22,25 @@ export async function getExecution(db: Db, workspaceId: string, executionId: str
   return execution;
 }
 
-/** Lines [offset, offset + limit) of the stored log; lines still buffered in the runner follow within a second. */
+/** A log page stops before this many bytes of line text (at least one line), however short its lines. */
+export const LOG_PAGE_MAX_BYTES = 1024 * 1024;
+
+/**
+ * Lines [offset, offset + limit) of the stored log, cut short at LOG_PAGE_MAX_BYTES; `next_offset`
+ * is where the next page starts either way. Lines still buffered in the runner follow within a second.
+ */
 export async function readExecutionLog(db: Db, workspaceId: string, executionId: string, offset: number, limit: number) {
   const execution = await getExecution(db, workspaceId, executionId);
   const end = offset + limit;
+  // bigint: offset + limit may pass the integer range at the end of the offsets the API accepts.
   const chunks = await db.$queryRaw<{ first_line: number; line_count: number; content: string }[]>`
     SELECT first_line, line_count, content FROM execution_log_chunks
-    WHERE execution_id = ${executionId} AND first_line < ${end}::int AND first_line + line_count > ${offset}::int
+    WHERE execution_id = ${executionId} AND first_line < ${end}::bigint AND first_line + line_count > ${offset}::bigint
     ORDER BY first_line`;
   const lines: string[] = [];
   let next = offset;
-  for (const chunk of chunks) {
+  let bytes = 0;
+  pages: for (const chunk of chunks) {
     const first = Number(chunk.first_line);
     // A gap (a batch that could not be stored) ends this page; the next one starts after it.
     if (first > next) {
@@ -40,9 +48,12 @@ export async function readExecutionLog(db: Db, workspaceId: string, executionId:
       next = first;
     }
     const from = next - first;
-    const take = chunk.content.split("\n").slice(from, from + (end - next));
-    lines.push(...take);
-    next += take.length;
+    for (const line of chunk.content.split("\n").slice(from, from + (end - next))) {
+      bytes += Buffer.byteLength(line) + 1;
+      if (bytes > LOG_PAGE_MAX_BYTES && lines.length > 0) break pages;
+      lines.push(line);
+      next++;
+    }
     if (next >= end) break;
   }
   const finished = FINISHED_STATUSES.includes(execution.status);

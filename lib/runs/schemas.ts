@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { floatNumber, queryBool, queryInt } from "@/lib/api/validation";
+import { floatNumber, INT32_MAX, queryBool, queryInt } from "@/lib/api/validation";
 
 export const taskParams = z.object({ id: z.string(), task_id: z.string() });
 export const executionParams = z.object({ id: z.string(), execution_id: z.string() });
@@ -16,7 +16,7 @@ export const fixConflictsQuery = z.object({
 });
 
 export const logQuery = z.object({
-  offset: queryInt(z.int().min(0)).default(0),
+  offset: queryInt(z.int().min(0).max(INT32_MAX)).default(0),
   limit: queryInt(z.int().min(1).max(10_000)).default(1000),
 });
 

@@ -2,12 +2,13 @@ import { connection } from "@/lib/db/client";
 import { createFirstAdmin } from "@/lib/users/create-user";
 import { setupCode } from "@/lib/auth/setup-code";
 import { HttpError } from "@/lib/api/errors";
-import { databaseUrl } from "@/lib/config";
+import { databaseUrl, ensureDataDir } from "@/lib/config";
 import { startPostgresRelay } from "@/lib/events/postgres-relay";
 import { startEngine } from "@/lib/runner/start";
 
 export async function startServer() {
   try {
+    ensureDataDir();
     const { db, kind } = await connection();
     console.log(`[taskboard] database ready (${kind})`);
     await bootstrapAdmin(db);

@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { floatNumber, queryInt } from "@/lib/api/validation";
+import { floatNumber, INT32_MAX, queryInt } from "@/lib/api/validation";
 import { questionResponse } from "@/lib/questions/schemas";
 import { COLUMN_KEYS, PRIORITIES, SORT_FIELDS } from "@/lib/tasks/columns";
+import { MAX_POSITION } from "@/lib/tasks/positions";
 
 // Request and response shapes of the task and board operations; the routes validate with these and
 // lib/openapi/operations/tasks.ts documents them.
@@ -19,7 +20,7 @@ const pageLimit = queryInt(z.int().min(1).max(100)).default(20).describe("Page s
 
 export const columnQuery = z.object({
   limit: pageLimit,
-  offset: queryInt(z.int().min(0)).default(0).describe("Number of tasks of the column to skip."),
+  offset: queryInt(z.int().min(0).max(INT32_MAX)).default(0).describe("Number of tasks of the column to skip."),
   sort_by: z.enum(SORT_FIELDS).default("position").describe("Sort key; ties are broken by task id, so pages never overlap."),
   sort_dir: z.enum(["asc", "desc"]).default("asc"),
 });
@@ -33,9 +34,15 @@ const projectId = z.string().nullable().describe("A project of this workspace (4
 const phase = z
   .int()
   .min(1)
+  .max(INT32_MAX)
   .nullable()
   .describe("1-based index into the project's phases; with a project set it must not exceed their number (422 otherwise).");
-const prUrl = z.string().max(2000).nullable();
+// Shown as a link on the card: http(s) only, never javascript: or data: URLs.
+const prUrl = z
+  .url({ protocol: /^https?$/, error: "Input should be an http or https URL" })
+  .max(2000)
+  .nullable()
+  .describe("The task's pull request: an http or https URL.");
 
 export const createTaskBody = z.object({
   title,
@@ -61,7 +68,11 @@ export const updateTaskBody = z.object({
   project_id: projectId.optional(),
   phase: phase.optional(),
   pr_url: prUrl.optional(),
-  position: floatNumber().optional().describe("Exact position in the column; 409 if another task holds it. Prefer the move operation."),
+  position: floatNumber()
+    .min(-MAX_POSITION)
+    .max(MAX_POSITION)
+    .optional()
+    .describe("Exact position in the column; 409 if another task holds it. Prefer the move operation."),
   has_merge_conflict: z.boolean().optional(),
   blocked: z
     .boolean()

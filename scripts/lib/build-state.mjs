@@ -8,7 +8,7 @@ export function needsBuild() {
   const buildId = path.join(root, ".next", "BUILD_ID");
   if (!fs.existsSync(buildId)) return true;
   const built = fs.statSync(buildId).mtimeMs;
-  const sources = ["app", "components", "lib", "prisma", "public", "instrumentation.ts", "next.config.mjs", "package.json"];
+  const sources = ["app", "components", "lib", "prisma", "public", "instrumentation.ts", "proxy.ts", "next.config.mjs", "package.json"];
   return sources.some((entry) => newerThan(path.join(root, entry), built));
 }
 
