@@ -15,16 +15,17 @@ export async function serveMcp(mcp: McpRequest): Promise<Response> {
   // The answer streams (Server-Sent Events, with keep-alive comments during a long ask_question);
   // when the client goes away, the request's work is dropped with it.
   mcp.request.signal.addEventListener("abort", () => void server.close(), { once: true });
-  return transport.handleRequest(mcp.request);
+  const response = await transport.handleRequest(mcp.request);
+  return response.status >= 400 ? withDetail(response) : response;
 }
 
-/**
- * GET (a standalone server-to-client stream) and DELETE (ending a session): a stateless server has
- * neither, and the transport specification has it answer 405; the body is the SDK's own.
- */
-export function mcpMethodNotAllowed(): Response {
+// The transport refuses what it cannot take (406 without the right Accept, 415, 400 for a message
+// that is not JSON-RPC, 413) with a JSON-RPC error body. The API's errors are `{"detail": …}`, so
+// its message goes there too; MCP clients read only the status.
+async function withDetail(response: Response): Promise<Response> {
+  const body = (await response.json().catch(() => null)) as { error?: { message?: string } } | null;
   return Response.json(
-    { jsonrpc: "2.0", error: { code: -32000, message: "Method not allowed: this MCP server is stateless; POST only" }, id: null },
-    { status: 405, headers: { allow: "POST" } },
+    { detail: body?.error?.message ?? response.statusText, ...body },
+    { status: response.status, headers: response.headers },
   );
 }

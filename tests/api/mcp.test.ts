@@ -302,9 +302,24 @@ describe("MCP server: authentication", () => {
         headers: { authorization: `Bearer ${apiKey}`, accept: "text/event-stream" },
       });
       expect(response.status, method).toBe(405);
-      expect(response.headers.get("allow"), method).toBe("POST");
-      expect(await response.json()).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32000 } });
+      expect(response.headers.get("allow"), method).toContain("POST");
+      expect(await response.json()).toEqual({ detail: "Method Not Allowed" });
     }
+  });
+
+  it("answers what the transport refuses with the API's detail body, and the JSON-RPC error", async () => {
+    const post = (headers: Record<string, string>, body: string) =>
+      fetch(`${server.url}/api/mcp`, { method: "POST", headers: { authorization: `Bearer ${apiKey}`, ...headers }, body });
+    const noAccept = await post({ "content-type": "application/json" }, JSON.stringify(INITIALIZE));
+    expect(noAccept.status).toBe(406);
+    expect(await noAccept.json()).toMatchObject({
+      detail: "Not Acceptable: Client must accept both application/json and text/event-stream",
+      jsonrpc: "2.0",
+      error: { code: -32000 },
+    });
+    const notJsonRpc = await post(MCP_HEADERS, JSON.stringify({ hello: "world" }));
+    expect(notJsonRpc.status).toBe(400);
+    expect((await notJsonRpc.json()).detail).toContain("Invalid JSON-RPC message");
   });
 });
 

@@ -1,7 +1,8 @@
-import { publicRoute, withUser } from "@/lib/api/handler";
-import { mcpMethodNotAllowed, serveMcp } from "@/lib/mcp/serve";
+import { withUser } from "@/lib/api/handler";
+import { serveMcp } from "@/lib/mcp/serve";
 
-// The Model Context Protocol over streamable HTTP (docs/mcp.md), stateless. A Bearer credential
+// The Model Context Protocol over streamable HTTP (docs/mcp.md), stateless: POST only (proxy.ts
+// answers GET and DELETE 405, as the transport specification allows). A Bearer credential
 // only: never the browser's cookie. Agent tokens are let in: each tool call then checks its
 // workspace as withWorkspace does (lib/mcp/workspace.ts), which keeps them inside their own.
 export const dynamic = "force-dynamic";
@@ -9,7 +10,3 @@ export const dynamic = "force-dynamic";
 export const POST = withUser({ bearerOnly: true, agentAllowed: true }, async ({ request, db, sql, caller, requestId }) =>
   serveMcp({ request, db, sql, caller, requestId }),
 );
-
-export const GET = publicRoute({}, async () => mcpMethodNotAllowed());
-
-export const DELETE = publicRoute({}, async () => mcpMethodNotAllowed());

@@ -12,8 +12,10 @@ const jsonRpcMessage = z
   })
   .describe("A JSON-RPC message, or an array of them.");
 
-// What the transport answers to a request it cannot take (not the API's {detail}).
+// What the transport answers to a request it cannot take: a JSON-RPC error, with its message in
+// `detail` as well, like every error of the API (lib/mcp/serve.ts).
 const jsonRpcError = z.object({
+  detail: z.string(),
   jsonrpc: z.literal("2.0"),
   id: z.null(),
   error: z.object({ code: z.int(), message: z.string() }),
@@ -39,13 +41,4 @@ export const mcpOperations: OperationSpec[] = [
       415: { description: "Content-Type is not application/json", schema: jsonRpcError },
     },
   },
-  ...(["get", "delete"] as const).map((method): OperationSpec => ({
-    method,
-    path: "/api/mcp",
-    operationId: `mcp${method === "get" ? "Stream" : "EndSession"}`,
-    summary: `Always 405: the MCP server is stateless, so it has no ${method === "get" ? "standalone event stream" : "session to end"}.`,
-    tags: ["mcp"],
-    auth: false,
-    responses: { 405: { description: "Method not allowed (Allow: POST)", schema: jsonRpcError } },
-  })),
 ];
