@@ -52,6 +52,26 @@ export function githubAppConfigured(): boolean {
   return appConfigured(process.env);
 }
 
+/** How often an event stream sends a heartbeat and re-checks its caller's credential and membership. */
+export function eventsHeartbeatMs(): number {
+  return positiveInt(process.env.EVENTS_HEARTBEAT_SECONDS, 15) * 1000;
+}
+
+/** The event log keeps events this many days... */
+export function eventRetentionDays(): number {
+  return positiveInt(process.env.EVENT_RETENTION_DAYS, 30);
+}
+
+/** ...and at most this many per workspace, the newest. */
+export function eventRetentionEvents(): number {
+  return positiveInt(process.env.EVENT_RETENTION_EVENTS, 10_000);
+}
+
+/** How often the event log is pruned to the two limits above. */
+export function eventPruneIntervalMs(): number {
+  return positiveInt(process.env.EVENT_PRUNE_INTERVAL_SECONDS, 300) * 1000;
+}
+
 function positiveInt(raw: string | undefined, fallback: number): number {
   const value = Number(raw);
   return raw && Number.isInteger(value) && value > 0 ? value : fallback;

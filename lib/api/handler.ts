@@ -8,6 +8,8 @@ import { forbidden, HttpError, notFound, unauthorized } from "@/lib/api/errors";
 import { parseJsonText, parseWith } from "@/lib/api/validation";
 import { DataDirInUseError } from "@/lib/db/pglite-lock";
 import { countSqlStatements } from "@/lib/db/sql-count";
+import { actingAs } from "@/lib/events/actor";
+import type { EventActor } from "@/lib/events/event-types";
 
 // Every route handler is one of these wrappers around a small function. The wrapper does, in this
 // order: authentication (401), workspace membership (404, so ids reveal nothing), validation of
@@ -69,7 +71,8 @@ export function withUser<S extends Schemas>(
     const caller = await authenticate(request, sql);
     if (caller.workspaceScope && !schemas.agentAllowed) throw forbidden(AGENT_REFUSED);
     if (schemas.adminOnly && !caller.isAdmin) throw forbidden("Only administrators may do this");
-    return handler({ request, db, sql, requestId, caller, ...(await parseInputs(schemas, request, rawParams)) });
+    const inputs = await parseInputs(schemas, request, rawParams);
+    return actingAs(actorOf(caller), () => handler({ request, db, sql, requestId, caller, ...inputs }));
   });
 }
 
@@ -84,20 +87,22 @@ export function withWorkspace<S extends Schemas>(
   return respond(async (request, rawParams, requestId) => {
     const { db, sql } = await connection();
     const workspaceId = String(rawParams.id ?? "");
-    const caller = await authenticate(request, sql, workspaceId);
-    const membership = membershipOf(caller, workspaceId);
+    const { caller, membership } = await workspaceAccess(request, sql, workspaceId);
     if (schemas.humansOnly && caller.workspaceScope) throw forbidden(AGENT_REFUSED);
     if (schemas.ownerOnly && membership.role !== "owner") throw forbidden("Only workspace owners may do this");
-    return handler({
-      request,
-      db,
-      sql,
-      requestId,
-      caller,
-      workspace: { id: workspaceId, name: membership.workspaceName },
-      role: membership.role,
-      ...(await parseInputs(schemas, request, rawParams)),
-    });
+    const inputs = await parseInputs(schemas, request, rawParams);
+    return actingAs(actorOf(caller), () =>
+      handler({
+        request,
+        db,
+        sql,
+        requestId,
+        caller,
+        workspace: { id: workspaceId, name: membership.workspaceName },
+        role: membership.role,
+        ...inputs,
+      }),
+    );
   });
 }
 
@@ -151,6 +156,19 @@ export function errorResponse(error: unknown, requestId: string): Response {
   }
   console.error(`[${requestId}] unhandled error`, error);
   return json({ detail: "Internal Server Error" }, 500, { "x-request-id": requestId });
+}
+
+/**
+ * The caller of a workspace route and their membership: 401 without a valid credential, 404 when
+ * not a member. Long-lived responses (the event stream) call it again to notice revocation.
+ */
+export async function workspaceAccess(request: Request, sql: Sql, workspaceId: string) {
+  const caller = await authenticate(request, sql, workspaceId);
+  return { caller, membership: membershipOf(caller, workspaceId) };
+}
+
+function actorOf(caller: Caller): EventActor {
+  return { type: caller.kind === "agent" ? "agent" : "user", user_id: caller.userId, username: caller.username };
 }
 
 const AGENT_REFUSED = "Agent tokens may not do this: they act only inside their own workspace, as a member";

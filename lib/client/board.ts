@@ -3,6 +3,7 @@ import { api } from "@/lib/client/api";
 import type { ColumnData } from "@/lib/client/board-cache";
 import { boardKeys, type ColumnQueryKey } from "@/lib/client/query-keys";
 import { DEFAULT_SORT, type BoardColumnPage, type ColumnSort, type TaskPage } from "@/lib/client/types";
+import { rememberBoardCursor } from "@/lib/client/use-workspace-events";
 import type { ColumnKey } from "@/lib/tasks/columns";
 
 // The board's reads: the first page of every column in one request, then one infinite query per
@@ -31,12 +32,14 @@ export function useBoardFirstPages(workspaceId: string) {
   return useQuery({
     queryKey: boardKeys.firstPages(workspaceId),
     queryFn: async () => {
-      const board = await api<{ columns: BoardColumnPage[] }>(`/api/workspaces/${workspaceId}/board?limit=${PAGE_SIZE}`);
+      const board = await api<{ columns: BoardColumnPage[]; cursor: string }>(`/api/workspaces/${workspaceId}/board?limit=${PAGE_SIZE}`);
       for (const { key, items, total, has_more } of board.columns) {
         const cacheKey = boardKeys.columnSorted(workspaceId, key, DEFAULT_SORT);
         if (!client.getQueryData(cacheKey))
           client.setQueryData<ColumnData>(cacheKey, { pages: [{ items, total, has_more }], pageParams: [0] });
       }
+      // The live stream goes on from what this board shows.
+      rememberBoardCursor(workspaceId, board.cursor);
       return true;
     },
     staleTime: Infinity,

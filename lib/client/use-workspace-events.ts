@@ -1,54 +1,58 @@
 "use client";
 
 import { useQueryClient, type QueryClient } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
+import { useEffect, useState, useSyncExternalStore } from "react";
 import { api } from "@/lib/client/api";
 import { findTask, patchTask, placeTask, removeTask } from "@/lib/client/board-cache";
 import { boardKeys, executionKeys, questionKeys, scheduleKeys, taskKeys } from "@/lib/client/query-keys";
 import type { Execution, Question, Task, TaskRun } from "@/lib/client/types";
+import { EVENT_TYPES, RESET_EVENT, type EventType, type WorkspaceEvent } from "@/lib/events/event-types";
 
-// Keeps every open page of a workspace current: the server's event stream is applied to the
-// TanStack Query cache piece by piece. After a dropped connection the stream cannot tell what was
-// missed, so the board's queries are refetched once when it comes back.
+// Keeps every open page of a workspace current: the server's event stream (the workspace event
+// log, read from a cursor) is applied to the TanStack Query cache piece by piece. The stream starts
+// at the cursor the board was read at, so nothing committed between the board's load and the
+// stream's connection is missed; after a dropped connection EventSource sends Last-Event-ID and the
+// server replays what was missed. Only a reader further behind than the log keeps gets `reset`,
+// and then refetches.
 
 export type LiveState = "connecting" | "live" | "reconnecting";
 
-const EVENT_TYPES = [
-  "task.created",
-  "task.updated",
-  "task.moved",
-  "task.deleted",
-  "question.created",
-  "question.answered",
-  "question.deleted",
-  "run.updated",
-  "execution.updated",
-] as const;
+/** The board calls this with the `cursor` of each GET …/board it loads. */
+export function rememberBoardCursor(workspaceId: string, cursor: string) {
+  boardCursors.set(workspaceId, cursor);
+  for (const listener of cursorListeners) listener();
+}
 
 export function useWorkspaceEvents(workspaceId: string): LiveState {
   const client = useQueryClient();
   const [state, setState] = useState<LiveState>("connecting");
+  // A page without a board streams from "now"; once a board is loaded, from the board's cursor
+  // (a board loaded later, e.g. after a reset, restarts the stream from its own cursor; events
+  // applied twice leave the cache as applying them once does).
+  const boardCursor = useSyncExternalStore(
+    subscribeToCursors,
+    () => boardCursors.get(workspaceId) ?? null,
+    () => null,
+  );
 
   useEffect(() => {
-    const source = new EventSource(`/api/workspaces/${workspaceId}/events`);
-    let lostConnection = false;
-    source.onopen = () => {
-      setState("live");
-      if (lostConnection) {
-        lostConnection = false;
-        client.invalidateQueries({ queryKey: boardKeys.columns(workspaceId) });
-        client.invalidateQueries({ queryKey: questionKeys.all(workspaceId) });
-        client.invalidateQueries({ queryKey: executionKeys.all(workspaceId) });
-      }
+    const after = boardCursor === null ? "" : `?after=${encodeURIComponent(boardCursor)}`;
+    const source = new EventSource(`/api/workspaces/${workspaceId}/events${after}`);
+    source.onopen = () => setState("live");
+    source.onerror = () => setState("reconnecting");
+    const onReset = () => {
+      client.invalidateQueries({ queryKey: boardKeys.all(workspaceId) });
+      client.invalidateQueries({ queryKey: taskKeys.all(workspaceId) });
+      client.invalidateQueries({ queryKey: questionKeys.all(workspaceId) });
+      client.invalidateQueries({ queryKey: executionKeys.all(workspaceId) });
+      client.invalidateQueries({ queryKey: scheduleKeys.all(workspaceId) });
     };
-    source.onerror = () => {
-      lostConnection = true;
-      setState("reconnecting");
-    };
+    source.addEventListener(RESET_EVENT, onReset);
     const handlers = EVENT_TYPES.map((type) => {
       const handler = (message: MessageEvent<string>) => {
         try {
-          applyEvent(client, workspaceId, type, JSON.parse(message.data));
+          const event = JSON.parse(message.data) as WorkspaceEvent;
+          applyEvent(client, workspaceId, type, event.data);
         } catch (error) {
           console.error(`cannot apply ${type}`, error);
         }
@@ -57,22 +61,23 @@ export function useWorkspaceEvents(workspaceId: string): LiveState {
       return [type, handler] as const;
     });
     return () => {
+      source.removeEventListener(RESET_EVENT, onReset);
       for (const [type, handler] of handlers) source.removeEventListener(type, handler);
       source.close();
     };
-  }, [client, workspaceId]);
+  }, [client, workspaceId, boardCursor]);
 
   return state;
 }
 
-export function applyEvent(client: QueryClient, workspaceId: string, type: (typeof EVENT_TYPES)[number], data: unknown) {
+export function applyEvent(client: QueryClient, workspaceId: string, type: EventType, data: unknown) {
   switch (type) {
     case "task.created":
     case "task.updated":
     case "task.moved": {
-      const task = data as Task & { truncated?: boolean };
-      // The PostgreSQL relay sends only ids for events too big for NOTIFY.
-      if (task.truncated || !task.status) return refreshTask(client, workspaceId, task.id);
+      const task = data as Task;
+      // A task deleted in the same transaction is logged as its id only.
+      if (!task.status) return refreshTask(client, workspaceId, task.id);
       const known = findTask(client, workspaceId, task.id);
       if (type === "task.updated" && known && known.status === task.status && known.position === task.position) {
         patchTask(client, workspaceId, task.id, (old) => ({ ...old, ...task }));
@@ -135,4 +140,12 @@ export async function refreshTask(client: QueryClient, workspaceId: string, task
   } catch {
     // Deleted meanwhile: its own event removes it.
   }
+}
+
+const boardCursors = new Map<string, string>();
+const cursorListeners = new Set<() => void>();
+
+function subscribeToCursors(listener: () => void) {
+  cursorListeners.add(listener);
+  return () => cursorListeners.delete(listener);
 }

@@ -16,6 +16,8 @@ interface Connection {
   /** Prepared statements for the hot read paths, beside Prisma (see lib/db/sql.ts). */
   sql: Sql;
   kind: "pglite" | "postgresql";
+  /** PGlite only: LISTEN on the embedded database (PostgreSQL listens on a connection of its own, lib/events/postgres-relay.ts). */
+  listen?(channel: string, onPayload: (payload: string) => void): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -65,6 +67,9 @@ async function openPglite(dir: string): Promise<Connection> {
       db,
       sql: pgliteSql(pg),
       kind: "pglite",
+      async listen(channel, onPayload) {
+        await pg.listen(channel, onPayload);
+      },
       async close() {
         await db.$disconnect();
         await pg.close();

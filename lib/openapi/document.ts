@@ -15,6 +15,7 @@ import { eventOperations } from "@/lib/openapi/operations/events";
 import { mcpOperations } from "@/lib/openapi/operations/mcp";
 import { paginatedTasksResponse, taskResponse, taskRunResponse } from "@/lib/tasks/schemas";
 import { execution } from "@/lib/runs/schemas";
+import { workspaceEvent } from "@/lib/events/schemas";
 import { codehostStatus } from "@/lib/codehost/schemas";
 import { projectResponse } from "@/lib/projects/schemas";
 import { questionResponse } from "@/lib/questions/schemas";
@@ -50,6 +51,7 @@ const NAMED_SCHEMAS: [z.ZodType, string][] = [
   [taskRunResponse, "TaskRunResponse"],
   [paginatedTasksResponse, "PaginatedTasksResponse"],
   [execution, "Execution"],
+  [workspaceEvent, "WorkspaceEvent"],
 ];
 
 type JsonObject = Record<string, unknown>;
@@ -141,7 +143,7 @@ export function buildOpenApiDocument(operations: OperationSpec[]): JsonObject {
 type Convert = (schema: z.ZodType, io: "input" | "output") => JsonObject;
 
 function responsesOf(op: OperationSpec, convert: Convert) {
-  const entries: Record<number, { description: string; schema?: z.ZodType }> = { ...op.responses };
+  const entries: OperationSpec["responses"] = { ...op.responses };
   // Every operation may answer 422 (the interface document lists it for all), and the wrappers in
   // lib/api/handler.ts add 401 (authentication) and 404 (workspace membership) before any handler runs.
   if (op.auth !== false) entries[401] ??= { description: DEFAULT_ERROR_DESCRIPTIONS[401] };
@@ -159,7 +161,7 @@ function responsesOf(op: OperationSpec, convert: Convert) {
           : undefined;
     out[status] = {
       description: entry.description || DEFAULT_ERROR_DESCRIPTIONS[code] || "",
-      ...(schema ? { content: { "application/json": { schema } } } : {}),
+      ...(schema ? { content: { [entry.contentType ?? "application/json"]: { schema } } } : {}),
     };
   }
   return out;

@@ -16,5 +16,5 @@ export interface OperationSpec {
   query?: z.ZodType;
   body?: z.ZodType;
   /** Success and error responses by status; a schema-less entry means no body (e.g. 204). */
-  responses: Record<number, { description: string; schema?: z.ZodType }>;
+  responses: Record<number, { description: string; schema?: z.ZodType; /** default application/json */ contentType?: string }>;
 }

@@ -1,13 +1,14 @@
 import type { Db } from "@/lib/db/client";
-import { localBus, type WorkspaceEvent } from "@/lib/events/publish";
+import { onWorkspaceEvents } from "@/lib/events/wake";
 import { getQuestion } from "@/lib/questions/questions";
 import type { QuestionResponse } from "@/lib/questions/serialize";
 
 export const MAX_WAIT_SECONDS = 60;
 
-// The live bus delivers an answer given on this instance at once (and, with PostgreSQL, one given
-// on another instance through the relay). The slow poll covers a relay that is down; it bounds the
-// cost of a wait to one primary-key read every POLL_MS.
+// The workspace's event wake-up (lib/events/wake.ts) fires when its event log grows, on this
+// instance or another: the question is read again then, so an answer arrives at once. The slow
+// poll covers a lost notification. Wake-ups that come while a read is under way make one more
+// read, not one each, so a busy workspace costs at most one primary-key read at a time.
 const POLL_MS = 5_000;
 
 /**
@@ -22,23 +23,20 @@ export async function waitForAnswer(
   signal?: AbortSignal,
 ): Promise<QuestionResponse> {
   const deadline = Date.now() + Math.min(seconds, MAX_WAIT_SECONDS) * 1000;
-  const bus = localBus();
   let wake = () => {};
-  let answeredSinceRead = false;
-  const onEvent = (event: WorkspaceEvent) => {
-    if (event.type !== "question.answered" || (event.data as { id?: string } | null)?.id !== questionId) return;
-    answeredSinceRead = true;
+  let wokenSinceRead = false;
+  // Subscribed before the first read, so an answer landing between a read and the wait still counts.
+  const unsubscribe = onWorkspaceEvents(workspaceId, () => {
+    wokenSinceRead = true;
     wake();
-  };
-  // Subscribed before the first read, so an answer landing between the read and the wait still wakes it.
-  bus.on(workspaceId, onEvent);
+  });
   try {
     for (;;) {
-      answeredSinceRead = false;
+      wokenSinceRead = false;
       const question = await getQuestion(db, workspaceId, questionId);
       const left = deadline - Date.now();
       if (question.status === "answered" || left <= 0 || signal?.aborted) return question;
-      if (answeredSinceRead) continue;
+      if (wokenSinceRead) continue;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(done, Math.min(left, POLL_MS));
         signal?.addEventListener("abort", done);
@@ -52,6 +50,6 @@ export async function waitForAnswer(
       });
     }
   } finally {
-    bus.off(workspaceId, onEvent);
+    unsubscribe();
   }
 }

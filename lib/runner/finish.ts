@@ -1,9 +1,8 @@
 import type { Execution } from "@/lib/generated/prisma/client";
-import { publishEvent } from "@/lib/events/publish";
+import { recordEvents, type NewEvent } from "@/lib/events/record-events";
 import { serializeExecution, serializeTaskRun } from "@/lib/runs/serialize";
 import { agentTokenName, type Tx } from "@/lib/runs/start-execution";
-import { getSql, type Db } from "@/lib/db/client";
-import { loadTask } from "@/lib/tasks/load-tasks";
+import type { Db } from "@/lib/db/client";
 import { endOfColumn, lockColumn } from "@/lib/tasks/positions";
 
 export type FinalStatus = "succeeded" | "failed" | "cancelled" | "timed_out";
@@ -31,7 +30,7 @@ export async function finishExecution(
   from: string[] = ["running"],
 ): Promise<Execution | null> {
   const now = new Date();
-  const result = await db.$transaction(async (tx) => {
+  return db.$transaction(async (tx) => {
     const current = await tx.execution.findUnique({ where: { id: executionId } });
     if (!current) return null;
     const facts = {
@@ -41,12 +40,13 @@ export async function finishExecution(
     };
     if (!from.includes(current.status)) {
       // Already finished (cancelled elsewhere): add what only the process knew, keep the verdict.
-      if (Object.keys(facts).length === 0 && outcome.exitCode === undefined) return { execution: current, change: null };
+      if (Object.keys(facts).length === 0 && outcome.exitCode === undefined) return current;
       const execution = await tx.execution.update({
         where: { id: executionId },
         data: { ...facts, exitCode: current.exitCode ?? outcome.exitCode ?? null },
       });
-      return { execution, change: null };
+      await recordEvents(tx, execution.workspaceId, [executionEvent(execution)]);
+      return execution;
     }
     const ran = current.status === "running";
     const duration = ran ? Math.max(0, (now.getTime() - current.startedAt.getTime()) / 1000) : null;
@@ -79,19 +79,17 @@ export async function finishExecution(
       execution.trigger === "fix_conflicts" && outcome.status === "succeeded"
         ? await resolveConflict(tx, execution.taskId, execution.keepStatus)
         : null;
-    return { execution, change: { run, task } };
+    await recordEvents(tx, execution.workspaceId, [
+      { type: "run.updated", taskId: run.taskId, data: serializeTaskRun(run) },
+      ...(task ? [{ type: task.moved ? ("task.moved" as const) : ("task.updated" as const), taskId: task.id }] : []),
+      executionEvent(execution),
+    ]);
+    return execution;
   });
-  if (!result) return null;
-  const { execution, change } = result;
-  if (change) {
-    publishEvent(execution.workspaceId, "run.updated", serializeTaskRun(change.run));
-    if (change.task) {
-      const task = await loadTask(await getSql(), change.task.workspaceId, change.task.id);
-      if (task) publishEvent(execution.workspaceId, change.task.moved ? "task.moved" : "task.updated", task);
-    }
-  }
-  publishEvent(result.execution.workspaceId, "execution.updated", serializeExecution(result.execution));
-  return result.execution;
+}
+
+export function executionEvent(execution: Execution, extra?: object): NewEvent {
+  return { type: "execution.updated", taskId: execution.taskId, data: { ...serializeExecution(execution), ...extra } };
 }
 
 /** The conflict is gone: clear the flag and, unless told to keep it, put the task up for review. */

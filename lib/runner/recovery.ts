@@ -1,9 +1,9 @@
 import fs from "node:fs";
 import os from "node:os";
 import type { Db } from "@/lib/db/client";
-import { publishEvent } from "@/lib/events/publish";
-import { serializeExecution, serializeTaskRun } from "@/lib/runs/serialize";
-import { finishExecution } from "@/lib/runner/finish";
+import { recordEvents } from "@/lib/events/record-events";
+import { serializeTaskRun } from "@/lib/runs/serialize";
+import { executionEvent, finishExecution } from "@/lib/runner/finish";
 import { killGraceMs, timeoutSeconds } from "@/lib/runner/config";
 
 export const INTERRUPTED = "interrupted by server restart";
@@ -51,11 +51,13 @@ async function requeue(db: Db, executionId: string, taskRunId: string) {
     if (count === 0) return null;
     const run = await tx.taskRun.update({ where: { id: taskRunId }, data: { status: "queued" } });
     const execution = await tx.execution.findUniqueOrThrow({ where: { id: executionId } });
-    return { run, execution };
+    await recordEvents(tx, execution.workspaceId, [
+      { type: "run.updated", taskId: run.taskId, data: serializeTaskRun(run) },
+      executionEvent(execution),
+    ]);
+    return execution;
   });
   if (!result) return;
-  publishEvent(result.execution.workspaceId, "run.updated", serializeTaskRun(result.run));
-  publishEvent(result.execution.workspaceId, "execution.updated", serializeExecution(result.execution));
   console.log(`[taskboard] execution ${executionId}: never started before the restart; queued again`);
 }
 

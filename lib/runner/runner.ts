@@ -6,10 +6,10 @@ import path from "node:path";
 import type { Db } from "@/lib/db/client";
 import type { Execution } from "@/lib/generated/prisma/client";
 import { hashSecret, newSecret } from "@/lib/auth/tokens";
-import { publishEvent } from "@/lib/events/publish";
-import { serializeExecution, serializeTaskRun } from "@/lib/runs/serialize";
+import { recordEvents, recordEventsOfWorkspaces } from "@/lib/events/record-events";
+import { serializeTaskRun } from "@/lib/runs/serialize";
 import { agentTokenName } from "@/lib/runs/start-execution";
-import { finishExecution, type Outcome } from "@/lib/runner/finish";
+import { executionEvent, finishExecution, type Outcome } from "@/lib/runner/finish";
 import { LogSink, type LogBatch } from "@/lib/runner/log-sink";
 import { agentEnvironment } from "@/lib/runner/environment";
 import { sweepOrphans } from "@/lib/runner/recovery";
@@ -163,12 +163,15 @@ export class Runner implements RunnerHandle {
         if (keyed.count > 0) secrets.set(id, secret);
         out.push({ execution, run });
       }
+      await recordEventsOfWorkspaces(
+        tx,
+        out.flatMap(({ execution, run }) => [
+          { workspaceId: execution.workspaceId, type: "run.updated" as const, taskId: run.taskId, data: serializeTaskRun(run) },
+          { workspaceId: execution.workspaceId, ...executionEvent(execution) },
+        ]),
+      );
       return out;
     });
-    for (const { execution, run } of claimed) {
-      publishEvent(execution.workspaceId, "run.updated", serializeTaskRun(run));
-      publishEvent(execution.workspaceId, "execution.updated", serializeExecution(execution));
-    }
     return claimed.map(({ execution }) => ({ execution, secret: secrets.get(execution.id) ?? "" }));
   }
 
@@ -217,8 +220,10 @@ export class Runner implements RunnerHandle {
     const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
       child.once("exit", (code, signal) => resolve({ code, signal })),
     );
-    const started = await this.db.execution.update({ where: { id: execution.id }, data: { runnerPid: pid } });
-    publishEvent(execution.workspaceId, "execution.updated", serializeExecution(started));
+    await this.db.$transaction(async (tx) => {
+      const started = await tx.execution.update({ where: { id: execution.id }, data: { runnerPid: pid } });
+      await recordEvents(tx, started.workspaceId, [executionEvent(started)]);
+    });
     this.notifyStarted(execution.id);
 
     entry.timers.push(
@@ -269,7 +274,7 @@ export class Runner implements RunnerHandle {
   }
 
   private async storeBatch(execution: Claimed, batch: LogBatch, sink: LogSink) {
-    const chunks = [];
+    const chunks: { executionId: string; firstLine: number; lineCount: number; content: string }[] = [];
     let first = batch.firstLine;
     let lines: string[] = [];
     let size = 0;
@@ -284,16 +289,16 @@ export class Runner implements RunnerHandle {
       size += line.length + 1;
     }
     if (lines.length > 0) chunks.push({ executionId: execution.id, firstLine: first, lineCount: lines.length, content: lines.join("\n") });
-    const [, updated] = await this.db.$transaction([
-      this.db.executionLogChunk.createMany({ data: chunks }),
-      this.db.execution.update({
+    await this.db.$transaction(async (tx) => {
+      await tx.executionLogChunk.createMany({ data: chunks });
+      const updated = await tx.execution.update({
         where: { id: execution.id },
         data: { lineCount: batch.firstLine + batch.lines.length, lastActivityAt: sink.lastActivityAt ?? new Date() },
-      }),
-    ]);
-    // Small batches ride along so a watching board shows the lines at once; bigger ones are fetched.
-    const log = batch.lines.length <= 100 ? { offset: batch.firstLine, lines: batch.lines } : undefined;
-    publishEvent(execution.workspaceId, "execution.updated", { ...serializeExecution(updated), log });
+      });
+      // Small batches ride along so a watching board shows the lines at once; bigger ones are fetched.
+      const log = batch.lines.length <= 100 ? { offset: batch.firstLine, lines: batch.lines } : undefined;
+      await recordEvents(tx, updated.workspaceId, [executionEvent(updated, { log })]);
+    });
   }
 
   private terminate(entry: Active, status: "cancelled" | "timed_out", message: string) {

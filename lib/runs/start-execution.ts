@@ -3,7 +3,7 @@ import type { Db } from "@/lib/db/client";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { conflict, notFound } from "@/lib/api/errors";
 import { hashSecret, newSecret } from "@/lib/auth/tokens";
-import { publishEvent } from "@/lib/events/publish";
+import { recordEvents, type NewEvent } from "@/lib/events/record-events";
 import { serializeExecution, serializeTaskRun } from "@/lib/runs/serialize";
 import { wakeRunner } from "@/lib/runner/wake";
 
@@ -28,12 +28,19 @@ export interface StartExecutionInput {
  * wakes this process's runner, which claims it (lib/runner). 409 when the task already has one.
  */
 export async function startExecution(db: Db, input: StartExecutionInput) {
-  const created = await db.$transaction((tx) => createExecution(tx, input));
-  announceStarted(input.workspaceId, created);
+  const created = await db.$transaction(async (tx) => {
+    const created = await createExecution(tx, input);
+    await recordEvents(tx, input.workspaceId, startedEvents(created));
+    return created;
+  });
+  wakeRunner();
   return created;
 }
 
-/** The same inside a caller's transaction (the scheduler claims its occurrence in it); call announceStarted after commit. */
+/**
+ * The same inside a caller's transaction (the scheduler claims its occurrence in it). The caller
+ * records startedEvents() in it as well, and calls wakeRunner() after commit.
+ */
 export async function createExecution(tx: Tx, input: StartExecutionInput) {
   // The task row lock makes the check-and-insert atomic: of two concurrent starts only one passes.
   const locked = await tx.$queryRaw<{ id: string }[]>`
@@ -76,10 +83,11 @@ export async function createExecution(tx: Tx, input: StartExecutionInput) {
   return { run, execution };
 }
 
-export function announceStarted(workspaceId: string, created: Awaited<ReturnType<typeof createExecution>>) {
-  publishEvent(workspaceId, "run.updated", serializeTaskRun(created.run));
-  publishEvent(workspaceId, "execution.updated", serializeExecution(created.execution));
-  wakeRunner();
+export function startedEvents(created: Awaited<ReturnType<typeof createExecution>>): NewEvent[] {
+  return [
+    { type: "run.updated", taskId: created.run.taskId, data: serializeTaskRun(created.run) },
+    { type: "execution.updated", taskId: created.execution.taskId, data: serializeExecution(created.execution) },
+  ];
 }
 
 /** Names the agent token of an execution, so the runner can key it and revoke it when done. */

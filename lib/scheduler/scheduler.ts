@@ -1,12 +1,12 @@
 import type { Schedule } from "@/lib/generated/prisma/client";
 import { HttpError } from "@/lib/api/errors";
-import { publishEvent } from "@/lib/events/publish";
+import { recordEventsOfWorkspaces } from "@/lib/events/record-events";
 import { nextRun } from "@/lib/schedules/next-run";
 import { taskInstructions } from "@/lib/runs/instructions";
-import { announceStarted, createExecution, type Tx } from "@/lib/runs/start-execution";
+import { createExecution, startedEvents, type Tx } from "@/lib/runs/start-execution";
+import { wakeRunner } from "@/lib/runner/wake";
 import { schedulerIntervalMs } from "@/lib/runner/config";
-import { getSql, type Db } from "@/lib/db/client";
-import { loadTask } from "@/lib/tasks/load-tasks";
+import type { Db } from "@/lib/db/client";
 import { endOfColumn, lockColumn } from "@/lib/tasks/positions";
 
 // Fires due schedules. Every instance ticks; each due schedule row is claimed with
@@ -43,12 +43,18 @@ export async function fireDueSchedules(db: Db): Promise<number> {
         ORDER BY next_run_at LIMIT ${BATCH}::int FOR UPDATE SKIP LOCKED`;
       const out: Fired[] = [];
       for (const { id, db_now } of due) out.push(await fire(tx, id, new Date(db_now)));
+      // Last in the transaction (lib/events/record-events.ts).
+      await recordEventsOfWorkspaces(
+        tx,
+        out.flatMap(({ schedule, created, newTaskId }) => [
+          ...(newTaskId ? [{ workspaceId: schedule.workspaceId, type: "task.created" as const, taskId: newTaskId }] : []),
+          ...(created ? startedEvents(created).map((event) => ({ ...event, workspaceId: schedule.workspaceId })) : []),
+        ]),
+      );
       return out;
     });
-    for (const { schedule, created, newTaskId, skipped } of fired) {
-      const task = newTaskId ? await loadTask(await getSql(), schedule.workspaceId, newTaskId) : undefined;
-      if (task) publishEvent(schedule.workspaceId, "task.created", task);
-      if (created) announceStarted(schedule.workspaceId, created);
+    if (fired.some(({ created }) => created)) wakeRunner();
+    for (const { schedule, skipped } of fired) {
       console.log(`[taskboard] schedule ${schedule.slug} (${schedule.id}) fired${skipped ? `; skipped: ${skipped}` : ""}`);
     }
     total += fired.length;

@@ -2,14 +2,15 @@ import { connection } from "@/lib/db/client";
 import { createFirstAdmin } from "@/lib/users/create-user";
 import { setupCode } from "@/lib/auth/setup-code";
 import { HttpError } from "@/lib/api/errors";
-import { databaseUrl, ensureDataDir } from "@/lib/config";
-import { startPostgresRelay } from "@/lib/events/postgres-relay";
+import { ensureDataDir } from "@/lib/config";
+import { startEventPruning } from "@/lib/events/prune-events";
+import { startEventListener } from "@/lib/events/wake";
 import { startEngine } from "@/lib/runner/start";
 
 export async function startServer() {
   try {
     ensureDataDir();
-    const { db, kind } = await connection();
+    const { db, sql, kind } = await connection();
     console.log(`[taskboard] database ready (${kind})`);
     await bootstrapAdmin(db);
     if ((await db.user.count()) === 0) {
@@ -17,8 +18,9 @@ export async function startServer() {
         `[taskboard] no administrator yet: open /setup from this machine, or from another one with the setup code ${setupCode()}`,
       );
     }
-    // Several instances may share PostgreSQL: live board events must reach all of them.
-    if (kind === "postgresql") await startPostgresRelay(databaseUrl()!);
+    // Event streams wake on the event log's notifications, from this instance or any other.
+    await startEventListener();
+    startEventPruning(sql);
     await startEngine(db, kind);
   } catch (error) {
     console.error(`[taskboard] cannot start: ${(error as Error).message}`);

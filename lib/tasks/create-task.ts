@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { publishEvent } from "@/lib/events/publish";
+import { recordEvents } from "@/lib/events/record-events";
 import { getSql, type Db } from "@/lib/db/client";
 import { loadTask } from "@/lib/tasks/load-tasks";
 import { endOfColumn, inColumnTransaction, lockColumn } from "@/lib/tasks/positions";
@@ -26,9 +26,8 @@ export async function createTask(db: Db, workspaceId: string, body: z.output<typ
       },
       select: { id: true },
     });
+    await recordEvents(tx, workspaceId, [{ type: "task.created", taskId: row.id }]);
     return row.id;
   });
-  const task = (await loadTask(await getSql(), workspaceId, id))!;
-  publishEvent(workspaceId, "task.created", task);
-  return task;
+  return (await loadTask(await getSql(), workspaceId, id))!;
 }

@@ -28,7 +28,11 @@ export function columnPageRead(key: ColumnKey, page: PageRequest): WorkspaceRead
   return { statement: COLUMN_PAGE[page.sortBy][page.sortDir], params: [[key], page.limit, page.offset] };
 }
 
-/** GET …/board: the first page of every column, `{"columns": [{key, title, total, has_more, items}]}`. */
+/**
+ * GET …/board: the first page of every column, `{"columns": [{key, title, total, has_more, items}], "cursor"}`.
+ * `cursor` is the newest event id of the workspace's log in the same snapshot: the board shows
+ * every event up to it and none after it (lib/events).
+ */
 export function boardRead(limit: number): WorkspaceRead {
   return { statement: BOARD, params: [COLUMNS.map((c) => c.key), COLUMNS.map((c) => c.title), limit] };
 }
@@ -57,6 +61,11 @@ export async function loadTasks(sql: Sql, workspaceId: string, ids: string[]): P
 
 export async function loadTask(sql: Sql, workspaceId: string, id: string): Promise<TaskResponse | undefined> {
   return (await loadTasks(sql, workspaceId, [id]))[0];
+}
+
+/** SQL for one task's JSON (or NULL), for statements that embed it, such as the event log's insert. */
+export function taskJsonSql(workspaceIdExpr: string, taskIdExpr: string): string {
+  return `(SELECT ${TASK_JSON} FROM tasks t ${TASK_JOINS} WHERE t.workspace_id = ${workspaceIdExpr} AND t.id = ${taskIdExpr})`;
 }
 
 // ---------------------------------------------------------------- SQL
@@ -137,7 +146,8 @@ const BOARD = workspaceReadStatement(
   `${columnsCte("position", "ASC", "$5", "0")}
   SELECT json_build_object('columns', json_agg(json_build_object(
            'key', pages.key, 'title', ($4::text[])[pages.ord], 'total', pages.total,
-           'has_more', pages.n < pages.total, 'items', pages.items) ORDER BY pages.ord))::text
+           'has_more', pages.n < pages.total, 'items', pages.items) ORDER BY pages.ord),
+         'cursor', (SELECT COALESCE(max(h.last_id), 0)::text FROM workspace_event_heads h WHERE h.workspace_id = $1))::text
   FROM pages`,
 );
 

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { conflict, notFound, ValidationError } from "@/lib/api/errors";
-import { publishEvent } from "@/lib/events/publish";
+import { recordEvents } from "@/lib/events/record-events";
 import { getSql, type Db } from "@/lib/db/client";
 import { loadTask } from "@/lib/tasks/load-tasks";
 import { between, doneAtFor, inColumnTransaction, lockColumn, renumberColumn, type Tx } from "@/lib/tasks/positions";
@@ -36,10 +36,9 @@ export async function moveTask(db: Db, workspaceId: string, taskId: string, body
       where: { id: taskId },
       data: { status: body.column, position, doneAt: doneAtFor(locked[0].status, body.column, locked[0].done_at) },
     });
+    await recordEvents(tx, workspaceId, [{ type: "task.moved", taskId }]);
   });
-  const task = (await loadTask(await getSql(), workspaceId, taskId))!;
-  publishEvent(workspaceId, "task.moved", task);
-  return task;
+  return (await loadTask(await getSql(), workspaceId, taskId))!;
 }
 
 async function placement(tx: Tx, workspaceId: string, taskId: string, body: MoveBody): Promise<number | null> {

@@ -157,4 +157,7 @@ export const boardResponse = z.object({
       items: z.array(taskResponse),
     }),
   ),
+  cursor: z
+    .string()
+    .describe("The workspace event log's position this board was read at: open GET …/events?after=<cursor> to miss nothing."),
 });

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { conflict, notFound } from "@/lib/api/errors";
-import { publishEvent } from "@/lib/events/publish";
+import { recordEvents } from "@/lib/events/record-events";
 import { getSql, type Db } from "@/lib/db/client";
 import { loadTask } from "@/lib/tasks/load-tasks";
 import { doneAtFor, endOfColumn, inColumnTransaction, lockColumn } from "@/lib/tasks/positions";
@@ -50,8 +50,7 @@ export async function updateTask(db: Db, workspaceId: string, taskId: string, bo
         doneAt: doneAtFor(task.status, column, task.doneAt),
       },
     });
+    await recordEvents(tx, workspaceId, [{ type: "task.updated", taskId }]);
   });
-  const task = (await loadTask(await getSql(), workspaceId, taskId))!;
-  publishEvent(workspaceId, "task.updated", task);
-  return task;
+  return (await loadTask(await getSql(), workspaceId, taskId))!;
 }

@@ -1,6 +1,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openStream } from "../helpers/sse";
 import { engineServer, eventually, FIXTURE_AGENT, newStore, workspaceOn, type EngineServer, type Store } from "../helpers/engine";
 
 // The MCP server (POST /api/mcp) through the SDK's own client, on a server of its own whose agent
@@ -340,6 +341,18 @@ describe("MCP server: an agent token", () => {
     expect(data(await tool(agent, "list_workspaces", {}))).toEqual([expect.objectContaining({ id: wsId })]);
     const created = data(await tool(agent, "create_task", { title: "made by the agent" }));
     expect(created.workspace_id).toBe(wsId);
+    // The event log names the agent as the one who made it, as for the HTTP API.
+    const stream = await openStream(`${server.url}/api/workspaces/${wsId}/events?after=0`, { authorization: `Bearer ${token}` });
+    try {
+      for (;;) {
+        const event = JSON.parse((await stream.next(10_000, "the agent's task.created")).data!);
+        if (event.type !== "task.created" || event.data.id !== created.id) continue;
+        expect(event.actor).toMatchObject({ type: "agent", username: "admin" });
+        break;
+      }
+    } finally {
+      stream.close();
+    }
     expect(data(await tool(agent, "list_tasks", { search: "made by the agent" })).items).toHaveLength(1);
     expect(data(await tool(agent, "get_task", { task_id: task.id })).id).toBe(task.id);
 

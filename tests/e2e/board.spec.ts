@@ -158,7 +158,7 @@ test("a refused move puts the card back and says why", async ({ page, request })
   const [a, b] = [await api.task(ws.id, { title: "R-A", status: "backlog" }), await api.task(ws.id, { title: "R-B", status: "backlog" })];
   await api.task(ws.id, { title: "R-C", status: "backlog" });
   // No live updates for this page, so its view of the column goes stale.
-  await page.route("**/events", (route) => route.abort());
+  await page.route("**/events*", (route) => route.abort());
   await signIn(page, `/w/${ws.id}`);
   await page.goto(`/w/${ws.id}`);
   await expect.poll(() => cardTitles(page, "Backlog")).toEqual(["R-A", "R-B", "R-C"]);

@@ -131,6 +131,25 @@ test("a second browser sees changes made through the API without reloading", asy
   await other.close();
 });
 
+test("a task created between the board's load and the live stream's connection appears without a reload", async ({ page, request }) => {
+  const api = await Api.asAdmin(request);
+  const ws = await api.workspace();
+  await api.task(ws.id, { title: "Loaded with the board", status: "todo" });
+  let release!: () => void;
+  const created = new Promise<void>((resolve) => (release = resolve));
+  // Every event-stream connection waits until the task below exists; the board has loaded by then.
+  await page.route("**/api/workspaces/*/events*", async (route) => {
+    await created;
+    await route.continue().catch(() => {}); // a connection the page gave up meanwhile
+  });
+  await signIn(page, `/w/${ws.id}`);
+  await expect.poll(() => cardTitles(page, "To do")).toEqual(["Loaded with the board"]);
+  await api.task(ws.id, { title: "Made before the stream connected", status: "todo" });
+  release();
+  await expect.poll(() => cardTitles(page, "To do")).toEqual(["Loaded with the board", "Made before the stream connected"]);
+  await expect(page.getByTitle(/^Live:/)).toBeVisible();
+});
+
 test("projects, settings and dark mode pages", async ({ page, request }) => {
   const api = await Api.asAdmin(request);
   const ws = await api.workspace();

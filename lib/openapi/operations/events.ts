@@ -1,4 +1,5 @@
 import type { OperationSpec } from "@/lib/openapi/types";
+import { eventsQuery, workspaceEvent } from "@/lib/events/schemas";
 import { workspaceParams } from "@/lib/workspaces/schemas";
 
 export const eventOperations: OperationSpec[] = [
@@ -7,11 +8,19 @@ export const eventOperations: OperationSpec[] = [
     path: "/api/workspaces/{id}/events",
     operationId: "streamWorkspaceEvents",
     summary:
-      "Live changes in the workspace as Server-Sent Events (text/event-stream): task.created, task.updated, " +
-      "task.moved, task.deleted, question.created, question.answered, question.deleted, run.updated, " +
-      "execution.updated. Each event's data is JSON {type, workspace_id, data}; comment lines are heartbeats.",
+      "The workspace event log as Server-Sent Events (text/event-stream). Each message has `id:` (the event id), `event:` " +
+      "(its type) and `data:` (the event as JSON). Start from the board's `cursor` with `?after=`; a reconnect's `Last-Event-ID` " +
+      "resumes after that event. A reader further behind than the log keeps gets `event: reset` (refetch, then go on from its " +
+      "`id`). Comment lines are heartbeats; the stream closes within one heartbeat once the credential or membership is revoked.",
     tags: ["events"],
     params: workspaceParams,
-    responses: { 200: { description: "An open text/event-stream of the workspace's events" } },
+    query: eventsQuery,
+    responses: {
+      200: {
+        description: "An open text/event-stream; each message's data is one event",
+        schema: workspaceEvent,
+        contentType: "text/event-stream",
+      },
+    },
   },
 ];

@@ -1,10 +1,11 @@
 import { withWorkspace } from "@/lib/api/handler";
+import { eventsQuery } from "@/lib/events/schemas";
 import { workspaceEventStream } from "@/lib/events/sse";
 import { workspaceParams } from "@/lib/workspaces/schemas";
 
 // A long-lived response: never cached or prerendered.
 export const dynamic = "force-dynamic";
 
-export const GET = withWorkspace({ params: workspaceParams }, async ({ workspace, request }) =>
-  workspaceEventStream(workspace.id, request.signal),
+export const GET = withWorkspace({ params: workspaceParams, query: eventsQuery }, ({ workspace, request, sql, query }) =>
+  workspaceEventStream({ workspaceId: workspace.id, request, sql, after: query.after }),
 );

@@ -1,0 +1,43 @@
+// The workspace event log's vocabulary, shared by the server and the browser. No zod here: the
+// browser imports this file (like lib/tasks/columns.ts) and should not pull in a validation library.
+
+/** Every type an event in the log can have. */
+export const EVENT_TYPES = [
+  "task.created",
+  "task.updated",
+  "task.moved",
+  "task.deleted",
+  "question.created",
+  "question.answered",
+  "question.deleted",
+  "run.updated",
+  "execution.updated",
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/**
+ * Not a logged event: the stream sends it when the reader is further behind than the log keeps
+ * (or its cursor is unknown). Its `id` is the cursor to go on from, after refetching.
+ */
+export const RESET_EVENT = "reset";
+
+export const ACTOR_TYPES = ["user", "agent", "system"] as const;
+
+/** Who made a change: a person (any of their credentials), an agent's token, or the server itself. */
+export interface EventActor {
+  type: (typeof ACTOR_TYPES)[number];
+  user_id: string | null;
+  username: string | null;
+}
+
+/** One entry of the log, as streams (and later webhooks) send it. `id` is the log's cursor. */
+export interface WorkspaceEvent<Data = unknown> {
+  id: string;
+  type: EventType;
+  workspace_id: string;
+  task_id: string | null;
+  actor: EventActor;
+  at: string;
+  data: Data;
+}

@@ -1,0 +1,59 @@
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { currentActor } from "@/lib/events/actor";
+import type { EventType } from "@/lib/events/event-types";
+import { taskJsonSql } from "@/lib/tasks/load-tasks";
+
+// The outbox: a change's events are written to the workspace event log inside the change's own
+// transaction, so they commit (or roll back) with it; a crash after commit loses nothing. A
+// trigger on the log NOTIFYs at commit, which wakes the event streams (lib/events/wake.ts).
+
+type Tx = Prisma.TransactionClient;
+
+export interface NewEvent {
+  type: EventType;
+  taskId: string | null;
+  /** The payload. Leave it out for a task event: the task as this transaction leaves it is stored. */
+  data?: unknown;
+}
+
+/**
+ * Appends events to a workspace's log; call it as the LAST thing a transaction does.
+ *
+ * It first locks the workspace's event head row and only then takes ids from the sequence, so two
+ * transactions writing events for one workspace take ids in the order they commit: a reader that
+ * has seen id N never later finds a smaller id appear (docs/events.md). The lock is held until
+ * commit, so taking it last keeps it short and keeps the lock order "rows, columns, then head"
+ * (no deadlock with the column locks of lib/tasks/positions.ts).
+ */
+export async function recordEvents(tx: Tx, workspaceId: string, events: NewEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  await tx.$executeRawUnsafe(LOCK_HEAD, workspaceId);
+  const rows = events.map((event) => ({
+    type: event.type,
+    task_id: event.taskId,
+    ...(event.data === undefined ? {} : { data: event.data }),
+  }));
+  await tx.$executeRawUnsafe(APPEND, workspaceId, JSON.stringify(currentActor()), JSON.stringify(rows));
+}
+
+/** Several workspaces' events in one transaction: heads are locked in id order, so two such transactions cannot deadlock. */
+export async function recordEventsOfWorkspaces(tx: Tx, events: (NewEvent & { workspaceId: string })[]): Promise<void> {
+  const byWorkspace = new Map<string, NewEvent[]>();
+  for (const { workspaceId, ...event } of events) byWorkspace.set(workspaceId, [...(byWorkspace.get(workspaceId) ?? []), event]);
+  for (const workspaceId of [...byWorkspace.keys()].sort()) await recordEvents(tx, workspaceId, byWorkspace.get(workspaceId)!);
+}
+
+// A no-op update when the row exists: its point is the row lock, held until commit.
+const LOCK_HEAD = `INSERT INTO workspace_event_heads (workspace_id) VALUES ($1)
+  ON CONFLICT (workspace_id) DO UPDATE SET last_id = workspace_event_heads.last_id`;
+
+// $1 workspace, $2 the actor (JSON), $3 the events (JSON array of {type, task_id, data?}), in order.
+const APPEND = `WITH added AS (
+  INSERT INTO workspace_events (workspace_id, task_id, type, actor, at, data)
+  SELECT $1, ev.value->>'task_id', ev.value->>'type', $2::json, clock_timestamp(),
+         COALESCE(ev.value->'data', ${taskJsonSql("$1", "ev.value->>'task_id'")}, json_build_object('id', ev.value->>'task_id'))
+  FROM json_array_elements($3::json) WITH ORDINALITY AS ev(value, ord)
+  ORDER BY ev.ord
+  RETURNING id
+)
+UPDATE workspace_event_heads SET last_id = (SELECT max(id) FROM added) WHERE workspace_id = $1`;

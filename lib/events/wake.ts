@@ -1,0 +1,57 @@
+import { EventEmitter } from "node:events";
+import { connection } from "@/lib/db/client";
+import { databaseUrl } from "@/lib/config";
+import { startPostgresRelay } from "@/lib/events/postgres-relay";
+
+// Wakes the event streams of a workspace when its log has new events. The log itself is the
+// message: a wake-up carries only the workspace id, and a stream that misses one catches up at its
+// next wake-up or heartbeat, because it reads from its cursor. The wake-ups come from the log's
+// NOTIFY trigger (migration workspace_event_log), delivered at commit: on PGlite by the embedded
+// database itself, on PostgreSQL through one LISTEN connection per instance (postgres-relay.ts).
+
+export const EVENTS_CHANNEL = "taskboard_events";
+/** Every stream listens for this too: the relay lost its connection and notifications may be lost. */
+const ANY = "*";
+
+const state = globalThis as typeof globalThis & { __taskboardWake?: EventEmitter; __taskboardWakeListening?: Promise<void> };
+
+function bus(): EventEmitter {
+  if (!state.__taskboardWake) {
+    state.__taskboardWake = new EventEmitter();
+    // One listener per open stream; many is normal, not a leak.
+    state.__taskboardWake.setMaxListeners(0);
+  }
+  return state.__taskboardWake;
+}
+
+/** Calls `wake` whenever the workspace's log may have grown; returns the unsubscribe function. */
+export function onWorkspaceEvents(workspaceId: string, wake: () => void): () => void {
+  bus().on(workspaceId, wake);
+  bus().on(ANY, wake);
+  return () => {
+    bus().off(workspaceId, wake);
+    bus().off(ANY, wake);
+  };
+}
+
+export function wakeWorkspace(workspaceId: string) {
+  bus().emit(workspaceId);
+}
+
+export function wakeEveryWorkspace() {
+  bus().emit(ANY);
+}
+
+/** Starts listening for the log's notifications (once per process). */
+export function startEventListener(): Promise<void> {
+  state.__taskboardWakeListening ??= (async () => {
+    const { kind, listen } = await connection();
+    if (kind === "postgresql")
+      await startPostgresRelay(databaseUrl()!, EVENTS_CHANNEL, { wake: wakeWorkspace, connected: wakeEveryWorkspace });
+    else await listen!(EVENTS_CHANNEL, wakeWorkspace);
+  })().catch((error) => {
+    state.__taskboardWakeListening = undefined;
+    throw error;
+  });
+  return state.__taskboardWakeListening;
+}
