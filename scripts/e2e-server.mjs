@@ -5,7 +5,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { root } from "./lib/build-state.mjs";
-import { E2E_ADMIN } from "./lib/e2e-admin.mjs";
+import { E2E_ADMIN, E2E_GITHUB_WEBHOOK_SECRET } from "./lib/e2e-admin.mjs";
 
 const port = process.env.E2E_PORT || "3210";
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "taskboard-e2e-"));
@@ -19,6 +19,7 @@ const server = spawn(process.execPath, [path.join(root, "node_modules/next/dist/
     DATABASE_URL: "",
     ADMIN_USERNAME: E2E_ADMIN.username,
     ADMIN_PASSWORD: E2E_ADMIN.password,
+    GITHUB_WEBHOOK_SECRET: E2E_GITHUB_WEBHOOK_SECRET,
   },
 });
 const cleanUp = () => fs.rmSync(dataDir, { recursive: true, force: true });

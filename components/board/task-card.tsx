@@ -116,6 +116,16 @@ export function CardBody({ task }: { task: Task }) {
               {prLabel(task.pr_url)}
             </a>
           ) : null}
+          {task.pr_state ? (
+            <span data-testid="pr-state" className={`rounded px-1.5 py-0.5 font-medium ${PR_STATE_STYLE[task.pr_state]}`}>
+              {task.pr_state}
+            </span>
+          ) : null}
+          {task.checks ? (
+            <span data-testid="checks-badge" className={`rounded px-1.5 py-0.5 font-medium ${CHECKS_STYLE[task.checks].style}`}>
+              {CHECKS_STYLE[task.checks].label}
+            </span>
+          ) : null}
           {task.has_merge_conflict ? (
             <span
               data-testid="conflict-badge"
@@ -164,6 +174,19 @@ function RunStatus({ task }: { task: Task }) {
     </span>
   );
 }
+
+const PR_STATE_STYLE: Record<NonNullable<Task["pr_state"]>, string> = {
+  open: "bg-green-100 text-green-900 dark:bg-green-950 dark:text-green-200",
+  draft: "bg-slate-100 text-slate-800 dark:bg-slate-800 dark:text-slate-200",
+  merged: "bg-purple-100 text-purple-900 dark:bg-purple-950 dark:text-purple-200",
+  closed: "bg-slate-200 text-slate-900 dark:bg-slate-800 dark:text-slate-200",
+};
+
+const CHECKS_STYLE: Record<NonNullable<Task["checks"]>, { label: string; style: string }> = {
+  pending: { label: "Checks running", style: "bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200" },
+  success: { label: "Checks passed", style: "bg-green-100 text-green-900 dark:bg-green-950 dark:text-green-200" },
+  failure: { label: "Checks failed", style: "bg-red-100 text-red-900 dark:bg-red-950 dark:text-red-200" },
+};
 
 function prLabel(url: string): string {
   const match = /\/pull\/(\d+)/.exec(url);

@@ -3,7 +3,14 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { apiKeysQuery, useCreateApiKey, useDeleteApiKey } from "@/lib/client/api-keys";
-import { useCodehostStatus, useConnectCodehost, useDisconnectCodehost } from "@/lib/client/codehost";
+import {
+  useCodehostStatus,
+  useConnectCodehost,
+  useDisconnectCodehost,
+  useGithubRepositories,
+  useLastGithubDelivery,
+  useStartGithubInstall,
+} from "@/lib/client/codehost";
 import { membersQuery, useAddMember, useRemoveMember } from "@/lib/client/members";
 import type { CreatedApiKey, Member } from "@/lib/client/types";
 import { workspaceQuery } from "@/lib/client/workspaces";
@@ -31,6 +38,11 @@ function CodehostSection({ workspaceId }: { workspaceId: string }) {
   const [installation, setInstallation] = useState("");
   const connect = useConnectCodehost(workspaceId);
   const disconnect = useDisconnectCodehost(workspaceId);
+  const install = useStartGithubInstall(workspaceId);
+  const workspace = useQuery(workspaceQuery(workspaceId));
+  const isOwner = workspace.data?.role === "owner";
+  const canInstall = isOwner && status.data?.app_configured === true && !status.data.connected;
+  const repositories = useGithubRepositories(workspaceId, canInstall);
   return (
     <section aria-labelledby="codehost-title" className={card}>
       <h2 id="codehost-title" className="mb-2 font-semibold">
@@ -51,6 +63,25 @@ function CodehostSection({ workspaceId }: { workspaceId: string }) {
               codehostLabel(status.data)
             )}
           </p>
+          {status.data.reason ? (
+            <p className="mb-3 text-sm text-red-800 dark:text-red-300" data-testid="codehost-disconnect-reason">
+              Disconnected by GitHub: {status.data.reason}
+            </p>
+          ) : null}
+          {canInstall ? (
+            <div className="mb-4 space-y-3">
+              <button type="button" className={primaryButton} onClick={() => install.mutate()} disabled={install.isPending}>
+                Connect GitHub
+              </button>
+              {repositories.data ? (
+                <RepositoryPicker
+                  repositories={repositories.data.items.map((item) => item.full_name)}
+                  pending={connect.isPending}
+                  onPick={(picked) => connect.mutate({ repo: picked, installation_id: repositories.data.installation_id })}
+                />
+              ) : null}
+            </div>
+          ) : null}
           {status.data.app_configured === false && !status.data.connected ? (
             <p className="text-sm text-slate-600 dark:text-slate-400">
               The server has no GitHub App credentials (GITHUB_APP_ID and GITHUB_APP_PRIVATE_KEY). Ask the administrator to set them, then
@@ -88,10 +119,53 @@ function CodehostSection({ workspaceId }: { workspaceId: string }) {
               </button>
             </form>
           )}
-          <ErrorText>{connect.error?.message ?? disconnect.error?.message}</ErrorText>
+          <ErrorText>{connect.error?.message ?? disconnect.error?.message ?? install.error?.message}</ErrorText>
+          {isOwner ? <LastDelivery workspaceId={workspaceId} /> : null}
         </>
       )}
     </section>
+  );
+}
+
+function RepositoryPicker({ repositories, pending, onPick }: { repositories: string[]; pending: boolean; onPick: (repo: string) => void }) {
+  const [picked, setPicked] = useState("");
+  if (repositories.length === 0) return <p className="text-sm">The installation sees no repositories yet: add some on GitHub.</p>;
+  return (
+    <form
+      className="flex flex-wrap items-end gap-2"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (picked) onPick(picked);
+      }}
+    >
+      <label className="text-sm font-medium">
+        Repository
+        <select required value={picked} onChange={(e) => setPicked(e.target.value)} className={inputClass}>
+          <option value="">Pick a repository…</option>
+          {repositories.map((repo) => (
+            <option key={repo} value={repo}>
+              {repo}
+            </option>
+          ))}
+        </select>
+      </label>
+      <button type="submit" className={primaryButton} disabled={pending || !picked}>
+        Use this repository
+      </button>
+    </form>
+  );
+}
+
+// Owners see how the last webhook delivery ended, so a failing one does not go unnoticed.
+function LastDelivery({ workspaceId }: { workspaceId: string }) {
+  const last = useLastGithubDelivery(workspaceId, true);
+  if (!last.data) return null;
+  const { event, action, received_at, result, error } = last.data;
+  return (
+    <p className="mt-3 text-sm text-slate-700 dark:text-slate-300" data-testid="codehost-last-delivery">
+      Last webhook: {action ? `${event}.${action}` : event} at {new Date(received_at).toLocaleString()} —{" "}
+      {error ? <span className="text-red-800 dark:text-red-300">failed: {error}</span> : (result ?? "received")}
+    </p>
   );
 }
 

@@ -218,11 +218,16 @@ function queryObject(search: URLSearchParams): Record<string, string | string[]>
   return out;
 }
 
-/** Reads at most 1 MiB (413 beyond), whatever Content-Length claims. */
 async function readJsonBody(request: Request): Promise<unknown> {
+  const text = await readTextBody(request, MAX_BODY_BYTES);
+  return text.trim() === "" ? undefined : parseJsonText(text);
+}
+
+/** The body as text, at most `maxBytes` (413 beyond), whatever Content-Length claims. */
+export async function readTextBody(request: Request, maxBytes: number): Promise<string> {
   const declared = Number(request.headers.get("content-length"));
-  if (declared > MAX_BODY_BYTES) throw tooLarge();
-  if (!request.body) return undefined;
+  if (declared > maxBytes) throw tooLarge(maxBytes);
+  if (!request.body) return "";
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -230,16 +235,15 @@ async function readJsonBody(request: Request): Promise<unknown> {
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
+    if (size > maxBytes) {
       await reader.cancel();
-      throw tooLarge();
+      throw tooLarge(maxBytes);
     }
     chunks.push(value);
   }
-  const text = Buffer.concat(chunks).toString("utf8");
-  return text.trim() === "" ? undefined : parseJsonText(text);
+  return Buffer.concat(chunks).toString("utf8");
 }
 
-function tooLarge() {
-  return new HttpError(413, `Request body larger than ${MAX_BODY_BYTES} bytes`);
+function tooLarge(maxBytes: number) {
+  return new HttpError(413, `Request body larger than ${maxBytes} bytes`);
 }

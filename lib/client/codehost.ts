@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "@/lib/client/api";
 import { codehostKeys } from "@/lib/client/query-keys";
-import type { CodehostConnectInput, CodehostStatus } from "@/lib/client/types";
+import type { CodehostConnectInput, CodehostStatus, GithubDeliveries, GithubInstall, GithubRepositories } from "@/lib/client/types";
 
 // The workspace's GitHub connection.
 
@@ -28,5 +28,33 @@ export function useDisconnectCodehost(workspaceId: string) {
   return useMutation({
     mutationFn: () => api<void>(codehostUrl(workspaceId), { method: "DELETE" }),
     onSuccess: () => client.invalidateQueries({ queryKey: codehostKeys.status(workspaceId) }),
+  });
+}
+
+/** "Connect GitHub": asks for the App's installation page (with its signed state) and goes there. */
+export function useStartGithubInstall(workspaceId: string) {
+  return useMutation({
+    mutationFn: () => api<GithubInstall>(`${codehostUrl(workspaceId)}/github/install`, { method: "POST" }),
+    onSuccess: ({ install_url }) => window.location.assign(install_url),
+  });
+}
+
+/** The repositories the recorded installation can see; a 409 means no installation is recorded yet. */
+export function useGithubRepositories(workspaceId: string, enabled: boolean) {
+  return useQuery({
+    queryKey: codehostKeys.repositories(workspaceId),
+    queryFn: () => api<GithubRepositories>(`${codehostUrl(workspaceId)}/github/repositories`),
+    enabled,
+    retry: false,
+  });
+}
+
+export function useLastGithubDelivery(workspaceId: string, enabled: boolean) {
+  return useQuery({
+    queryKey: codehostKeys.deliveries(workspaceId),
+    queryFn: () => api<GithubDeliveries>(`${codehostUrl(workspaceId)}/github/deliveries?limit=1`),
+    select: (page) => page.items[0] ?? null,
+    enabled,
+    refetchInterval: 30_000,
   });
 }

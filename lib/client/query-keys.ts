@@ -77,4 +77,6 @@ export const executionKeys = {
 
 export const codehostKeys = {
   status: (workspaceId: string) => ["codehost", workspaceId] as const,
+  repositories: (workspaceId: string) => ["codehost", workspaceId, "repositories"] as const,
+  deliveries: (workspaceId: string) => ["codehost", workspaceId, "deliveries"] as const,
 };

@@ -2,7 +2,13 @@
 // documents with. Type-only imports: none of zod reaches the browser's bundle.
 import type { z } from "zod";
 import type { apiKey, createdApiKey } from "@/lib/auth/schemas";
-import type { codehostStatus, connectCodehostBody } from "@/lib/codehost/schemas";
+import type {
+  codehostStatus,
+  connectCodehostBody,
+  deliveriesResponse,
+  installationRepositoriesResponse,
+  installResponse,
+} from "@/lib/codehost/schemas";
 import type { createProjectBody, projectResponse } from "@/lib/projects/schemas";
 import type { questionResponse } from "@/lib/questions/schemas";
 import type { execution, executionLog } from "@/lib/runs/schemas";
@@ -37,6 +43,9 @@ export type ExecutionLog = z.output<typeof executionLog>;
 export type Schedule = z.output<typeof scheduleResponse>;
 export type TriggerResult = z.output<typeof triggerResponse>;
 export type CodehostStatus = z.output<typeof codehostStatus>;
+export type GithubInstall = z.output<typeof installResponse>;
+export type GithubRepositories = z.output<typeof installationRepositoriesResponse>;
+export type GithubDeliveries = z.output<typeof deliveriesResponse>;
 export type Member = z.output<typeof member>;
 export type ApiKey = z.output<typeof apiKey>;
 export type CreatedApiKey = z.output<typeof createdApiKey>;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { INT32_MAX } from "@/lib/api/validation";
+import { INT32_MAX, queryInt } from "@/lib/api/validation";
 
 export const connectCodehostBody = z.object({
   installation_id: z.int().min(1).max(INT32_MAX).describe("The GitHub App installation id."),
@@ -20,4 +20,59 @@ export const codehostStatus = z.object({
     .describe(
       "True when the server has GITHUB_APP_ID and a private key that parses (GITHUB_APP_PRIVATE_KEY or GITHUB_APP_PRIVATE_KEY_FILE).",
     ),
+  reason: z
+    .string()
+    .optional()
+    .describe("Present while disconnected by GitHub: why (the App was uninstalled or suspended, the repository was removed)."),
 });
+
+export const webhookAnswer = z.object({
+  delivery_id: z.string().describe("X-GitHub-Delivery of the delivery."),
+  status: z.enum(["accepted", "duplicate"]).describe("duplicate: this delivery was received before, and nothing changed."),
+});
+
+export const installResponse = z.object({
+  install_url: z.string().describe("The GitHub App's installation page; send the user there."),
+  state: z.string().describe("Signed; names the workspace and the user; valid for one hour. GitHub hands it back to the callback."),
+});
+
+export const installCallbackQuery = z.object({
+  installation_id: queryInt(z.int().min(1).max(INT32_MAX)),
+  state: z.string().min(1).max(2000),
+  setup_action: z.string().max(50).optional(),
+});
+
+export const installationRepositoriesResponse = z.object({
+  installation_id: z.int(),
+  items: z.array(
+    z.object({
+      full_name: z.string().describe('"owner/name", the value for PUT …/codehost `repo`.'),
+      private: z.boolean(),
+      default_branch: z.string().nullable(),
+      html_url: z.string(),
+    }),
+  ),
+});
+
+export const deliveriesQuery = z.object({
+  limit: queryInt(z.int().min(1).max(50)).default(10).describe("How many of the newest deliveries, 1 to 50."),
+});
+
+export const deliveriesResponse = z.object({
+  items: z.array(
+    z.object({
+      delivery_id: z.string(),
+      event: z.string(),
+      action: z.string().nullable(),
+      received_at: z.string(),
+      result: z.string().nullable().describe("What the board did with it; follow-up work (mergeability, checks) is appended."),
+      error: z.string().nullable().describe("Why applying it failed, if it did."),
+    }),
+  ),
+});
+
+export const githubSettings = z.object({
+  merged_to_done: z.boolean().describe("A merged pull request moves its linked task to done (default true)."),
+});
+
+export const githubSettingsPatch = githubSettings.partial();

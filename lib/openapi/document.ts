@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { OperationSpec } from "@/lib/openapi/types";
 import { authOperations } from "@/lib/openapi/operations/auth";
-import { codehostOperations } from "@/lib/openapi/operations/codehost";
+import { codehostOperations, githubOperations } from "@/lib/openapi/operations/codehost";
 import { healthOperations } from "@/lib/openapi/operations/health";
 import { projectOperations } from "@/lib/openapi/operations/projects";
 import { questionOperations } from "@/lib/openapi/operations/questions";
@@ -33,6 +33,7 @@ export const OPERATIONS: OperationSpec[] = [
   ...questionOperations,
   ...projectOperations,
   ...codehostOperations,
+  ...githubOperations,
   ...scheduleOperations,
   ...taskOperations,
   ...runOperations,

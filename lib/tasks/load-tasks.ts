@@ -79,7 +79,8 @@ const iso = (expr: string) => `to_char(${expr} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T
 const TASK_JSON = `json_build_object(
   'id', t.id, 'workspace_id', t.workspace_id, 'title', t.title, 'description', t.description,
   'status', t.status, 'position', t.position, 'priority', t.priority, 'tags', COALESCE(t.tags, '{}'),
-  'pr_url', t.pr_url, 'has_merge_conflict', t.has_merge_conflict, 'project_id', t.project_id, 'phase', t.phase,
+  'pr_url', t.pr_url, 'has_merge_conflict', t.has_merge_conflict,
+  'pr_number', t.pr_number, 'pr_state', t.pr_state, 'pr_head_sha', t.pr_head_sha, 'checks', t.checks, 'project_id', t.project_id, 'phase', t.phase,
   'blocked', t.blocked OR e.open_questions IS NOT NULL,
   'project_name', pr.name,
   'phase_name', CASE WHEN t.phase BETWEEN 1 AND cardinality(pr.phases) THEN pr.phases[t.phase] END,

@@ -125,6 +125,14 @@ export const taskResponse = z.object({
   tags: z.array(z.string()),
   pr_url: z.string().nullable(),
   has_merge_conflict: z.boolean().default(false),
+  pr_number: z.int().nullable().default(null).describe("The linked pull request's number (set from GitHub webhooks)."),
+  pr_state: z.enum(["open", "draft", "merged", "closed"]).nullable().default(null).describe("The linked pull request's state."),
+  pr_head_sha: z.string().nullable().default(null).describe("The commit at the head of the linked pull request."),
+  checks: z
+    .enum(["pending", "success", "failure"])
+    .nullable()
+    .default(null)
+    .describe("All check runs of the pull request's head commit: any failed → failure, else any unfinished → pending."),
   project_id: z.string().nullable().default(null),
   phase: z.int().nullable().default(null),
   blocked: z.boolean().default(false).describe("Marked blocked, or has an open question."),

@@ -7,7 +7,21 @@ import { doneAtFor, endOfColumn, inColumnTransaction, lockColumn } from "@/lib/t
 import { checkProjectPhase } from "@/lib/tasks/project-phase";
 import type { updateTaskBody } from "@/lib/tasks/schemas";
 
-export async function updateTask(db: Db, workspaceId: string, taskId: string, body: z.output<typeof updateTaskBody>) {
+/** What GitHub reports about a task's pull request: set by webhooks (lib/github-sync), never by PATCH. */
+export type PullRequestFields = {
+  pr_number?: number | null;
+  pr_state?: "open" | "draft" | "merged" | "closed" | null;
+  pr_head_sha?: string | null;
+  checks?: "pending" | "success" | "failure" | null;
+};
+
+export async function updateTask(
+  db: Db,
+  workspaceId: string,
+  taskId: string,
+  body: z.output<typeof updateTaskBody>,
+  pullRequest: PullRequestFields = {},
+) {
   await inColumnTransaction(db, async (tx) => {
     const placing = body.status !== undefined || body.position !== undefined;
     // The column lock comes before the row lock (see positions.ts), so find the column unlocked first.
@@ -46,6 +60,10 @@ export async function updateTask(db: Db, workspaceId: string, taskId: string, bo
         prUrl: body.pr_url,
         position,
         hasMergeConflict: body.has_merge_conflict,
+        prNumber: pullRequest.pr_number,
+        prState: pullRequest.pr_state,
+        prHeadSha: pullRequest.pr_head_sha,
+        checks: pullRequest.checks,
         blocked: body.blocked,
         doneAt: doneAtFor(task.status, column, task.doneAt),
       },

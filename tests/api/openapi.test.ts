@@ -137,7 +137,9 @@ describe("GET /openapi.json", () => {
       ]),
     );
     const status = resolve(op("get", "/api/workspaces/{id}/codehost/status").responses["200"].content["application/json"].schema);
-    expect(Object.keys(status.properties).sort()).toEqual(["app_configured", "connected", "installation_id", "repo"]);
+    // The interface's four fields, always present; `reason` only while GitHub took the connection away.
+    expect(Object.keys(status.properties).sort()).toEqual(["app_configured", "connected", "installation_id", "reason", "repo"]);
+    expect([...status.required].sort()).toEqual(["app_configured", "connected", "installation_id", "repo"]);
     expect(
       resolve(op("get", "/api/workspaces/{id}/schedules/{ref}/default-instructions").responses["200"].content["application/json"].schema),
     ).toMatchObject({ properties: { instructions: { type: "string" } }, required: ["instructions"] });

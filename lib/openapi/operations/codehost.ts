@@ -1,6 +1,17 @@
 import type { OperationSpec } from "@/lib/openapi/types";
 import { workspaceParams } from "@/lib/workspaces/schemas";
-import { codehostStatus, connectCodehostBody } from "@/lib/codehost/schemas";
+import {
+  codehostStatus,
+  connectCodehostBody,
+  deliveriesQuery,
+  deliveriesResponse,
+  githubSettings,
+  githubSettingsPatch,
+  installCallbackQuery,
+  installationRepositoriesResponse,
+  installResponse,
+  webhookAnswer,
+} from "@/lib/codehost/schemas";
 
 // The provider is GitHub: /codehost and /github are two spellings of the same operations.
 export const codehostOperations: OperationSpec[] = (["codehost", "github"] as const).flatMap((segment): OperationSpec[] => {
@@ -37,3 +48,93 @@ export const codehostOperations: OperationSpec[] = (["codehost", "github"] as co
     },
   ];
 });
+
+// GitHub's side of the connection: webhooks and the App installation flow.
+export const githubOperations: OperationSpec[] = [
+  {
+    method: "post",
+    path: "/api/webhooks/github",
+    operationId: "receiveGithubWebhook",
+    summary: "A GitHub App webhook delivery, authenticated by X-Hub-Signature-256 (HMAC-SHA256 of the body with GITHUB_WEBHOOK_SECRET)",
+    tags: ["codehost"],
+    auth: false,
+    responses: {
+      200: { description: "A redelivery: nothing changed", schema: webhookAnswer },
+      202: { description: "Stored and applied; calls to GitHub continue after the answer", schema: webhookAnswer },
+      400: { description: "Signed, but X-GitHub-Event, X-GitHub-Delivery or the JSON body is missing or malformed" },
+      401: { description: "Missing or wrong signature, or no GITHUB_WEBHOOK_SECRET: nothing was stored" },
+      413: { description: "A body larger than GitHub sends (25 MiB)" },
+    },
+  },
+  {
+    method: "post",
+    path: "/api/workspaces/{id}/codehost/github/install",
+    operationId: "startGithubInstall",
+    summary: "Start connecting GitHub: the App's installation page and a signed state (owners only, not agent tokens)",
+    tags: ["codehost"],
+    params: workspaceParams,
+    responses: {
+      200: { description: "Send the user to install_url", schema: installResponse },
+      403: { description: "Only workspace owners may do this" },
+      409: { description: "The GitHub App is not configured on this server" },
+    },
+  },
+  {
+    method: "get",
+    path: "/api/codehost/github/callback",
+    operationId: "githubInstallCallback",
+    summary: "GitHub's setup URL after installing the App: records the installation on the workspace named by the state",
+    tags: ["codehost"],
+    query: installCallbackQuery,
+    responses: {
+      303: { description: "Recorded; redirects to the workspace's settings page to pick a repository" },
+      400: { description: "The state is malformed, expired or not issued here, or installation_id is not an installation of the App" },
+      403: { description: "The state was issued to another user, or the user is no longer an owner of the workspace" },
+    },
+  },
+  {
+    method: "get",
+    path: "/api/workspaces/{id}/codehost/github/repositories",
+    operationId: "listGithubRepositories",
+    summary: "The repositories the workspace's GitHub installation can see, to pick one with PUT …/codehost (owners only)",
+    tags: ["codehost"],
+    params: workspaceParams,
+    responses: {
+      200: { description: "Repositories", schema: installationRepositoriesResponse },
+      403: { description: "Only workspace owners may do this" },
+      409: { description: "No installation recorded yet, or the GitHub App is not configured" },
+    },
+  },
+  {
+    method: "get",
+    path: "/api/workspaces/{id}/codehost/github/deliveries",
+    operationId: "listGithubDeliveries",
+    summary: "The newest webhook deliveries for the workspace's installation or repository, with what became of them (owners only)",
+    tags: ["codehost"],
+    params: workspaceParams,
+    query: deliveriesQuery,
+    responses: {
+      200: { description: "Newest first", schema: deliveriesResponse },
+      403: { description: "Only workspace owners may do this" },
+    },
+  },
+  {
+    method: "get",
+    path: "/api/workspaces/{id}/codehost/github/settings",
+    operationId: "getGithubSettings",
+    summary: "How the workspace follows GitHub",
+    tags: ["codehost"],
+    params: workspaceParams,
+    responses: { 200: { description: "Settings", schema: githubSettings } },
+  },
+  {
+    method: "patch",
+    path: "/api/workspaces/{id}/codehost/github/settings",
+    operationId: "updateGithubSettings",
+    summary: "Change how the workspace follows GitHub (owners only)",
+    tags: ["codehost"],
+    params: workspaceParams,
+    body: githubSettingsPatch,
+    responses: { 200: { description: "Settings", schema: githubSettings }, 403: { description: "Only workspace owners may do this" } },
+  },
+];

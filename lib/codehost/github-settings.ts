@@ -1,0 +1,33 @@
+import type { z } from "zod";
+import type { Db } from "@/lib/db/client";
+import type { deliveriesResponse, githubSettings, githubSettingsPatch } from "@/lib/codehost/schemas";
+
+// The workspace's GitHub behaviour and the deliveries it received: what Settings shows the owner.
+
+export async function githubSettingsOf(db: Db, workspaceId: string): Promise<z.output<typeof githubSettings>> {
+  const row = await db.workspace.findUniqueOrThrow({ where: { id: workspaceId }, select: { githubMergedToDone: true } });
+  return { merged_to_done: row.githubMergedToDone };
+}
+
+export async function updateGithubSettings(db: Db, workspaceId: string, patch: z.output<typeof githubSettingsPatch>) {
+  const row = await db.workspace.update({
+    where: { id: workspaceId },
+    data: { githubMergedToDone: patch.merged_to_done },
+    select: { githubMergedToDone: true },
+  });
+  return { merged_to_done: row.githubMergedToDone };
+}
+
+/** The newest deliveries for the workspace's installation or repository (one statement). */
+export async function recentDeliveries(db: Db, workspaceId: string, limit: number): Promise<z.input<typeof deliveriesResponse>> {
+  const rows = await db.$queryRaw<
+    { delivery_id: string; event: string; action: string | null; received_at: Date; result: string | null; error: string | null }[]
+  >`
+    SELECT d.delivery_id, d.event, d.action, d.received_at, d.result, d.error
+    FROM workspaces w JOIN github_deliveries d
+      ON d.installation_id = w.github_installation_id OR d.repo = lower(w.github_repo)
+    WHERE w.id = ${workspaceId}
+    ORDER BY d.received_at DESC, d.delivery_id DESC
+    LIMIT ${limit}`;
+  return { items: rows.map((row) => ({ ...row, received_at: row.received_at.toISOString() })) };
+}
