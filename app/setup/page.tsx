@@ -1,6 +1,7 @@
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { getDb } from "@/lib/db/client";
+import { needsSetup } from "@/lib/users/needs-setup";
 import { SetupForm } from "@/components/auth/setup-form";
 import { clientAddress } from "@/lib/auth/client-address";
 import { setupCodeRequired } from "@/lib/auth/setup-code";
@@ -9,7 +10,7 @@ export const dynamic = "force-dynamic";
 
 export default async function SetupPage() {
   const db = await getDb();
-  if ((await db.user.count()) > 0) redirect("/login");
+  if (!(await needsSetup(db))) redirect("/login");
   return (
     <main className="mx-auto flex min-h-screen max-w-sm flex-col justify-center px-6">
       <h1 className="mb-1 text-2xl font-semibold">Create the first administrator</h1>

@@ -2,11 +2,12 @@ import { getServerSession } from "next-auth";
 import { redirect } from "next/navigation";
 import { authOptions } from "@/lib/auth/next-auth-options";
 import { getDb } from "@/lib/db/client";
+import { needsSetup } from "@/lib/users/needs-setup";
 
 /** For server-rendered pages: the signed-in person, or a redirect to setup or sign-in. */
 export async function requirePageSession() {
   const session = await getServerSession(authOptions());
   if (session?.user?.name) return session.user as { name: string; isAdmin: boolean };
   const db = await getDb();
-  redirect((await db.user.count()) === 0 ? "/setup" : "/login");
+  redirect((await needsSetup(db)) ? "/setup" : "/login");
 }

@@ -23,6 +23,7 @@ import type {
 } from "@/lib/tasks/schemas";
 import type { member, workspace, workspaceWithRole } from "@/lib/workspaces/schemas";
 import type { ColumnKey, SORT_FIELDS } from "@/lib/tasks/columns";
+import { ACTIVE_RUN_STATUSES as ACTIVE } from "@/lib/runs/statuses";
 
 export type SortBy = (typeof SORT_FIELDS)[number];
 export type SortDir = "asc" | "desc";
@@ -52,7 +53,7 @@ export type CreatedApiKey = z.output<typeof createdApiKey>;
 export type Workspace = z.output<typeof workspace>;
 export type WorkspaceWithRole = z.output<typeof workspaceWithRole>;
 
-export const ACTIVE_RUN_STATUSES = new Set(["queued", "running"]);
+export const ACTIVE_RUN_STATUSES = new Set<string>(ACTIVE);
 
 // Request bodies, as the browser sends them (zod's input side: defaults may be left out).
 export type CreateTaskInput = z.input<typeof createTaskBody>;

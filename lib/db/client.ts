@@ -1,6 +1,6 @@
 import os from "node:os";
 import path from "node:path";
-import { PrismaClient } from "@/lib/generated/prisma/client";
+import { PrismaClient, type Prisma } from "@/lib/generated/prisma/client";
 import { databaseKind, databaseUrl, ensureDataDir } from "@/lib/config";
 import { acquireDirLock } from "@/lib/db/pglite-lock";
 import { applyMigrations, type SqlSession } from "@/lib/db/migrate";
@@ -8,6 +8,8 @@ import { countingAdapter } from "@/lib/db/sql-count";
 import { pgliteSql, postgresSql, type Sql } from "@/lib/db/sql";
 
 export type Db = InstanceType<typeof PrismaClient>;
+/** The client inside `db.$transaction(async (tx) => …)`: functions that take one run inside their caller's transaction. */
+export type Tx = Prisma.TransactionClient;
 
 // What one process holds open. Kept on globalThis so that `next dev` reloads, and the separate
 // bundles Next makes for instrumentation and routes, all share one PGlite instance and one pool.

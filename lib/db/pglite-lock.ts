@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { isAlive, processStartedAt } from "@/lib/server/processes";
 
 // Two processes on one PGlite directory silently lose each other's writes, so a process claims the
 // directory with a lock file naming itself and refuses to open one that a running process holds.
@@ -15,7 +16,6 @@ import fs from "node:fs";
 
 const WAIT_FOR_HOLDER_MS = 5_000;
 const POLL_MS = 100;
-const PF_EXITING = 0x4;
 
 export class DataDirInUseError extends Error {
   constructor(dir: string, pid: number) {
@@ -35,7 +35,7 @@ interface Holder {
 }
 
 export async function acquireDirLock(lockPath: string, waitMs = WAIT_FOR_HOLDER_MS): Promise<() => void> {
-  const self: Holder = { pid: process.pid, started: startedAt(process.pid) };
+  const self: Holder = { pid: process.pid, started: processStartedAt(process.pid) };
   const deadline = Date.now() + waitMs;
   for (;;) {
     try {
@@ -46,7 +46,7 @@ export async function acquireDirLock(lockPath: string, waitMs = WAIT_FOR_HOLDER_
     }
     const holder = readHolder(lockPath);
     if (holder?.pid === process.pid) return () => releaseLock(lockPath);
-    if (holder && isRunning(holder)) {
+    if (holder && isAlive(holder.pid, holder.started)) {
       if (Date.now() >= deadline) throw new DataDirInUseError(lockPath, holder.pid);
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
       continue;
@@ -74,48 +74,5 @@ function readHolder(lockPath: string): Holder | null {
     return Number.isInteger(parsed.pid) && parsed.pid! > 0 ? { pid: parsed.pid!, started: parsed.started ?? null } : null;
   } catch {
     return null;
-  }
-}
-
-function isRunning(holder: Holder): boolean {
-  const stat = procStat(holder.pid);
-  if (stat === undefined) return signalable(holder.pid); // no /proc: the pid is all there is
-  if (stat === null) return false;
-  if (stat.state === "Z" || stat.state === "X" || (stat.flags & PF_EXITING) !== 0) return false;
-  return holder.started === null || holder.started === `${bootId()}:${stat.startTime}`;
-}
-
-function startedAt(pid: number): string | null {
-  const stat = procStat(pid);
-  return stat ? `${bootId()}:${stat.startTime}` : null;
-}
-
-/** undefined: this system has no /proc; null: no such process. */
-function procStat(pid: number): { state: string; flags: number; startTime: string } | null | undefined {
-  let text: string;
-  try {
-    text = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-  } catch {
-    return fs.existsSync("/proc/self/stat") ? null : undefined;
-  }
-  // The command name (field 2) is in parentheses and may itself hold spaces and parentheses.
-  const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
-  return { state: fields[0], flags: Number(fields[6]), startTime: fields[19] };
-}
-
-function bootId(): string {
-  try {
-    return fs.readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
-  } catch {
-    return "";
-  }
-}
-
-function signalable(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }

@@ -5,6 +5,7 @@ import { conflict, notFound } from "@/lib/api/errors";
 import { recordEvents } from "@/lib/events/record-events";
 import type { createQuestionBody, listQuestionsQuery } from "@/lib/questions/schemas";
 import { serializeQuestion, withTaskTitle } from "@/lib/questions/serialize";
+import { QUESTION_STATUS } from "@/lib/questions/statuses";
 
 export async function createQuestion(db: Db, workspaceId: string, input: z.output<typeof createQuestionBody>) {
   const task = await db.task.findFirst({ where: { id: input.task_id, workspaceId }, select: { id: true } });
@@ -55,8 +56,8 @@ export async function getQuestion(db: Db, workspaceId: string, questionId: strin
 export async function answerQuestion(db: Db, workspaceId: string, questionId: string, answer: string) {
   return db.$transaction(async (tx) => {
     const { count } = await tx.question.updateMany({
-      where: { id: questionId, workspaceId, status: "open" },
-      data: { answer, status: "answered", answeredAt: new Date() },
+      where: { id: questionId, workspaceId, status: QUESTION_STATUS.open },
+      data: { answer, status: QUESTION_STATUS.answered, answeredAt: new Date() },
     });
     const row = await tx.question.findFirst({ where: { id: questionId, workspaceId }, include: withTaskTitle });
     if (!row) throw notFound("Question");

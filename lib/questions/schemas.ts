@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { queryInt } from "@/lib/api/validation";
 import { workspaceParams } from "@/lib/workspaces/schemas";
+import { QUESTION_STATUSES } from "@/lib/questions/statuses";
 
 export const MAX_OPTIONS = 4;
 export const QUESTION_LIST_LIMIT = { default: 100, max: 500 };
@@ -22,7 +23,7 @@ export const createQuestionBody = z.object({
 });
 
 export const listQuestionsQuery = z.object({
-  status: z.enum(["open", "answered"]).optional(),
+  status: z.enum(QUESTION_STATUSES).optional(),
   task_id: z.string().optional(),
   limit: queryInt(z.int().min(1).max(QUESTION_LIST_LIMIT.max).default(QUESTION_LIST_LIMIT.default)),
 });
@@ -38,8 +39,9 @@ export const questionResponse = z.object({
   context: z.string().nullable(),
   options: z.array(z.string()).max(MAX_OPTIONS).nullable(),
   answer: z.string().nullable(),
-  status: z.enum(["open", "answered"]),
+  status: z.enum(QUESTION_STATUSES),
   priority: z.int(),
   created_at: z.string(),
   answered_at: z.string().nullable(),
 });
+export type QuestionResponse = z.output<typeof questionResponse>;

@@ -1,8 +1,6 @@
 import type { Question } from "@/lib/generated/prisma/client";
-import type { z } from "zod";
-import type { questionResponse } from "@/lib/questions/schemas";
-
-export type QuestionResponse = z.output<typeof questionResponse>;
+import type { QuestionResponse } from "@/lib/questions/schemas";
+import { QUESTION_STATUS } from "@/lib/questions/statuses";
 
 /** Load questions with this include so task_title can be filled. */
 export const withTaskTitle = { task: { select: { title: true } } } as const;
@@ -17,7 +15,7 @@ export function serializeQuestion(row: Question & { task?: { title: string } | n
     context: row.context,
     options: Array.isArray(row.options) ? row.options.map(String) : null,
     answer: row.answer,
-    status: row.status === "answered" ? "answered" : "open",
+    status: row.status === QUESTION_STATUS.answered ? QUESTION_STATUS.answered : QUESTION_STATUS.open,
     priority: row.priority,
     created_at: row.createdAt.toISOString(),
     answered_at: row.answeredAt?.toISOString() ?? null,

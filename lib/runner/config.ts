@@ -1,5 +1,5 @@
+import os from "node:os";
 import path from "node:path";
-import { dataDir } from "@/lib/config";
 
 // The runner's settings from the environment (docs/agents.md lists them).
 
@@ -14,15 +14,20 @@ export function demoAgentCommand(): string {
   return `${shellQuote(process.execPath)} ${shellQuote(script)}`;
 }
 
-/** AGENT_WORKDIR may contain `{task_id}`; by default every task gets DATA_DIR/work/<task_id>. */
-export function agentWorkdir(taskId: string): string {
+/**
+ * AGENT_WORKDIR may contain `{task_id}` and `{workspace_id}`; by default every task gets
+ * <tmpdir>/taskboard-work/<workspace_id>/<task_id>. Never inside DATA_DIR: an agent's working
+ * directory must not lead it to the database or auth-secret.
+ */
+export function agentWorkdir(workspaceId: string, taskId: string): string {
   const configured = process.env.AGENT_WORKDIR?.trim();
-  if (!configured) return path.join(dataDir(), "work", taskId);
-  return path.resolve(/*turbopackIgnore: true*/ configured.replaceAll("{task_id}", taskId));
+  if (!configured) return path.join(os.tmpdir(), "taskboard-work", workspaceId, taskId);
+  return path.resolve(/*turbopackIgnore: true*/ configured.replaceAll("{task_id}", taskId).replaceAll("{workspace_id}", workspaceId));
 }
 
+/** Where agents write their reports (TASKBOARD_REPORT_FILE); outside DATA_DIR too. */
 export function reportsDir(): string {
-  return path.join(dataDir(), "reports");
+  return path.join(os.tmpdir(), "taskboard-reports");
 }
 
 /** Executions running at once in one server process. */

@@ -2,9 +2,11 @@ import fs from "node:fs";
 import os from "node:os";
 import type { Db } from "@/lib/db/client";
 import { recordEvents } from "@/lib/events/record-events";
+import { executionEvent, finishExecution } from "@/lib/runs/finish-execution";
 import { serializeTaskRun } from "@/lib/runs/serialize";
-import { executionEvent, finishExecution } from "@/lib/runner/finish";
+import { RUN_STATUS } from "@/lib/runs/statuses";
 import { killGraceMs, timeoutSeconds } from "@/lib/runner/config";
+import { isAlive, stopGroup } from "@/lib/server/processes";
 
 export const INTERRUPTED = "interrupted by server restart";
 
@@ -20,7 +22,7 @@ export const INTERRUPTED = "interrupted by server restart";
  */
 export async function sweepOrphans(db: Db, kind: "pglite" | "postgresql", instanceId: string) {
   const rows = await db.execution.findMany({
-    where: { status: "running", NOT: { runnerInstance: instanceId } },
+    where: { status: RUN_STATUS.running, NOT: { runnerInstance: instanceId } },
     select: { id: true, workspaceId: true, taskRunId: true, runnerInstance: true, runnerPid: true, startedAt: true },
     take: 500,
   });
@@ -37,7 +39,7 @@ export async function sweepOrphans(db: Db, kind: "pglite" | "postgresql", instan
       stale && kind === "postgresql" && !sameHost(row.runnerInstance)
         ? `interrupted: the server running it (${row.runnerInstance}) stopped responding`
         : INTERRUPTED;
-    await finishExecution(db, row.id, { status: "failed", errorMessage: message });
+    await finishExecution(db, row.id, { status: RUN_STATUS.failed, errorMessage: message });
     console.log(`[taskboard] execution ${row.id}: ${message}`);
   }
 }
@@ -45,11 +47,11 @@ export async function sweepOrphans(db: Db, kind: "pglite" | "postgresql", instan
 async function requeue(db: Db, executionId: string, taskRunId: string) {
   const result = await db.$transaction(async (tx) => {
     const { count } = await tx.execution.updateMany({
-      where: { id: executionId, status: "running", runnerPid: null },
-      data: { status: "queued", runnerInstance: null },
+      where: { id: executionId, status: RUN_STATUS.running, runnerPid: null },
+      data: { status: RUN_STATUS.queued, runnerInstance: null },
     });
     if (count === 0) return null;
-    const run = await tx.taskRun.update({ where: { id: taskRunId }, data: { status: "queued" } });
+    const run = await tx.taskRun.update({ where: { id: taskRunId }, data: { status: RUN_STATUS.queued } });
     const execution = await tx.execution.findUniqueOrThrow({ where: { id: executionId } });
     await recordEvents(tx, execution.workspaceId, [
       { type: "run.updated", taskId: run.taskId, data: serializeTaskRun(run) },
@@ -80,25 +82,5 @@ function stopOrphanAgent(pid: number, executionId: string) {
     return;
   }
   if (!environ.split("\0").includes(`TASKBOARD_EXECUTION_ID=${executionId}`)) return;
-  try {
-    process.kill(-pid, "SIGTERM");
-    setTimeout(() => {
-      try {
-        process.kill(-pid, "SIGKILL");
-      } catch {
-        // gone
-      }
-    }, killGraceMs()).unref();
-  } catch {
-    // gone
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
+  stopGroup(pid, killGraceMs());
 }

@@ -7,13 +7,14 @@ import type { Db } from "@/lib/db/client";
 import type { Execution } from "@/lib/generated/prisma/client";
 import { hashSecret, newSecret } from "@/lib/auth/tokens";
 import { recordEvents, recordEventsOfWorkspaces } from "@/lib/events/record-events";
+import { agentTokenName, executionEvent, finishExecution, type Outcome } from "@/lib/runs/finish-execution";
+import { setRunnerHandle, type RunnerHandle } from "@/lib/runs/runner-handle";
 import { serializeTaskRun } from "@/lib/runs/serialize";
-import { agentTokenName } from "@/lib/runs/start-execution";
-import { executionEvent, finishExecution, type Outcome } from "@/lib/runner/finish";
+import { RUN_STATUS } from "@/lib/runs/statuses";
 import { LogSink, type LogBatch } from "@/lib/runner/log-sink";
 import { agentEnvironment } from "@/lib/runner/environment";
 import { sweepOrphans } from "@/lib/runner/recovery";
-import { setRunnerHandle, type RunnerHandle } from "@/lib/runner/wake";
+import { killGroup, stopGroup } from "@/lib/server/processes";
 import {
   agentCommand,
   agentWorkdir,
@@ -37,12 +38,13 @@ const SWEEP_EVERY_MS = 30_000;
 /** After the process exits, how long to wait for its pipes to go quiet (a grandchild may hold them). */
 const PIPE_QUIET_MS = 2000;
 
+type StopStatus = typeof RUN_STATUS.cancelled | typeof RUN_STATUS.timed_out;
 type Claimed = Execution & { task: { title: string; prUrl: string | null } };
 
 interface Active {
   id: string;
   child: ChildProcess | null;
-  stop: { status: "cancelled" | "timed_out"; message: string } | null;
+  stop: { status: StopStatus; message: string } | null;
   done: Promise<void>;
   timers: NodeJS.Timeout[];
 }
@@ -114,7 +116,7 @@ export class Runner implements RunnerHandle {
   async cancel(executionId: string, message: string): Promise<boolean> {
     const entry = this.active.get(executionId);
     if (!entry) return false;
-    this.terminate(entry, "cancelled", message);
+    this.terminate(entry, RUN_STATUS.cancelled, message);
     await entry.done;
     return true;
   }
@@ -144,17 +146,17 @@ export class Runner implements RunnerHandle {
     const secrets = new Map<string, string>();
     const claimed = await this.db.$transaction(async (tx) => {
       const rows = await tx.$queryRaw<{ id: string }[]>`
-        SELECT id FROM executions WHERE status = 'queued'
+        SELECT id FROM executions WHERE status = ${RUN_STATUS.queued}
         ORDER BY created_at, id LIMIT ${room}::int FOR UPDATE SKIP LOCKED`;
       const out = [];
       for (const { id } of rows) {
         const now = new Date();
         const execution = await tx.execution.update({
           where: { id },
-          data: { status: "running", runnerInstance: this.instanceId, startedAt: now },
+          data: { status: RUN_STATUS.running, runnerInstance: this.instanceId, startedAt: now },
           include: { task: { select: { title: true, prUrl: true } } },
         });
-        const run = await tx.taskRun.update({ where: { id: execution.taskRunId }, data: { status: "running", startedAt: now } });
+        const run = await tx.taskRun.update({ where: { id: execution.taskRunId }, data: { status: RUN_STATUS.running, startedAt: now } });
         const secret = newSecret("agent");
         const keyed = await tx.authToken.updateMany({
           where: { kind: "agent", name: agentTokenName(id), revokedAt: null },
@@ -181,7 +183,10 @@ export class Runner implements RunnerHandle {
     entry.done = this.execute(entry, execution, secret)
       .catch(async (error) => {
         console.error(`[taskboard] execution ${execution.id}: ${(error as Error).stack}`);
-        await finishExecution(this.db, execution.id, { status: "failed", errorMessage: `runner error: ${(error as Error).message}` });
+        await finishExecution(this.db, execution.id, {
+          status: RUN_STATUS.failed,
+          errorMessage: `runner error: ${(error as Error).message}`,
+        });
       })
       .catch(() => {})
       .finally(() => {
@@ -193,10 +198,10 @@ export class Runner implements RunnerHandle {
   }
 
   private async execute(entry: Active, execution: Claimed, secret: string) {
-    const workdir = agentWorkdir(execution.taskId);
+    const workdir = agentWorkdir(execution.workspaceId, execution.taskId);
     const reportFile = path.join(reportsDir(), `${execution.id}.md`);
-    fs.mkdirSync(workdir, { recursive: true });
-    fs.mkdirSync(reportsDir(), { recursive: true });
+    fs.mkdirSync(workdir, { recursive: true, mode: 0o700 });
+    fs.mkdirSync(reportsDir(), { recursive: true, mode: 0o700 });
     fs.rmSync(reportFile, { force: true });
 
     const sink: LogSink = new LogSink(logFlushMs(), (batch): Promise<void> => this.storeBatch(execution, batch, sink));
@@ -212,11 +217,14 @@ export class Runner implements RunnerHandle {
       child.once("error", resolve);
     });
     if (spawnError) {
-      await finishExecution(this.db, execution.id, { status: "failed", errorMessage: `could not start the agent: ${spawnError.message}` });
+      await finishExecution(this.db, execution.id, {
+        status: RUN_STATUS.failed,
+        errorMessage: `could not start the agent: ${spawnError.message}`,
+      });
       return;
     }
     const pid = child.pid!;
-    if (entry.stop) killGroup(pid, "SIGTERM"); // cancelled while it was being started
+    if (entry.stop) stopGroup(pid, killGraceMs()); // cancelled while it was being started
     const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
       child.once("exit", (code, signal) => resolve({ code, signal })),
     );
@@ -228,7 +236,7 @@ export class Runner implements RunnerHandle {
 
     entry.timers.push(
       setTimeout(
-        () => this.terminate(entry, "timed_out", `timed out after ${timeoutSeconds()} s; the process group was killed`),
+        () => this.terminate(entry, RUN_STATUS.timed_out, `timed out after ${timeoutSeconds()} s; the process group was killed`),
         timeoutSeconds() * 1000,
       ),
     );
@@ -301,26 +309,23 @@ export class Runner implements RunnerHandle {
     });
   }
 
-  private terminate(entry: Active, status: "cancelled" | "timed_out", message: string) {
+  private terminate(entry: Active, status: StopStatus, message: string) {
     if (entry.stop) return;
     entry.stop = { status, message };
     const pid = entry.child?.pid;
-    if (!pid) return;
-    killGroup(pid, "SIGTERM");
-    const timer = setTimeout(() => killGroup(pid, "SIGKILL"), killGraceMs());
-    timer.unref();
+    if (pid) stopGroup(pid, killGraceMs());
   }
 
   /** A cancel handled by another instance marks the row; the owner sees it here and stops the process. */
   private async stopCancelledElsewhere() {
     if (this.active.size === 0) return;
     const stopped = await this.db.execution.findMany({
-      where: { id: { in: [...this.active.keys()] }, status: { not: "running" } },
+      where: { id: { in: [...this.active.keys()] }, status: { not: RUN_STATUS.running } },
       select: { id: true, errorMessage: true },
     });
     for (const row of stopped) {
       const entry = this.active.get(row.id);
-      if (entry) this.terminate(entry, "cancelled", row.errorMessage ?? "cancelled");
+      if (entry) this.terminate(entry, RUN_STATUS.cancelled, row.errorMessage ?? "cancelled");
     }
   }
 
@@ -330,25 +335,23 @@ export class Runner implements RunnerHandle {
   }
 }
 
-export function killGroup(pid: number, signal: NodeJS.Signals) {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // already gone
-  }
-}
-
 function verdict(entry: Active, code: number | null, signal: NodeJS.Signals | null, lastStderr: string) {
   if (entry.stop) return { status: entry.stop.status, exitCode: code, errorMessage: entry.stop.message };
-  if (code === 0) return { status: "succeeded" as const, exitCode: 0, errorMessage: null };
+  if (code === 0) return { status: RUN_STATUS.succeeded, exitCode: 0, errorMessage: null };
   const why = code !== null ? `the agent exited with code ${code}` : `the agent was killed by signal ${signal}`;
-  return { status: "failed" as const, exitCode: code, errorMessage: lastStderr ? `${why}: ${lastStderr}` : why };
+  return { status: RUN_STATUS.failed, exitCode: code, errorMessage: lastStderr ? `${why}: ${lastStderr}` : why };
 }
 
-function readReport(file: string): string | null {
+/**
+ * The agent's report, if it wrote one as a regular file: a symlink (O_NOFOLLOW) or a device, fifo
+ * or directory is ignored, so an agent cannot have the server copy one of its own files (the
+ * database, auth-secret) into a report. At most REPORT_MAX_BYTES are read.
+ */
+export function readReport(file: string): string | null {
   let handle: number | undefined;
   try {
-    handle = fs.openSync(file, "r");
+    handle = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+    if (!fs.fstatSync(handle).isFile()) return null;
     const buffer = Buffer.alloc(REPORT_MAX_BYTES);
     const size = fs.readSync(handle, buffer, 0, REPORT_MAX_BYTES, 0);
     const text = buffer.subarray(0, size).toString("utf8");

@@ -1,9 +1,9 @@
 import type { Db } from "@/lib/db/client";
 import { conflict, notFound } from "@/lib/api/errors";
+import { finishExecution } from "@/lib/runs/finish-execution";
+import { runnerHandle } from "@/lib/runs/runner-handle";
 import { serializeExecution, serializeTaskRun } from "@/lib/runs/serialize";
-import { FINISHED_STATUSES } from "@/lib/runs/start-execution";
-import { finishExecution } from "@/lib/runner/finish";
-import { runnerHandle } from "@/lib/runner/wake";
+import { ACTIVE_RUN_STATUSES, isFinishedRunStatus, RUN_STATUS, type RunStatus } from "@/lib/runs/statuses";
 
 export async function listTaskRuns(db: Db, workspaceId: string, taskId: string, limit: number) {
   const task = await db.task.findFirst({ where: { id: taskId, workspaceId }, select: { id: true } });
@@ -56,10 +56,10 @@ export async function readExecutionLog(db: Db, workspaceId: string, executionId:
     }
     if (next >= end) break;
   }
-  const finished = FINISHED_STATUSES.includes(execution.status);
+  const finished = isFinishedRunStatus(execution.status);
   return {
     execution_id: execution.id,
-    status: execution.status,
+    status: execution.status as RunStatus,
     offset: lines.length > 0 ? next - lines.length : offset,
     lines,
     next_offset: lines.length > 0 ? next : offset,
@@ -75,9 +75,9 @@ export async function readExecutionLog(db: Db, workspaceId: string, executionId:
  */
 export async function cancelExecution(db: Db, workspaceId: string, executionId: string, username: string) {
   const execution = await getExecution(db, workspaceId, executionId);
-  if (FINISHED_STATUSES.includes(execution.status)) throw conflict(`The execution has already finished (${execution.status})`);
+  if (isFinishedRunStatus(execution.status)) throw conflict(`The execution has already finished (${execution.status})`);
   const message = `cancelled by ${username}`;
   const handledHere = (await runnerHandle()?.cancel(executionId, message)) ?? false;
-  if (!handledHere) await finishExecution(db, executionId, { status: "cancelled", errorMessage: message }, ["queued", "running"]);
+  if (!handledHere) await finishExecution(db, executionId, { status: RUN_STATUS.cancelled, errorMessage: message }, ACTIVE_RUN_STATUSES);
   return serializeExecution(await getExecution(db, workspaceId, executionId));
 }

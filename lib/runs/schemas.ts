@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { floatNumber, INT32_MAX, queryBool, queryInt } from "@/lib/api/validation";
+import { runStatus } from "@/lib/tasks/schemas";
 
 export const taskParams = z.object({ id: z.string(), task_id: z.string() });
 export const executionParams = z.object({ id: z.string(), execution_id: z.string() });
@@ -20,8 +21,6 @@ export const logQuery = z.object({
   limit: queryInt(z.int().min(1).max(10_000)).default(1000),
 });
 
-const runStatus = z.enum(["queued", "running", "succeeded", "failed", "cancelled", "timed_out"]);
-
 // The task run record is the tasks API's `taskRunResponse` (lib/tasks/schemas.ts), shared by both.
 
 export const execution = z.object({
@@ -39,8 +38,15 @@ export const execution = z.object({
   started_at: z.string(),
   finished_at: z.string().nullable(),
   duration: floatNumber().nullable(),
-  keep_status: z.boolean().default(false),
+  keep_status: z.boolean(),
   report: z.string().nullable(),
+});
+
+export type ExecutionResponse = z.output<typeof execution>;
+
+/** The `execution.updated` event: the record, and after a small batch of output its lines. */
+export const executionEvent = execution.extend({
+  log: z.object({ offset: z.int(), lines: z.array(z.string()) }).optional(),
 });
 
 export const executionLog = z.object({

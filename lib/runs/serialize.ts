@@ -1,31 +1,35 @@
 import type { Execution, TaskRun } from "@/lib/generated/prisma/client";
+import type { ExecutionResponse } from "@/lib/runs/schemas";
+import type { RunStatus, RunTrigger } from "@/lib/runs/statuses";
+import type { TaskRunResponse } from "@/lib/tasks/schemas";
 
-// TaskRunResponse and the Execution record of the interface document.
+// The task run and execution records, typed by their schemas (the columns are plain text in the
+// database; only the runs code writes them, with the values of lib/runs/statuses.ts).
 
-export function serializeTaskRun(run: TaskRun) {
+export function serializeTaskRun(run: TaskRun): TaskRunResponse {
   return {
     id: run.id,
     task_id: run.taskId,
     session_id: run.sessionId,
     attempt_number: run.attemptNumber,
-    status: run.status,
+    status: run.status as RunStatus,
     exit_code: run.exitCode,
     error_message: run.errorMessage,
     started_at: run.startedAt.toISOString(),
     finished_at: run.finishedAt?.toISOString() ?? null,
     duration_seconds: run.durationSeconds,
-    trigger: run.trigger,
+    trigger: run.trigger as RunTrigger,
   };
 }
 
-export function serializeExecution(execution: Execution) {
+export function serializeExecution(execution: Execution): ExecutionResponse {
   return {
     id: execution.id,
     workspace_id: execution.workspaceId,
     task_id: execution.taskId,
     task_run_id: execution.taskRunId,
     session_name: execution.sessionName,
-    status: execution.status,
+    status: execution.status as RunStatus,
     runner_pid: execution.runnerPid,
     exit_code: execution.exitCode,
     error_message: execution.errorMessage,
@@ -38,6 +42,3 @@ export function serializeExecution(execution: Execution) {
     report: execution.report,
   };
 }
-
-export type ExecutionResponse = ReturnType<typeof serializeExecution>;
-export type TaskRunResponse = ReturnType<typeof serializeTaskRun>;

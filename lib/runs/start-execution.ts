@@ -1,17 +1,12 @@
 import crypto from "node:crypto";
-import type { Db } from "@/lib/db/client";
-import type { Prisma } from "@/lib/generated/prisma/client";
+import type { Db, Tx } from "@/lib/db/client";
 import { conflict, notFound } from "@/lib/api/errors";
 import { hashSecret, newSecret } from "@/lib/auth/tokens";
 import { recordEvents, type NewEvent } from "@/lib/events/record-events";
+import { agentTokenName } from "@/lib/runs/finish-execution";
+import { wakeRunner } from "@/lib/runs/runner-handle";
 import { serializeExecution, serializeTaskRun } from "@/lib/runs/serialize";
-import { wakeRunner } from "@/lib/runner/wake";
-
-export type RunTrigger = "manual" | "schedule" | "fix_conflicts";
-export type Tx = Prisma.TransactionClient;
-
-export const ACTIVE_STATUSES = ["queued", "running"];
-export const FINISHED_STATUSES = ["succeeded", "failed", "cancelled", "timed_out"];
+import { ACTIVE_RUN_STATUSES, RUN_STATUS, type RunTrigger } from "@/lib/runs/statuses";
 
 export interface StartExecutionInput {
   workspaceId: string;
@@ -19,8 +14,8 @@ export interface StartExecutionInput {
   trigger: RunTrigger;
   instructions: string;
   keepStatus?: boolean;
-  /** The user the agent's API token acts as; default: the workspace's first owner. */
-  startedBy?: string;
+  /** The user the agent's API token acts as. */
+  startedBy: string;
 }
 
 /**
@@ -38,7 +33,7 @@ export async function startExecution(db: Db, input: StartExecutionInput) {
 }
 
 /**
- * The same inside a caller's transaction (the scheduler claims its occurrence in it). The caller
+ * The same inside a caller's transaction (firing a schedule creates its task in it). The caller
  * records startedEvents() in it as well, and calls wakeRunner() after commit.
  */
 export async function createExecution(tx: Tx, input: StartExecutionInput) {
@@ -47,7 +42,7 @@ export async function createExecution(tx: Tx, input: StartExecutionInput) {
     SELECT id FROM tasks WHERE id = ${input.taskId} AND workspace_id = ${input.workspaceId} FOR UPDATE`;
   if (locked.length === 0) throw notFound("Task");
   const active = await tx.execution.findFirst({
-    where: { taskId: input.taskId, status: { in: ACTIVE_STATUSES } },
+    where: { taskId: input.taskId, status: { in: [...ACTIVE_RUN_STATUSES] } },
     select: { id: true },
   });
   if (active) throw conflict("An execution of this task is already running");
@@ -63,7 +58,7 @@ export async function createExecution(tx: Tx, input: StartExecutionInput) {
       workspaceId: input.workspaceId,
       attemptNumber: (last?.attemptNumber ?? 0) + 1,
       trigger: input.trigger,
-      status: "queued",
+      status: RUN_STATUS.queued,
       sessionId: sessionName,
     },
   });
@@ -76,7 +71,7 @@ export async function createExecution(tx: Tx, input: StartExecutionInput) {
       trigger: input.trigger,
       instructions: input.instructions,
       keepStatus: input.keepStatus ?? false,
-      status: "queued",
+      status: RUN_STATUS.queued,
     },
   });
   await reserveAgentToken(tx, input, execution.id);
@@ -90,31 +85,16 @@ export function startedEvents(created: Awaited<ReturnType<typeof createExecution
   ];
 }
 
-/** Names the agent token of an execution, so the runner can key it and revoke it when done. */
-export function agentTokenName(executionId: string): string {
-  return `execution:${executionId}`;
-}
-
 /**
  * The execution's agent token is recorded now, with the user who started the run (the execution
  * row has no column for it), under the hash of a secret nobody keeps: it is unusable until the
  * runner that claims the execution re-keys it and hands the new secret to the agent.
  */
 async function reserveAgentToken(tx: Tx, input: StartExecutionInput, executionId: string) {
-  let userId = input.startedBy;
-  if (!userId) {
-    const owner = await tx.membership.findFirst({
-      where: { workspaceId: input.workspaceId, role: "owner" },
-      orderBy: { createdAt: "asc" },
-      select: { userId: true },
-    });
-    userId = owner?.userId;
-  }
-  if (!userId) return;
   await tx.authToken.create({
     data: {
       kind: "agent",
-      userId,
+      userId: input.startedBy,
       workspaceId: input.workspaceId,
       name: agentTokenName(executionId),
       tokenHash: hashSecret(newSecret("agent")),

@@ -3,7 +3,8 @@ import { conflict, notFound } from "@/lib/api/errors";
 import { fixConflictsInstructions, taskInstructions } from "@/lib/runs/instructions";
 import { serializeExecution } from "@/lib/runs/serialize";
 import { startExecution } from "@/lib/runs/start-execution";
-import { runnerHandle } from "@/lib/runner/wake";
+import { runnerHandle } from "@/lib/runs/runner-handle";
+import { RUN_TRIGGER } from "@/lib/runs/statuses";
 
 /** A run of the agent on a task, started by a person or a script. */
 export async function startManualRun(db: Db, workspaceId: string, taskId: string, userId: string, instructions?: string | null) {
@@ -11,7 +12,7 @@ export async function startManualRun(db: Db, workspaceId: string, taskId: string
   const { execution } = await startExecution(db, {
     workspaceId,
     taskId,
-    trigger: "manual",
+    trigger: RUN_TRIGGER.manual,
     instructions: instructions?.trim() ? instructions : taskInstructions(task),
     startedBy: userId,
   });
@@ -26,7 +27,7 @@ export async function startFixConflicts(db: Db, workspaceId: string, taskId: str
   const { execution } = await startExecution(db, {
     workspaceId,
     taskId,
-    trigger: "fix_conflicts",
+    trigger: RUN_TRIGGER.fix_conflicts,
     instructions: fixConflictsInstructions(task),
     keepStatus,
     startedBy: userId,

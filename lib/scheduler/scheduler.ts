@@ -1,21 +1,16 @@
 import type { Schedule } from "@/lib/generated/prisma/client";
 import { HttpError } from "@/lib/api/errors";
-import { recordEventsOfWorkspaces } from "@/lib/events/record-events";
-import { nextRun } from "@/lib/schedules/next-run";
-import { taskInstructions } from "@/lib/runs/instructions";
-import { createExecution, startedEvents, type Tx } from "@/lib/runs/start-execution";
-import { wakeRunner } from "@/lib/runner/wake";
+import type { Db, Tx } from "@/lib/db/client";
+import { RUN_TRIGGER } from "@/lib/runs/statuses";
 import { schedulerIntervalMs } from "@/lib/runner/config";
-import type { Db } from "@/lib/db/client";
-import { endOfColumn, lockColumn } from "@/lib/tasks/positions";
+import { announceFired, fireSchedule, type Fired } from "@/lib/schedules/fire-schedule";
+import { nextRun } from "@/lib/schedules/next-run";
 
-// Fires due schedules. Every instance ticks; each due schedule row is claimed with
-// FOR UPDATE SKIP LOCKED in the same transaction that moves next_run_at on and creates the run, so
-// an occurrence fires exactly once however many instances share the database. next_run_at is
-// computed from now, not from the missed time, so after downtime a schedule fires once, not once
-// per missed period.
-
-const BATCH = 20;
+// Fires due schedules. Every instance ticks; each due schedule is claimed with FOR UPDATE SKIP
+// LOCKED in its own transaction, which moves next_run_at on and fires the occurrence, so an
+// occurrence fires exactly once however many instances share the database, and one schedule that
+// fails cannot hold back the others. next_run_at is computed from now, not from the missed time,
+// so after downtime a schedule fires once, not once per missed period.
 
 export function startScheduler(db: Db) {
   const tick = () => void fireDueSchedules(db).catch((error) => console.error(`[taskboard] scheduler: ${(error as Error).message}`));
@@ -25,84 +20,87 @@ export function startScheduler(db: Db) {
   return () => clearInterval(interval);
 }
 
-type Fired = {
-  schedule: Schedule;
-  created: Awaited<ReturnType<typeof createExecution>> | null;
-  newTaskId: string | null;
-  skipped?: string;
-};
+/** A new task waits for its column's lock, like any create (lib/tasks/positions.ts). */
+const TRANSACTION = { maxWait: 10_000, timeout: 15_000 };
 
+type Occurrence = { schedule: Schedule; fired: Fired | null; error: string | null };
+
+/** Fires every schedule due now, each once; returns how many occurrences were handled. */
 export async function fireDueSchedules(db: Db): Promise<number> {
   await fillMissingNextRuns(db);
-  let total = 0;
+  const seen: string[] = [];
   for (;;) {
-    const fired = await db.$transaction(async (tx) => {
-      const due = await tx.$queryRaw<{ id: string; db_now: Date }[]>`
-        SELECT id, now() AS db_now FROM schedules
-        WHERE enabled AND next_run_at IS NOT NULL AND next_run_at <= now()
-        ORDER BY next_run_at LIMIT ${BATCH}::int FOR UPDATE SKIP LOCKED`;
-      const out: Fired[] = [];
-      for (const { id, db_now } of due) out.push(await fire(tx, id, new Date(db_now)));
-      // Last in the transaction (lib/events/record-events.ts).
-      await recordEventsOfWorkspaces(
-        tx,
-        out.flatMap(({ schedule, created, newTaskId }) => [
-          ...(newTaskId ? [{ workspaceId: schedule.workspaceId, type: "task.created" as const, taskId: newTaskId }] : []),
-          ...(created ? startedEvents(created).map((event) => ({ ...event, workspaceId: schedule.workspaceId })) : []),
-        ]),
-      );
-      return out;
-    });
-    if (fired.some(({ created }) => created)) wakeRunner();
-    for (const { schedule, skipped } of fired) {
-      console.log(`[taskboard] schedule ${schedule.slug} (${schedule.id}) fired${skipped ? `; skipped: ${skipped}` : ""}`);
+    const claim: { current?: { id: string; nextRunAt: Date } } = {};
+    let occurrence: Occurrence | null;
+    try {
+      occurrence = await db.$transaction(async (tx) => {
+        const [due] = await tx.$queryRaw<{ id: string; db_now: Date }[]>`
+          SELECT id, now() AS db_now FROM schedules
+          WHERE enabled AND next_run_at IS NOT NULL AND next_run_at <= now() AND NOT (id = ANY(${seen}::text[]))
+          ORDER BY next_run_at LIMIT 1 FOR UPDATE SKIP LOCKED`;
+        if (!due) return null;
+        seen.push(due.id);
+        const schedule = await tx.schedule.findUniqueOrThrow({ where: { id: due.id } });
+        claim.current = { id: schedule.id, nextRunAt: schedule.nextRunAt! };
+        return fireOccurrence(tx, schedule, new Date(due.db_now));
+      }, TRANSACTION);
+    } catch (error) {
+      // Its transaction is gone: the failure is recorded on the schedule, whose time still moves on.
+      if (!claim.current) throw error;
+      await recordFailure(db, claim.current, `failed: ${(error as Error).message}`);
+      continue;
     }
-    total += fired.length;
-    if (fired.length < BATCH) return total;
+    if (!occurrence) return seen.length;
+    if (occurrence.fired) announceFired();
+    const { schedule, error } = occurrence;
+    console.log(`[taskboard] schedule ${schedule.slug} (${schedule.id}) fired${error ? `; ${error}` : ""}`);
   }
 }
 
-async function fire(tx: Tx, scheduleId: string, now: Date): Promise<Fired> {
-  const schedule = await tx.schedule.findUniqueOrThrow({ where: { id: scheduleId } });
-  await tx.schedule.update({
-    where: { id: schedule.id },
-    data: { nextRunAt: safeNextRun(schedule, now), lastTriggeredAt: now },
-  });
-  let task = schedule.taskId ? await tx.task.findUnique({ where: { id: schedule.taskId } }) : null;
-  let newTaskId: string | null = null;
-  if (!task) {
-    newTaskId = await createScheduleTask(tx, schedule);
-    task = await tx.task.findUniqueOrThrow({ where: { id: newTaskId } });
+/** Moves next_run_at on, then runs the occurrence as the schedule's creator, or records why it cannot. */
+async function fireOccurrence(tx: Tx, schedule: Schedule, now: Date): Promise<Occurrence> {
+  await tx.schedule.update({ where: { id: schedule.id }, data: { nextRunAt: safeNextRun(schedule, now), lastTriggeredAt: now } });
+  const refusal = await creatorProblem(tx, schedule);
+  if (refusal) {
+    await tx.schedule.update({ where: { id: schedule.id }, data: { lastError: refusal } });
+    return { schedule, fired: null, error: refusal };
   }
   try {
-    const execution = await createExecution(tx, {
-      workspaceId: schedule.workspaceId,
-      taskId: task.id,
-      trigger: "schedule",
-      instructions: schedule.defaultInstructions.trim() || taskInstructions(task),
-    });
-    return { schedule, created: execution, newTaskId };
+    const fired = await fireSchedule(tx, schedule, { trigger: RUN_TRIGGER.schedule, actAs: schedule.createdBy!, now });
+    return { schedule, fired, error: null };
   } catch (error) {
     // The occurrence is spent either way: a task still busy from the last one is not run twice.
-    if (error instanceof HttpError && error.status === 409)
-      return { schedule, created: null, newTaskId, skipped: "its task is still running" };
-    throw error;
+    if (!(error instanceof HttpError && error.status === 409)) throw error;
+    const skipped = "skipped: its task was still running";
+    await tx.schedule.update({ where: { id: schedule.id }, data: { lastError: skipped } });
+    return { schedule, fired: null, error: skipped };
   }
 }
 
-/** A schedule without a task gets a fresh one in `todo` for each occurrence, titled after it. */
-async function createScheduleTask(tx: Tx, schedule: Schedule) {
-  await lockColumn(tx, schedule.workspaceId, "todo");
-  const task = await tx.task.create({
-    data: {
-      workspaceId: schedule.workspaceId,
-      title: schedule.name,
-      description: schedule.defaultInstructions,
-      status: "todo",
-      position: await endOfColumn(tx, schedule.workspaceId, "todo"),
-    },
+/** Scheduled runs act as the user who created the schedule, only while that user may still act in the workspace. */
+async function creatorProblem(tx: Tx, schedule: Schedule): Promise<string | null> {
+  if (!schedule.createdBy) return "not run: the user who created this schedule no longer exists";
+  const creator = await tx.user.findUnique({
+    where: { id: schedule.createdBy },
+    select: { username: true, disabled: true, memberships: { where: { workspaceId: schedule.workspaceId }, select: { role: true } } },
   });
-  return task.id;
+  if (!creator) return "not run: the user who created this schedule no longer exists";
+  if (creator.disabled) return `not run: ${creator.username}, who created this schedule, is disabled`;
+  if (creator.memberships.length === 0)
+    return `not run: ${creator.username}, who created this schedule, is no longer a member of this workspace`;
+  return null;
+}
+
+/** After a failed transaction: the error on the schedule and its next time, unless another instance has handled it since. */
+async function recordFailure(db: Db, claimed: { id: string; nextRunAt: Date }, message: string) {
+  console.error(`[taskboard] schedule ${claimed.id}: ${message}`);
+  const schedule = await db.schedule.findUnique({ where: { id: claimed.id } });
+  if (!schedule) return;
+  const now = new Date();
+  await db.schedule.updateMany({
+    where: { id: claimed.id, nextRunAt: claimed.nextRunAt },
+    data: { nextRunAt: safeNextRun(schedule, now), lastTriggeredAt: now, lastError: message.slice(0, 2000) },
+  });
 }
 
 /** Enabled schedules written without a next run time (e.g. by hand) get one, so they fire at all. */

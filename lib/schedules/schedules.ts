@@ -13,10 +13,12 @@ import type {
 
 type ScheduleResponse = z.output<typeof scheduleResponse>;
 
-export async function createSchedule(db: Db, workspaceId: string, input: z.output<typeof createScheduleBody>) {
+/** `createdBy` is the caller: the schedule's runs act as that user (docs/agents.md). */
+export async function createSchedule(db: Db, workspaceId: string, createdBy: string, input: z.output<typeof createScheduleBody>) {
   if (input.task_id) await requireTask(db, workspaceId, input.task_id);
   const data = {
     workspaceId,
+    createdBy,
     name: input.name,
     cron: input.cron,
     timezone: input.timezone,
@@ -119,6 +121,8 @@ export function serializeSchedule(row: Schedule): ScheduleResponse {
     task_id: row.taskId,
     next_run_at: row.nextRunAt?.toISOString() ?? null,
     last_triggered_at: row.lastTriggeredAt?.toISOString() ?? null,
+    last_error: row.lastError,
+    created_by: row.createdBy,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };

@@ -65,6 +65,11 @@ export const scheduleResponse = z.object({
   task_id: z.string().nullable(),
   next_run_at: z.string().nullable().describe("Null while disabled."),
   last_triggered_at: z.string().nullable(),
+  last_error: z
+    .string()
+    .nullable()
+    .describe("Why the last occurrence started no run (e.g. its creator left the workspace); null when it did."),
+  created_by: z.string().nullable().describe("The user whose schedule this is: scheduled runs act as that user."),
   created_at: z.string(),
   updated_at: z.string(),
 });

@@ -1,5 +1,6 @@
 import { connection } from "@/lib/db/client";
 import { createFirstAdmin } from "@/lib/users/create-user";
+import { needsSetup } from "@/lib/users/needs-setup";
 import { setupCode } from "@/lib/auth/setup-code";
 import { HttpError } from "@/lib/api/errors";
 import { ensureDataDir } from "@/lib/config";
@@ -13,7 +14,7 @@ export async function startServer() {
     const { db, sql, kind } = await connection();
     console.log(`[taskboard] database ready (${kind})`);
     await bootstrapAdmin(db);
-    if ((await db.user.count()) === 0) {
+    if (await needsSetup(db)) {
       console.log(
         `[taskboard] no administrator yet: open /setup from this machine, or from another one with the setup code ${setupCode()}`,
       );
@@ -32,7 +33,7 @@ async function bootstrapAdmin(db: Awaited<ReturnType<typeof connection>>["db"]) 
   const username = process.env.ADMIN_USERNAME;
   const password = process.env.ADMIN_PASSWORD;
   if (!username || !password) return;
-  if ((await db.user.count()) > 0) return;
+  if (!(await needsSetup(db))) return;
   try {
     await createFirstAdmin(db, username, password);
     console.log(`[taskboard] created the first administrator "${username}" from ADMIN_USERNAME`);

@@ -5,7 +5,8 @@ import { COLUMNS, SORT_FIELDS, type ColumnKey } from "@/lib/tasks/columns";
 
 // Every read of tasks goes through here, so every response carries the same board-level enrichment
 // (project and phase names, open questions, the last 10 runs). Each function is ONE prepared SQL
-// statement whatever the page size: the enrichment is lateral sub-selects over the page's rows only.
+// statement whatever the page size: the enrichment is two joins per task of the page (its project,
+// and its task_board_extras row, which triggers keep), never a query per task.
 //
 // PostgreSQL writes the JSON itself (TASK_JSON is the one serializer of a task): a page reaches
 // Node as one string that goes out as the response body as it is, so Node builds no objects for
@@ -74,8 +75,9 @@ const iso = (expr: string) => `to_char(${expr} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T
 
 // A task as TaskResponse. Aliases: `t` the task, `pr` its project, `e` its task_board_extras row
 // (from TASK_JOINS). That row holds the open questions' and the newest runs' JSON, written by
-// triggers (migration task_board_extras) in the records' own shape; a question's task_title is
-// stored as null and filled in here, so renaming a task needs no write to it.
+// triggers (migration task_board_extras) in the records' own shape (lib/tasks/schemas.ts; the
+// strict-parse test tests/api/contracts.test.ts holds both to it); a question's task_title is
+// stored as null and set here with jsonb_set, so renaming a task needs no write to it.
 const TASK_JSON = `json_build_object(
   'id', t.id, 'workspace_id', t.workspace_id, 'title', t.title, 'description', t.description,
   'status', t.status, 'position', t.position, 'priority', t.priority, 'tags', COALESCE(t.tags, '{}'),
@@ -85,7 +87,8 @@ const TASK_JSON = `json_build_object(
   'project_name', pr.name,
   'phase_name', CASE WHEN t.phase BETWEEN 1 AND cardinality(pr.phases) THEN pr.phases[t.phase] END,
   'questions', CASE WHEN e.open_questions IS NULL THEN '[]'::json
-    ELSE replace(e.open_questions::text, '"task_title" : null', '"task_title" : ' || to_json(t.title)::text)::json END,
+    ELSE (SELECT json_agg(jsonb_set(q.question::jsonb, '{task_title}', to_jsonb(t.title)) ORDER BY q.n)
+          FROM json_array_elements(e.open_questions) WITH ORDINALITY AS q(question, n)) END,
   'task_runs', COALESCE(e.runs, '[]'::json),
   'latest_run_status', e.latest_run_status, 'latest_run_error', e.latest_run_error, 'latest_run_trigger', e.latest_run_trigger,
   'created_at', ${iso("t.created_at")}, 'updated_at', ${iso("t.updated_at")}, 'done_at', ${iso("t.done_at")})`;

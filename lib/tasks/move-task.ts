@@ -1,9 +1,9 @@
 import type { z } from "zod";
 import { conflict, notFound, ValidationError } from "@/lib/api/errors";
 import { recordEvents } from "@/lib/events/record-events";
-import { getSql, type Db } from "@/lib/db/client";
+import { getSql, type Db, type Tx } from "@/lib/db/client";
 import { loadTask } from "@/lib/tasks/load-tasks";
-import { between, doneAtFor, inColumnTransaction, lockColumn, renumberColumn, type Tx } from "@/lib/tasks/positions";
+import { between, doneAtFor, inColumnTransaction, lockColumn, renumberColumn } from "@/lib/tasks/positions";
 import type { moveTaskBody } from "@/lib/tasks/schemas";
 
 type MoveBody = z.output<typeof moveTaskBody>;

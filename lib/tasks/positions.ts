@@ -1,13 +1,10 @@
-import type { Db } from "@/lib/db/client";
-import type { Prisma } from "@/lib/generated/prisma/client";
+import type { Db, Tx } from "@/lib/db/client";
 import { conflict } from "@/lib/api/errors";
 
 // Positions are floats ordering the tasks of one column; the UNIQUE (workspace_id, status, position)
 // index keeps two tasks off one spot. Every writer of a column's positions takes that column's
 // advisory lock first, so concurrent appends and moves queue instead of colliding; a P2002 that
 // still slips through (e.g. a client-chosen position) is retried, then reported as 409.
-
-export type Tx = Prisma.TransactionClient;
 
 const ATTEMPTS = 3;
 

@@ -1,5 +1,5 @@
 import { notFound, ValidationError } from "@/lib/api/errors";
-import type { Tx } from "@/lib/tasks/positions";
+import type { Tx } from "@/lib/db/client";
 
 /**
  * A task's project must belong to its workspace (404 Project not found), and its phase must index

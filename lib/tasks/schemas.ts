@@ -2,6 +2,7 @@ import { z } from "zod";
 import { floatNumber, INT32_MAX, queryInt } from "@/lib/api/validation";
 import { questionResponse } from "@/lib/questions/schemas";
 import { COLUMN_KEYS, PRIORITIES, SORT_FIELDS } from "@/lib/tasks/columns";
+import { RUN_STATUSES, RUN_TRIGGERS } from "@/lib/runs/statuses";
 import { MAX_POSITION } from "@/lib/tasks/positions";
 
 // Request and response shapes of the task and board operations; the routes validate with these and
@@ -100,59 +101,67 @@ export const moveTaskBody = z.object({
 
 // ---------------------------------------------------------------- responses
 
+// Each record has this one schema: its serializer returns z.output of it, the SQL that writes it
+// (load-tasks.ts, the task_board_extras migration) is checked against it by tests/api/contracts.test.ts,
+// and the browser's types are inferred from it. No defaults here: a field the server forgets must fail
+// that check rather than be filled in.
+
+export const runStatus = z.enum(RUN_STATUSES);
+export const runTrigger = z.enum(RUN_TRIGGERS);
+
 export const taskRunResponse = z.object({
   id: z.string(),
   task_id: z.string(),
   session_id: z.string().nullable(),
   attempt_number: z.int(),
-  status: z.string(),
-  exit_code: z.int().nullable().default(null),
-  error_message: z.string().nullable().default(null),
+  status: runStatus,
+  exit_code: z.int().nullable(),
+  error_message: z.string().nullable(),
   started_at: z.string(),
   finished_at: z.string().nullable(),
-  duration_seconds: z.number().nullable().optional(),
-  trigger: z.string().default("manual"),
+  duration_seconds: z.number().nullable(),
+  trigger: runTrigger,
 });
+export type TaskRunResponse = z.output<typeof taskRunResponse>;
 
 export const taskResponse = z.object({
   id: z.string(),
   workspace_id: z.string(),
   title: z.string(),
   description: z.string(),
-  status: z.string(),
+  status: columnKey,
   position: z.number(),
   priority,
   tags: z.array(z.string()),
   pr_url: z.string().nullable(),
-  has_merge_conflict: z.boolean().default(false),
-  pr_number: z.int().nullable().default(null).describe("The linked pull request's number (set from GitHub webhooks)."),
-  pr_state: z.enum(["open", "draft", "merged", "closed"]).nullable().default(null).describe("The linked pull request's state."),
-  pr_head_sha: z.string().nullable().default(null).describe("The commit at the head of the linked pull request."),
+  has_merge_conflict: z.boolean(),
+  pr_number: z.int().nullable().describe("The linked pull request's number (set from GitHub webhooks)."),
+  pr_state: z.enum(["open", "draft", "merged", "closed"]).nullable().describe("The linked pull request's state."),
+  pr_head_sha: z.string().nullable().describe("The commit at the head of the linked pull request."),
   checks: z
     .enum(["pending", "success", "failure"])
     .nullable()
-    .default(null)
     .describe("All check runs of the pull request's head commit: any failed → failure, else any unfinished → pending."),
-  project_id: z.string().nullable().default(null),
-  phase: z.int().nullable().default(null),
-  blocked: z.boolean().default(false).describe("Marked blocked, or has an open question."),
-  project_name: z.string().nullable().default(null),
-  phase_name: z.string().nullable().default(null),
-  questions: z.array(questionResponse).default([]).describe("The task's open questions."),
-  task_runs: z.array(taskRunResponse).default([]).describe("Newest first, at most 10."),
-  latest_run_status: z.string().nullable().default(null),
-  latest_run_error: z.string().nullable().default(null),
-  latest_run_trigger: z.string().nullable().default(null),
+  project_id: z.string().nullable(),
+  phase: z.int().nullable(),
+  blocked: z.boolean().describe("Marked blocked, or has an open question."),
+  project_name: z.string().nullable(),
+  phase_name: z.string().nullable(),
+  questions: z.array(questionResponse).describe("The task's open questions."),
+  task_runs: z.array(taskRunResponse).describe("Newest first, at most 10."),
+  latest_run_status: runStatus.nullable(),
+  latest_run_error: z.string().nullable(),
+  latest_run_trigger: runTrigger.nullable(),
   created_at: z.string(),
   updated_at: z.string(),
-  done_at: z.string().nullable().default(null),
+  done_at: z.string().nullable(),
 });
 export type TaskResponse = z.infer<typeof taskResponse>;
 
 export const paginatedTasksResponse = z.object({
   items: z.array(taskResponse),
   total: z.int().describe("Number of tasks in the column."),
-  has_more: z.boolean().default(false).describe("offset + items.length < total"),
+  has_more: z.boolean().describe("offset + items.length < total"),
 });
 
 export const boardResponse = z.object({

@@ -3,6 +3,7 @@ import type { User } from "@/lib/generated/prisma/client";
 import { conflict, HttpError } from "@/lib/api/errors";
 import { hashPassword } from "@/lib/auth/password";
 import { assertSetupCode } from "@/lib/auth/setup-code";
+import { needsSetup } from "@/lib/users/needs-setup";
 
 export async function createUser(db: Db, input: { username: string; password: string; is_admin: boolean }) {
   const passwordHash = await hashPassword(input.password);
@@ -21,12 +22,12 @@ export async function createUser(db: Db, input: { username: string; password: st
  * two concurrent attempts create one admin, not two.
  */
 export async function createFirstAdmin(db: Db, username: string, password: string, from?: { client: string; code?: string }) {
-  if ((await db.user.count()) > 0) throw setupDone();
+  if (!(await needsSetup(db))) throw setupDone();
   if (from) assertSetupCode(from.client, from.code);
   const passwordHash = await hashPassword(password);
   return db.$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(8675309)`;
-    if ((await tx.user.count()) > 0) throw setupDone();
+    if (!(await needsSetup(tx))) throw setupDone();
     return serializeUser(await tx.user.create({ data: { username, passwordHash, isAdmin: true } }));
   });
 }

@@ -46,6 +46,13 @@ export async function addMember(db: Db, workspaceId: string, username: string, r
   }
 }
 
+/** The workspace as its member sees it, with that member's role. */
+export async function getWorkspace(db: Db, workspaceId: string, role: MemberRole) {
+  const row = await db.workspace.findUnique({ where: { id: workspaceId } });
+  if (!row) throw notFound("Workspace");
+  return { ...serializeWorkspace(row), role };
+}
+
 export function serializeWorkspace(row: Workspace) {
   return {
     id: row.id,

@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   engineServer,
@@ -120,7 +122,12 @@ describe("manual runs", () => {
         "API_STATUS=200",
       ]),
     );
-    expect(lines.find((line) => line.startsWith("CWD="))).toContain(t.id);
+    const cwd = lines.find((line) => line.startsWith("CWD="))!.slice(4);
+    expect(cwd).toContain(t.id);
+    // Not beside the database and auth-secret, nor any report file.
+    expect(path.relative(fs.realpathSync(store.dataDir), fs.realpathSync(cwd)).startsWith("..")).toBe(true);
+    const reportFile = lines.find((line) => line.startsWith("TASKBOARD_REPORT_FILE="))!.split("=")[1];
+    expect(path.relative(store.dataDir, reportFile).startsWith("..")).toBe(true);
     const agentToken = /token=(\S+)/.exec(done.report)![1];
     // Revoked once the execution ended.
     const after = await server.call("GET", `${base()}/executions/${done.id}`, { token: agentToken });
@@ -152,6 +159,18 @@ describe("manual runs", () => {
     expect(runs.body[1]).toMatchObject({ exit_code: 3, error_message: failed.error_message });
     const limited = await server.call("GET", `${base()}/tasks/${t.id}/runs?limit=1`, { token });
     expect(limited.body).toHaveLength(1);
+  });
+
+  it("ignores a report file that is a symlink, so a server file cannot become a report", async () => {
+    // A file of the server's, beside its database (auth-secret appears there only once a browser signs in).
+    const secretFile = path.join(store.dataDir, "server-only-secret");
+    const secret = `secret-${Date.now()}`;
+    fs.writeFileSync(secretFile, secret, { mode: 0o600 });
+    const t = await task();
+    const done = await finished(server.call, token, wsId, (await run(t.id, `symlink-report ${secretFile}`)).body.id);
+    expect(done.status).toBe("succeeded");
+    expect(done.report).toBe("pointing the report at another file");
+    expect(done.report).not.toContain(secret);
   });
 
   it("keeps the last 50 lines as the report when the agent writes none", async () => {

@@ -101,6 +101,7 @@ describe("scheduler", () => {
     const again = (await server.call("GET", `${base}/board/column/todo`, { token })).body.items;
     expect(again).toHaveLength(1);
     expect(todo[0].title).toBe("weekly report");
+    expect(todo[0].description).toBe("succeed");
     const runs = await eventually(async () => {
       const r = await server.call("GET", `${base}/tasks/${todo[0].id}/runs`, { token });
       return r.body[0]?.status === "succeeded" ? r.body : undefined;
@@ -109,6 +110,89 @@ describe("scheduler", () => {
     expect(runs[0].trigger).toBe("schedule");
     const paused = (await server.call("GET", `${base}/schedules/${disabled.body.id}`, { token })).body;
     expect(paused.last_triggered_at).toBeNull();
+  });
+
+  it("fires each due schedule on its own: those whose creator was disabled or left are recorded as failed, the other runs, all move on", async () => {
+    let server = servers[0];
+    const { token, wsId } = await workspaceOn(server);
+    const base = `/api/workspaces/${wsId}`;
+    // A member creates a schedule (runs act as its creator), and is disabled afterwards.
+    const username = `creator-${Date.now()}`;
+    const password = "creator-password";
+    const member = await server.call("POST", "/api/users", { token, json: { username, password, is_admin: false } });
+    expect(member.status).toBe(201);
+    expect((await server.call("POST", `${base}/members`, { token, json: { username, role: "member" } })).status).toBe(201);
+    const memberToken = (await server.call("POST", "/api/auth/login", { json: { username, password } })).body.access_token;
+    const theirs = await server.call("POST", `${base}/schedules`, {
+      token: memberToken,
+      json: { name: "theirs", cron: "0 3 * * *", default_instructions: "succeed" },
+    });
+    expect(theirs.status).toBe(201);
+    expect(theirs.body.created_by).toBe(member.body.id);
+    // Another member creates one and then leaves the workspace.
+    const leaverName = `leaver-${Date.now()}`;
+    const leaver = await server.call("POST", "/api/users", { token, json: { username: leaverName, password, is_admin: false } });
+    expect((await server.call("POST", `${base}/members`, { token, json: { username: leaverName, role: "member" } })).status).toBe(201);
+    const leaverToken = (await server.call("POST", "/api/auth/login", { json: { username: leaverName, password } })).body.access_token;
+    const left = await server.call("POST", `${base}/schedules`, {
+      token: leaverToken,
+      json: { name: "left", cron: "0 3 * * *", default_instructions: "succeed" },
+    });
+    expect(left.status).toBe(201);
+    expect((await server.call("DELETE", `${base}/members/${leaver.body.id}`, { token })).status).toBe(204);
+    // Blank default instructions: the run gets the task's own title ("succeed").
+    const ownTask = await newTask(server.call, token, wsId, { title: "succeed" });
+    const mine = await server.call("POST", `${base}/schedules`, { token, json: { name: "mine", cron: "0 3 * * *", task_id: ownTask.id } });
+    expect(mine.status).toBe(201);
+    expect((await server.call("PATCH", `/api/users/${member.body.id}`, { token, json: { disabled: true } })).status).toBe(200);
+
+    await Promise.all(servers.map((s) => s.stop()));
+    await store.sql(`UPDATE schedules SET next_run_at = now() - interval '1 minute' WHERE workspace_id = $1`, [wsId]);
+    server = await restart(databaseKind() === "postgresql" ? 2 : 1);
+
+    const runs = await eventually(async () => {
+      const r = await server.call("GET", `${base}/tasks/${ownTask.id}/runs`, { token });
+      return r.body[0]?.status === "succeeded" ? r.body : undefined;
+    });
+    expect(runs[0].trigger).toBe("schedule");
+    const failed = await eventually(async () => {
+      const r = await server.call("GET", `${base}/schedules/${theirs.body.id}`, { token });
+      return r.body.last_error ? r.body : undefined;
+    });
+    expect(failed.last_error).toBe(`not run: ${username}, who created this schedule, is disabled`);
+    expect(new Date(failed.next_run_at).getTime()).toBeGreaterThan(Date.now());
+    expect(failed.last_triggered_at).not.toBeNull();
+    const orphaned = await eventually(async () => {
+      const r = await server.call("GET", `${base}/schedules/${left.body.id}`, { token });
+      return r.body.last_error ? r.body : undefined;
+    });
+    expect(orphaned.last_error).toBe(`not run: ${leaverName}, who created this schedule, is no longer a member of this workspace`);
+    expect(new Date(orphaned.next_run_at).getTime()).toBeGreaterThan(Date.now());
+    const succeeded = (await server.call("GET", `${base}/schedules/${mine.body.id}`, { token })).body;
+    expect(succeeded.last_error).toBeNull();
+    expect(new Date(succeeded.next_run_at).getTime()).toBeGreaterThan(Date.now());
+    // The refused occurrence made no task.
+    const todo = (await server.call("GET", `${base}/board/column/todo?limit=100`, { token })).body.items;
+    expect(todo.map((t: { title: string }) => t.title)).not.toContain("theirs");
+    expect(todo.map((t: { title: string }) => t.title)).not.toContain("left");
+  });
+
+  it("gives Trigger now and cron the same rules: blank default instructions run the task's own title", async () => {
+    const server = servers[0];
+    const { token, wsId } = await workspaceOn(server);
+    const base = `/api/workspaces/${wsId}`;
+    const task = await newTask(server.call, token, wsId, { title: "succeed" });
+    const schedule = await server.call("POST", `${base}/schedules`, {
+      token,
+      json: { name: "blank", cron: "0 0 1 1 *", task_id: task.id },
+    });
+    const triggered = await server.call("POST", `${base}/schedules/${schedule.body.id}/trigger`, { token });
+    expect(triggered.status).toBe(202);
+    const runs = await eventually(async () => {
+      const r = await server.call("GET", `${base}/tasks/${task.id}/runs`, { token });
+      return r.body[0] && r.body[0].status !== "queued" && r.body[0].status !== "running" ? r.body : undefined;
+    });
+    expect(runs[0]).toMatchObject({ status: "succeeded", trigger: "manual" });
   });
 
   it("starts a run at once with trigger manual when a schedule is triggered through the API", async () => {

@@ -4,6 +4,8 @@ import { createTask } from "../helpers/tasks";
 
 const SCHEDULE_KEYS = [
   "created_at",
+  "created_by",
+  "last_error",
   "cron",
   "default_instructions",
   "enabled",
@@ -45,6 +47,8 @@ describe("POST /api/workspaces/{id}/schedules", () => {
       default_instructions: "",
       task_id: null,
       last_triggered_at: null,
+      last_error: null,
+      created_by: owner.id,
     });
     const next = new Date(res.body.next_run_at);
     expect(next.toISOString()).toBe(res.body.next_run_at);
@@ -210,6 +214,9 @@ describe("POST /api/workspaces/{id}/schedules/{ref}/trigger", () => {
     expect(Object.keys(res.body).sort()).toEqual(["execution_id", "schedule_id", "task_id", "task_run_id"]);
     expect(res.body.schedule_id).toBe(schedule.id);
     for (const key of ["task_id", "task_run_id", "execution_id"]) expect(typeof res.body[key]).toBe("string");
+    // Like a cron occurrence: the new task's description is the schedule's default instructions.
+    const made = await call("GET", `/api/workspaces/${ws.id}/tasks/${res.body.task_id}`, { token: owner.token });
+    expect(made.body).toMatchObject({ title: name, description: "Write it", status: "todo" });
 
     // The new task is titled after the schedule (seen through a question raised on it).
     const question = await call("POST", `/api/workspaces/${ws.id}/questions`, {

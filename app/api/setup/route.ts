@@ -1,14 +1,15 @@
 import { json, publicRoute } from "@/lib/api/handler";
 import { setupBody } from "@/lib/users/schemas";
 import { createFirstAdmin } from "@/lib/users/create-user";
+import { needsSetup } from "@/lib/users/needs-setup";
 import { clientAddress } from "@/lib/auth/client-address";
 import { setupCodeRequired } from "@/lib/auth/setup-code";
 
 // The one-time "create the first admin" step; refused (409) once any user exists, and from another
 // machine than the server's own without the setup code from the server's log (403).
 export const GET = publicRoute({}, async ({ db, request }) => {
-  const needsSetup = (await db.user.count()) === 0;
-  return json({ needs_setup: needsSetup, code_required: needsSetup && setupCodeRequired(clientAddress(request.headers)) });
+  const open = await needsSetup(db);
+  return json({ needs_setup: open, code_required: open && setupCodeRequired(clientAddress(request.headers)) });
 });
 
 export const POST = publicRoute({ body: setupBody }, async ({ db, body, request }) =>

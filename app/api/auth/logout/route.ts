@@ -1,9 +1,7 @@
 import { noContent, withUser } from "@/lib/api/handler";
-import { revokeFamily } from "@/lib/auth/tokens";
+import { logout } from "@/lib/auth/logout";
 
-// Revokes the credential the request came with, and with a login's access token also its refresh tokens.
 export const POST = withUser({ agentAllowed: true }, async ({ db, caller }) => {
-  if (caller.familyId) await revokeFamily(db, caller.familyId);
-  await db.authToken.updateMany({ where: { id: caller.tokenId, revokedAt: null }, data: { revokedAt: new Date() } });
+  await logout(db, caller);
   return noContent();
 });

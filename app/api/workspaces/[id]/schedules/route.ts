@@ -7,6 +7,6 @@ export const GET = withWorkspace({ params: workspaceParams, query: listSchedules
   json(await listSchedules(db, workspace.id, query)),
 );
 
-export const POST = withWorkspace({ params: workspaceParams, body: createScheduleBody }, async ({ db, workspace, body }) =>
-  json(await createSchedule(db, workspace.id, body), 201),
+export const POST = withWorkspace({ params: workspaceParams, body: createScheduleBody }, async ({ db, workspace, body, caller }) =>
+  json(await createSchedule(db, workspace.id, caller.userId, body), 201),
 );

@@ -1,14 +1,20 @@
 import type { Execution } from "@/lib/generated/prisma/client";
 import { recordEvents, type NewEvent } from "@/lib/events/record-events";
 import { serializeExecution, serializeTaskRun } from "@/lib/runs/serialize";
-import { agentTokenName, type Tx } from "@/lib/runs/start-execution";
-import type { Db } from "@/lib/db/client";
+import { RUN_STATUS, RUN_TRIGGER, type FinishedRunStatus, type RunStatus } from "@/lib/runs/statuses";
+import type { Db, Tx } from "@/lib/db/client";
 import { endOfColumn, lockColumn } from "@/lib/tasks/positions";
 
-export type FinalStatus = "succeeded" | "failed" | "cancelled" | "timed_out";
+// What the API (lib/runs) and the runner (lib/runner) both need of an execution's lifetime. The
+// runner imports lib/runs, never the other way round.
+
+/** Names the agent token of an execution, so the runner can key it and revoke it when done. */
+export function agentTokenName(executionId: string): string {
+  return `execution:${executionId}`;
+}
 
 export interface Outcome {
-  status: FinalStatus;
+  status: FinishedRunStatus;
   exitCode?: number | null;
   errorMessage?: string | null;
   report?: string | null;
@@ -27,7 +33,7 @@ export async function finishExecution(
   db: Db,
   executionId: string,
   outcome: Outcome,
-  from: string[] = ["running"],
+  from: readonly RunStatus[] = [RUN_STATUS.running],
 ): Promise<Execution | null> {
   const now = new Date();
   return db.$transaction(async (tx) => {
@@ -38,7 +44,7 @@ export async function finishExecution(
       ...(outcome.lastActivityAt ? { lastActivityAt: outcome.lastActivityAt } : {}),
       ...(outcome.report !== undefined ? { report: outcome.report } : {}),
     };
-    if (!from.includes(current.status)) {
+    if (!(from as readonly string[]).includes(current.status)) {
       // Already finished (cancelled elsewhere): add what only the process knew, keep the verdict.
       if (Object.keys(facts).length === 0 && outcome.exitCode === undefined) return current;
       const execution = await tx.execution.update({
@@ -48,7 +54,7 @@ export async function finishExecution(
       await recordEvents(tx, execution.workspaceId, [executionEvent(execution)]);
       return execution;
     }
-    const ran = current.status === "running";
+    const ran = current.status === RUN_STATUS.running;
     const duration = ran ? Math.max(0, (now.getTime() - current.startedAt.getTime()) / 1000) : null;
     const execution = await tx.execution.update({
       where: { id: executionId },
@@ -76,7 +82,7 @@ export async function finishExecution(
       data: { revokedAt: now },
     });
     const task =
-      execution.trigger === "fix_conflicts" && outcome.status === "succeeded"
+      execution.trigger === RUN_TRIGGER.fix_conflicts && outcome.status === RUN_STATUS.succeeded
         ? await resolveConflict(tx, execution.taskId, execution.keepStatus)
         : null;
     await recordEvents(tx, execution.workspaceId, [

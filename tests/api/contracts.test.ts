@@ -1,0 +1,165 @@
+import { z } from "zod";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { questionResponse } from "@/lib/questions/schemas";
+import { execution, executionEvent, executionLog } from "@/lib/runs/schemas";
+import { scheduleDetailResponse, scheduleResponse, triggerResponse } from "@/lib/schedules/schemas";
+import { boardResponse, paginatedTasksResponse, taskResponse, taskRunResponse } from "@/lib/tasks/schemas";
+import { baseUrl, call, newUser, newWorkspace, uniqueName } from "../helpers/api";
+
+// Every response and live event is parsed with the strict form of its one zod schema: a field
+// missing, extra or of another type fails here, whether the record was written by a serializer in
+// TypeScript or as JSON by SQL (load-tasks.ts; the task_board_extras triggers for a task's runs and
+// questions). Rows are made through the API, so this runs on PGlite and PostgreSQL alike.
+
+/** The schema with every object strict, all the way down (z.strictObject: unknown keys fail). */
+function strict(schema: z.ZodType): z.ZodType {
+  if (schema instanceof z.ZodObject)
+    return z.strictObject(Object.fromEntries(Object.entries(schema.shape).map(([key, value]) => [key, strict(value as z.ZodType)])));
+  if (schema instanceof z.ZodArray) return z.array(strict(schema.element as z.ZodType));
+  if (schema instanceof z.ZodNullable) return strict(schema.unwrap() as z.ZodType).nullable();
+  if (schema instanceof z.ZodOptional) return strict(schema.unwrap() as z.ZodType).optional();
+  // A default would fill in a field the server forgot, so response schemas have none.
+  if (schema instanceof z.ZodDefault) throw new Error("a response schema has a default");
+  return schema;
+}
+
+function expectShape(schema: z.ZodType, value: unknown, what: string) {
+  const result = strict(schema).safeParse(value);
+  expect(result.success ? [] : result.error.issues, `${what}: ${JSON.stringify(value).slice(0, 400)}`).toEqual([]);
+}
+
+const EVENT_DATA: Record<string, z.ZodType> = {
+  "task.created": taskResponse,
+  "task.updated": taskResponse,
+  "task.moved": taskResponse,
+  "task.deleted": z.object({ id: z.string() }),
+  "question.created": questionResponse,
+  "question.answered": questionResponse,
+  "question.deleted": z.object({ id: z.string(), task_id: z.string() }),
+  "run.updated": taskRunResponse,
+  "execution.updated": executionEvent,
+};
+
+interface Received {
+  type: string;
+  data: unknown;
+}
+
+let token: string;
+let ws: string;
+const events: Received[] = [];
+const stream = new AbortController();
+
+beforeAll(async () => {
+  token = (await newUser()).token;
+  ws = (await newWorkspace(token)).id;
+  const response = await fetch(`${baseUrl()}/api/workspaces/${ws}/events`, {
+    headers: { authorization: `Bearer ${token}` },
+    signal: stream.signal,
+  });
+  expect(response.status).toBe(200);
+  void readEvents(response.body!);
+});
+
+afterAll(() => stream.abort());
+
+const base = () => `/api/workspaces/${ws}`;
+
+async function ok<T = any>(method: string, path: string, json?: unknown, status = 200): Promise<T> {
+  const response = await call(method, path, { token, json });
+  expect(response.status, `${method} ${path}: ${JSON.stringify(response.body)}`).toBe(status);
+  return response.body as T;
+}
+
+async function untilFinished(executionId: string) {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const body = await ok("GET", `${base()}/executions/${executionId}`);
+    if (body.finished_at) return body;
+    if (Date.now() > deadline) throw new Error(`execution ${executionId} did not finish`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+describe("every response and event matches its schema exactly", () => {
+  it("tasks, board, runs, questions, executions, schedules and live events", async () => {
+    const project = await ok("POST", `${base()}/projects`, { name: uniqueName("p"), phases: ["design", "build"] }, 201);
+    const task = await ok("POST", `${base()}/tasks`, { title: "contract", status: "todo", project_id: project.id, phase: 2 }, 201);
+    const open = await ok("POST", `${base()}/questions`, { task_id: task.id, content: "Which?", options: ["a", "b"] }, 201);
+    const other = await ok("POST", `${base()}/questions`, { task_id: task.id, content: "And?", context: "ctx" }, 201);
+    await ok("POST", `${base()}/questions/${other.id}/answer`, { answer: "yes" });
+    const third = await ok("POST", `${base()}/questions`, { task_id: task.id, content: "Gone?" }, 201);
+    await ok("DELETE", `${base()}/questions/${third.id}`, undefined, 204);
+
+    const started = await ok("POST", `${base()}/tasks/${task.id}/runs`, {}, 202);
+    expectShape(execution, started, "POST runs");
+    expectShape(execution, await untilFinished(started.id), "GET execution");
+    expectShape(executionLog, await ok("GET", `${base()}/executions/${started.id}/log`), "GET log");
+
+    const schedule = await ok("POST", `${base()}/schedules`, { name: uniqueName("s"), cron: "0 3 * * *", default_instructions: "go" }, 201);
+    expectShape(scheduleResponse, schedule, "POST schedules");
+    const triggered = await ok("POST", `${base()}/schedules/${schedule.id}/trigger`, undefined, 202);
+    expectShape(triggerResponse, triggered, "trigger");
+    await untilFinished(triggered.execution_id);
+    expectShape(scheduleDetailResponse, await ok("GET", `${base()}/schedules/${schedule.id}`), "GET schedule");
+    expectShape(z.array(scheduleResponse), await ok("GET", `${base()}/schedules`), "GET schedules");
+
+    await ok("PATCH", `${base()}/tasks/${task.id}`, { title: "contract renamed" });
+    await ok("POST", `${base()}/tasks/${task.id}/move`, { column: "in_progress" });
+    const doomed = await ok("POST", `${base()}/tasks`, { title: "doomed" }, 201);
+    await ok("DELETE", `${base()}/tasks/${doomed.id}`, undefined, 204);
+
+    // The task as SQL writes it, with its open question and its run from the triggers' JSON.
+    const single = await ok("GET", `${base()}/tasks/${task.id}`);
+    expect(single.questions.map((q: { id: string }) => q.id)).toEqual([open.id]);
+    expect(single.task_runs).toHaveLength(1);
+    expect(single.phase_name).toBe("build");
+    expectShape(taskResponse, single, "GET task");
+    expectShape(paginatedTasksResponse, await ok("GET", `${base()}/board/column/in_progress`), "column page");
+    expectShape(boardResponse, await ok("GET", `${base()}/board`), "board");
+    expectShape(z.array(taskRunResponse), await ok("GET", `${base()}/tasks/${task.id}/runs`), "GET runs");
+    expectShape(z.array(questionResponse), await ok("GET", `${base()}/questions`), "GET questions");
+
+    // Live events: every type seen, each payload the record it names.
+    const deadline = Date.now() + 10_000;
+    while (!Object.keys(EVENT_DATA).every((type) => events.some((e) => e.type === type)) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(Object.keys(EVENT_DATA).filter((type) => !events.some((e) => e.type === type))).toEqual([]);
+    for (const event of events) {
+      const schema = EVENT_DATA[event.type];
+      if (schema) expectShape(schema, event.data, `event ${event.type}`);
+    }
+  });
+});
+
+/** Collects the stream's events. An event's `data` may be the record itself or an envelope `{type, data, …}` around it. */
+async function readEvents(body: ReadableStream<Uint8Array>) {
+  const decoder = new TextDecoder();
+  let buffer = "";
+  const reader = body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      buffer += decoder.decode(value, { stream: true });
+      let end;
+      while ((end = buffer.indexOf("\n\n")) >= 0) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const type = /^event: (.*)$/m.exec(block)?.[1];
+        const data = block
+          .split("\n")
+          .filter((line) => line.startsWith("data: "))
+          .map((line) => line.slice(6))
+          .join("\n");
+        if (!type || !data) continue;
+        const parsed = JSON.parse(data);
+        const envelope = z.looseObject({ type: z.literal(type), data: z.unknown() }).safeParse(parsed);
+        events.push({ type, data: envelope.success ? envelope.data.data : parsed });
+      }
+    }
+  } catch {
+    // aborted at the end of the test
+  }
+}
