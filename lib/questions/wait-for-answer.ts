@@ -1,7 +1,7 @@
 import type { Db } from "@/lib/db/client";
 import { onWorkspaceEvents } from "@/lib/events/wake";
 import { getQuestion } from "@/lib/questions/questions";
-import type { QuestionResponse } from "@/lib/questions/serialize";
+import type { QuestionResponse } from "@/lib/questions/schemas";
 
 export const MAX_WAIT_SECONDS = 60;
 
