@@ -4,7 +4,7 @@ import { connection, type Db } from "@/lib/db/client";
 import type { Sql } from "@/lib/db/sql";
 import { authenticate, authenticateAndRead, type Caller, type WorkspaceRead } from "@/lib/auth/authenticate";
 import type { MemberRole } from "@/lib/generated/prisma/enums";
-import { forbidden, HttpError, notFound } from "@/lib/api/errors";
+import { forbidden, HttpError, notFound, unauthorized } from "@/lib/api/errors";
 import { parseJsonText, parseWith } from "@/lib/api/validation";
 import { DataDirInUseError } from "@/lib/db/pglite-lock";
 import { countSqlStatements } from "@/lib/db/sql-count";
@@ -60,11 +60,14 @@ export function publicRoute<S extends Schemas>(schemas: S, handler: (ctx: Public
  * says `agentAllowed`: deny by default, so a new account-level route cannot forget them.
  */
 export function withUser<S extends Schemas>(
-  schemas: S & { adminOnly?: boolean; agentAllowed?: boolean },
+  schemas: S & { adminOnly?: boolean; agentAllowed?: boolean; bearerOnly?: boolean },
   handler: (ctx: UserContext<S>) => Promise<Response>,
 ): RouteHandler {
   return respond(async (request, rawParams, requestId) => {
     const { db, sql } = await connection();
+    // `bearerOnly`: endpoints for programs (the MCP server), where a browser's cookie riding along
+    // on a cross-site request must never count as the caller.
+    if (schemas.bearerOnly && !request.headers.has("authorization")) throw unauthorized();
     const caller = await authenticate(request, sql);
     if (caller.workspaceScope && !schemas.agentAllowed) throw forbidden(AGENT_REFUSED);
     if (schemas.adminOnly && !caller.isAdmin) throw forbidden("Only administrators may do this");
@@ -172,7 +175,8 @@ const AGENT_REFUSED = "Agent tokens may not do this: they act only inside their 
 
 // Agent tokens act in one workspace only (403 elsewhere, whether or not the id exists, so it
 // reveals nothing), with at most the member role; everyone else in the workspaces they belong to.
-function membershipOf(caller: Caller, workspaceId: string) {
+// Exported for the MCP server, whose tools name their workspace in arguments rather than the path.
+export function membershipOf(caller: Caller, workspaceId: string) {
   if (caller.workspaceScope && caller.workspaceScope !== workspaceId) throw forbidden(AGENT_REFUSED);
   if (!caller.membership) throw notFound("Workspace");
   return caller.workspaceScope ? { ...caller.membership, role: "member" as MemberRole } : caller.membership;

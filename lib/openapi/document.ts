@@ -13,6 +13,7 @@ import { taskOperations } from "@/lib/openapi/operations/tasks";
 import { runOperations } from "@/lib/openapi/operations/runs";
 import { eventOperations } from "@/lib/openapi/operations/events";
 import { agentOperations } from "@/lib/openapi/operations/agents";
+import { mcpOperations } from "@/lib/openapi/operations/mcp";
 import { paginatedTasksResponse, taskResponse, taskRunResponse } from "@/lib/tasks/schemas";
 import { execution } from "@/lib/runs/schemas";
 import { workspaceEvent } from "@/lib/events/schemas";
@@ -39,6 +40,7 @@ export const OPERATIONS: OperationSpec[] = [
   ...runOperations,
   ...eventOperations,
   ...agentOperations,
+  ...mcpOperations,
 ];
 
 /** Schemas shown once under components.schemas and referenced by name wherever they occur. */

@@ -46,6 +46,12 @@ export async function listQuestions(db: Db, workspaceId: string, query: z.output
   return rows.map(serializeQuestion);
 }
 
+export async function getQuestion(db: Db, workspaceId: string, questionId: string) {
+  const row = await db.question.findFirst({ where: { id: questionId, workspaceId }, include: withTaskTitle });
+  if (!row) throw notFound("Question");
+  return serializeQuestion(row);
+}
+
 /** Answers an open question; the status guard in the update makes two concurrent answers give one 409. */
 export async function answerQuestion(db: Db, workspaceId: string, questionId: string, answer: string) {
   return db.$transaction(async (tx) => {

@@ -38,6 +38,21 @@ export function boardRead(limit: number): WorkspaceRead {
   return { statement: BOARD, params: [COLUMNS.map((c) => c.key), COLUMNS.map((c) => c.title), limit] };
 }
 
+/** What list_tasks of the MCP server narrows the board by; see TASK_SEARCH. */
+export interface TaskSearch {
+  columns: readonly ColumnKey[];
+  projectId: string | null;
+  /** A case-insensitive part of the title. */
+  search: string | null;
+  limit: number;
+  offset: number;
+}
+
+/** Tasks of the given columns in board order (column, then position), narrowed: `{"items", "has_more"}`. */
+export function taskSearchRead(query: TaskSearch): WorkspaceRead {
+  return { statement: TASK_SEARCH, params: [query.columns, query.projectId, query.search, query.limit, query.offset] };
+}
+
 /** The given tasks of a workspace (unknown ids are left out), enriched like the board's. */
 export async function loadTasks(sql: Sql, workspaceId: string, ids: string[]): Promise<TaskResponse[]> {
   const [row] = await sql<{ body: string }>(TASKS_BY_ID, [workspaceId, ids]);
@@ -138,6 +153,36 @@ const BOARD = workspaceReadStatement(
            'has_more', pages.n < pages.total, 'items', pages.items) ORDER BY pages.ord),
          'cursor', (SELECT COALESCE(max(h.last_id), 0)::text FROM workspace_event_heads h WHERE h.workspace_id = $1))::text
   FROM pages`,
+);
+
+// $4 project id or null, $5 title part or null, $6 page size, $7 offset. Each column is read on its
+// position index and stops after offset + limit + 1 matches, so the work follows the page, not
+// the workspace (when matches are sparse, the scan goes on until it has found enough of them).
+// No total: that would mean finding every match; `has_more` comes from the one extra row.
+const TASK_SEARCH = workspaceReadStatement(
+  "task_search",
+  `SELECT json_build_object(
+     'items', COALESCE(json_agg(${TASK_JSON} ORDER BY k.rn) FILTER (WHERE k.rn <= $6::int), '[]'::json),
+     'has_more', count(*) > $6::int)::text
+   FROM (
+     SELECT page.id, row_number() OVER (ORDER BY page.ord, page.position) AS rn
+     FROM (
+       SELECT m.id, c.ord, m.position
+       FROM unnest($3::text[]) WITH ORDINALITY AS c(key, ord)
+       CROSS JOIN LATERAL (
+         SELECT x.id, x.position FROM tasks x
+         WHERE x.workspace_id = $1 AND x.status = c.key
+           AND ($4::text IS NULL OR x.project_id = $4)
+           AND ($5::text IS NULL OR strpos(lower(x.title), lower($5)) > 0)
+         ORDER BY x.position
+         LIMIT $6::int + $7::int + 1
+       ) m
+       ORDER BY c.ord, m.position
+       LIMIT $6::int + 1 OFFSET $7::int
+     ) page
+   ) k
+   JOIN tasks t ON t.id = k.id
+   ${TASK_JOINS}`,
 );
 
 const TASKS_BY_ID = statement(

@@ -1,0 +1,449 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openStream } from "../helpers/sse";
+import { engineServer, eventually, FIXTURE_AGENT, newStore, workspaceOn, type EngineServer, type Store } from "../helpers/engine";
+
+// The MCP server (POST /api/mcp) through the SDK's own client, on a server of its own whose agent
+// is the test fixture (start_run, and a live agent token to act with).
+
+let store: Store;
+let server: EngineServer;
+let token: string;
+let wsId: string;
+let apiKey: string;
+let owner: Client;
+const clients: Client[] = [];
+
+beforeAll(async () => {
+  store = await newStore("mcp");
+  server = await engineServer(store, { AGENT_COMMAND: FIXTURE_AGENT, AGENT_LOG_FLUSH_MS: "100" }, "mcp");
+  ({ token, wsId } = await workspaceOn(server));
+  apiKey = (await newApiKey(token)).key;
+  owner = await connect(apiKey);
+});
+
+afterAll(async () => {
+  await Promise.allSettled(clients.map((client) => client.close()));
+  await server?.stop();
+  await store?.drop();
+});
+
+describe("MCP server: tools", () => {
+  it("lists its tools with the HTTP API's argument names, and its resource templates", async () => {
+    const { tools } = await owner.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual(
+      [
+        "ask_question",
+        "create_task",
+        "get_answer",
+        "get_run_log",
+        "get_task",
+        "list_projects",
+        "list_tasks",
+        "list_workspaces",
+        "move_task",
+        "start_run",
+        "update_task",
+      ].sort(),
+    );
+    const readOnly = tools.filter((tool) => tool.annotations?.readOnlyHint).map((tool) => tool.name);
+    expect(readOnly.sort()).toEqual(["get_answer", "get_run_log", "get_task", "list_projects", "list_tasks", "list_workspaces"]);
+    const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool.inputSchema]));
+    expect(Object.keys(byName.create_task.properties!)).toEqual(
+      expect.arrayContaining(["workspace_id", "title", "description", "status", "priority", "project_id"]),
+    );
+    expect(byName.create_task.required).toEqual(["title"]);
+    expect(Object.keys(byName.list_tasks.properties!).sort()).toEqual([
+      "column",
+      "limit",
+      "offset",
+      "project_id",
+      "search",
+      "workspace_id",
+    ]);
+    expect(byName.move_task.required?.sort()).toEqual(["column", "task_id"]);
+    expect(Object.keys(byName.ask_question.properties!)).toEqual(expect.arrayContaining(["task_id", "content", "options", "wait_seconds"]));
+
+    const { resourceTemplates } = await owner.listResourceTemplates();
+    expect(resourceTemplates.map((template) => template.uriTemplate).sort()).toEqual([
+      "taskboard://workspaces/{workspace_id}/board",
+      "taskboard://workspaces/{workspace_id}/tasks/{task_id}",
+    ]);
+  });
+
+  it("lists the caller's workspaces", async () => {
+    const workspaces = data(await tool(owner, "list_workspaces", {}));
+    expect(workspaces).toEqual([expect.objectContaining({ id: wsId, role: "owner" })]);
+  });
+
+  it("creates a task that the HTTP API then sees, and gets, updates, moves and lists it", async () => {
+    const project = await server.call("POST", `/api/workspaces/${wsId}/projects`, {
+      token,
+      json: { name: "MCP project", phases: ["one"] },
+    });
+    const created = data(
+      await tool(owner, "create_task", {
+        workspace_id: wsId,
+        title: "Written by an agent",
+        description: "through MCP",
+        status: "todo",
+        priority: "p1",
+        project_id: project.body.id,
+      }),
+    );
+    expect(created).toMatchObject({ title: "Written by an agent", status: "todo", priority: "p1", project_name: "MCP project" });
+    const overHttp = await server.call("GET", `/api/workspaces/${wsId}/tasks/${created.id}`, { token });
+    expect(overHttp.status).toBe(200);
+    expect(overHttp.body).toMatchObject({ id: created.id, description: "through MCP" });
+
+    expect(data(await tool(owner, "get_task", { workspace_id: wsId, task_id: created.id }))).toMatchObject({ id: created.id });
+    const updated = data(
+      await tool(owner, "update_task", { workspace_id: wsId, task_id: created.id, title: "Renamed by an agent", phase: 1 }),
+    );
+    expect(updated).toMatchObject({ title: "Renamed by an agent", phase_name: "one", status: "todo" });
+
+    const other = data(await tool(owner, "create_task", { workspace_id: wsId, title: "another one", status: "in_progress" }));
+    const moved = data(
+      await tool(owner, "move_task", { workspace_id: wsId, task_id: created.id, column: "in_progress", before_id: other.id }),
+    );
+    expect(moved.status).toBe("in_progress");
+    const column = data(await tool(owner, "list_tasks", { workspace_id: wsId, column: "in_progress" }));
+    expect(column).toMatchObject({ total: 2, has_more: false });
+    expect(column.items.map((t: { id: string }) => t.id)).toEqual([created.id, other.id]);
+    // The column read is the HTTP API's own.
+    expect(column).toEqual((await server.call("GET", `/api/workspaces/${wsId}/board/column/in_progress`, { token })).body);
+
+    const found = data(await tool(owner, "list_tasks", { workspace_id: wsId, search: "RENAMED BY" }));
+    expect(found.items.map((t: { id: string }) => t.id)).toEqual([created.id]);
+    const inProject = data(await tool(owner, "list_tasks", { workspace_id: wsId, project_id: project.body.id }));
+    expect(inProject.items.map((t: { id: string }) => t.id)).toEqual([created.id]);
+    const nothing = data(await tool(owner, "list_tasks", { workspace_id: wsId, search: "no such title" }));
+    expect(nothing).toEqual({ items: [], has_more: false });
+    const projects = data(await tool(owner, "list_projects", { workspace_id: wsId }));
+    expect(projects.map((p: { id: string }) => p.id)).toEqual([project.body.id]);
+  });
+
+  it("pages list_tasks across columns with search, bounded by limit", async () => {
+    const ids = [];
+    for (const status of ["backlog", "todo", "done"]) {
+      ids.push(data(await tool(owner, "create_task", { workspace_id: wsId, title: `paging needle ${status}`, status })).id);
+    }
+    await tool(owner, "create_task", { workspace_id: wsId, title: "paging hay", status: "todo" });
+    const first = data(await tool(owner, "list_tasks", { workspace_id: wsId, search: "needle", limit: 2 }));
+    expect(first.has_more).toBe(true);
+    const second = data(await tool(owner, "list_tasks", { workspace_id: wsId, search: "needle", limit: 2, offset: 2 }));
+    expect(second.has_more).toBe(false);
+    expect([...first.items, ...second.items].map((t: { id: string }) => t.id)).toEqual(ids);
+  });
+
+  it("asks a question, answered over the HTTP API, and get_answer returns the answer", async () => {
+    const task = data(await tool(owner, "create_task", { workspace_id: wsId, title: "needs a decision" }));
+    const asked = data(
+      await tool(owner, "ask_question", { workspace_id: wsId, task_id: task.id, content: "Which one?", options: ["A", "B"] }),
+    );
+    expect(asked).toMatchObject({ task_id: task.id, content: "Which one?", status: "open", answer: null, options: ["A", "B"] });
+    expect(data(await tool(owner, "get_answer", { workspace_id: wsId, question_id: asked.id }))).toMatchObject({ status: "open" });
+
+    const answered = await server.call("POST", `/api/workspaces/${wsId}/questions/${asked.id}/answer`, { token, json: { answer: "B" } });
+    expect(answered.status).toBe(200);
+    expect(data(await tool(owner, "get_answer", { workspace_id: wsId, question_id: asked.id }))).toMatchObject({
+      id: asked.id,
+      status: "answered",
+      answer: "B",
+    });
+  });
+
+  it("ask_question with wait_seconds returns the answer that arrives while it waits", async () => {
+    const task = data(await tool(owner, "create_task", { workspace_id: wsId, title: "waiting for a person" }));
+    const pending = tool(owner, "ask_question", { workspace_id: wsId, task_id: task.id, content: "Go ahead?", wait_seconds: 30 });
+    const question = await eventually(async () => {
+      const open = await server.call("GET", `/api/workspaces/${wsId}/questions?task_id=${task.id}`, { token });
+      return open.body[0];
+    });
+    // Past the waiter's first re-read (5 s after asking), so that only the live event can bring the
+    // answer in much less than the 5 s to its next one.
+    await new Promise((resolve) => setTimeout(resolve, 6_000));
+    const answeredAt = Date.now();
+    const answer = await server.call("POST", `/api/workspaces/${wsId}/questions/${question.id}/answer`, { token, json: { answer: "yes" } });
+    expect(answer.status).toBe(200);
+    expect(data(await pending)).toMatchObject({ id: question.id, status: "answered", answer: "yes" });
+    expect(Date.now() - answeredAt).toBeLessThan(2_500);
+  });
+
+  it("ask_question returns the open question when nobody answers within wait_seconds", async () => {
+    const task = data(await tool(owner, "create_task", { workspace_id: wsId, title: "nobody answers" }));
+    const started = Date.now();
+    const result = data(await tool(owner, "ask_question", { workspace_id: wsId, task_id: task.id, content: "Anyone?", wait_seconds: 1 }));
+    expect(result).toMatchObject({ status: "open", answer: null });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+  });
+
+  it("starts a run and reads its log", async () => {
+    const task = data(await tool(owner, "create_task", { workspace_id: wsId, title: "run me", status: "todo" }));
+    const execution = data(await tool(owner, "start_run", { workspace_id: wsId, task_id: task.id, instructions: "succeed" }));
+    expect(execution).toMatchObject({ task_id: task.id, workspace_id: wsId });
+    const log = await eventually(async () => {
+      const page = data(await tool(owner, "get_run_log", { workspace_id: wsId, execution_id: execution.id }));
+      return page.complete ? page : undefined;
+    }, 20_000);
+    expect(log).toMatchObject({ status: "succeeded", offset: 0 });
+    expect(log.lines).toContain("working on run me");
+  });
+
+  it("answers errors in the HTTP API's words, as tool errors", async () => {
+    const missing = await tool(owner, "get_task", { workspace_id: wsId, task_id: "no-such-task" });
+    expect(missing).toMatchObject({ isError: true, content: [{ type: "text", text: "Task not found" }] });
+    const noQuestion = await tool(owner, "get_answer", { workspace_id: wsId, question_id: "nope" });
+    expect(noQuestion).toMatchObject({ isError: true, content: [{ text: "Question not found" }] });
+    const noExecution = await tool(owner, "get_run_log", { workspace_id: wsId, execution_id: "nope" });
+    expect(noExecution).toMatchObject({ isError: true, content: [{ text: "Execution not found" }] });
+
+    const stale = await tool(owner, "move_task", {
+      workspace_id: wsId,
+      task_id: data(await tool(owner, "create_task", { workspace_id: wsId, title: "anchor test" })).id,
+      column: "done",
+      after_id: "not-in-that-column",
+    });
+    expect(stale).toMatchObject({ isError: true, content: [{ text: "after_id is not a task in that column" }] });
+
+    // An API key acts in any of its user's workspaces, so it has to name one.
+    const unnamed = await tool(owner, "list_tasks", {});
+    expect(unnamed.isError).toBe(true);
+    expect(unnamed.content[0].text).toContain("workspace_id");
+
+    const invalid = await tool(owner, "create_task", { workspace_id: wsId, title: "" });
+    expect(invalid.isError).toBe(true);
+    expect(invalid.content[0].text).toContain("title");
+  });
+
+  it("answers a workspace the caller is not a member of with Workspace not found", async () => {
+    const stranger = await newUserOn("stranger");
+    const theirs = await server.call("POST", "/api/workspaces", { token: stranger.token, json: { name: "not yours" } });
+    const foreignTask = await server.call("POST", `/api/workspaces/${theirs.body.id}/tasks`, {
+      token: stranger.token,
+      json: { title: "theirs" },
+    });
+    for (const [name, args] of [
+      ["list_tasks", {}],
+      ["get_task", { task_id: foreignTask.body.id }],
+      ["create_task", { title: "intruder" }],
+      ["list_projects", {}],
+    ] as const) {
+      const result = await tool(owner, name, { workspace_id: theirs.body.id, ...args });
+      expect(result, name).toMatchObject({ isError: true, content: [{ text: "Workspace not found" }] });
+    }
+    const board = await server.call("GET", `/api/workspaces/${theirs.body.id}/board`, { token: stranger.token });
+    expect(board.body.columns[0].items.map((t: { title: string }) => t.title)).toEqual(["theirs"]);
+  });
+});
+
+describe("MCP server: resources", () => {
+  it("reads the board and a task as markdown", async () => {
+    const task = data(
+      await tool(owner, "create_task", { workspace_id: wsId, title: "Shown on the board", description: "Body text", status: "todo" }),
+    );
+    await tool(owner, "ask_question", { workspace_id: wsId, task_id: task.id, content: "Is the board readable?" });
+
+    const { resources } = await owner.listResources();
+    expect(resources).toEqual([expect.objectContaining({ uri: `taskboard://workspaces/${wsId}/board`, mimeType: "text/markdown" })]);
+
+    const board = await owner.readResource({ uri: `taskboard://workspaces/${wsId}/board` });
+    const boardText = String((board.contents[0] as { text: string }).text);
+    expect(board.contents[0].mimeType).toBe("text/markdown");
+    expect(boardText).toMatch(/^## To do \(\d+\)$/m);
+    expect(boardText).toContain(`Shown on the board (\`${task.id}\``);
+
+    const page = await owner.readResource({ uri: `taskboard://workspaces/${wsId}/tasks/${task.id}` });
+    const text = String((page.contents[0] as { text: string }).text);
+    expect(text).toContain("# Shown on the board");
+    expect(text).toContain("Body text");
+    expect(text).toContain("- column: To do (`todo`)");
+    expect(text).toContain("Is the board readable?");
+
+    await expect(owner.readResource({ uri: `taskboard://workspaces/${wsId}/tasks/no-such-task` })).rejects.toThrow(/Task not found/);
+  });
+});
+
+describe("MCP server: authentication", () => {
+  it("refuses a browser session cookie without a Bearer credential", async () => {
+    const cookie = await signIn();
+    expect((await fetch(`${server.url}/api/auth/me`, { headers: { cookie } })).status).toBe(200);
+    for (const origin of [undefined, server.url]) {
+      const response = await fetch(`${server.url}/api/mcp`, {
+        method: "POST",
+        headers: { cookie, ...(origin ? { origin } : {}), ...MCP_HEADERS },
+        body: JSON.stringify(INITIALIZE),
+      });
+      expect(response.status).toBe(401);
+      expect(await response.json()).toEqual({ detail: "Not authenticated" });
+    }
+    const client = new Client({ name: "cookie", version: "1.0.0" });
+    await expect(
+      client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/api/mcp`), { requestInit: { headers: { cookie } } })),
+    ).rejects.toThrow(/401|Not authenticated/);
+  });
+
+  it("refuses an invalid key and a revoked key", async () => {
+    await expect(connect("tbk_not-a-real-key")).rejects.toThrow(/Invalid or revoked token/);
+
+    const key = await newApiKey(token);
+    const client = await connect(key.key);
+    expect(data(await tool(client, "list_workspaces", {}))).toEqual(expect.arrayContaining([expect.objectContaining({ id: wsId })]));
+    expect((await server.call("DELETE", `/api/auth/api-keys/${key.id}`, { token })).status).toBe(204);
+    // The next request of the same client is refused: every request is checked again.
+    await expect(client.callTool({ name: "list_workspaces", arguments: {} })).rejects.toThrow(/401|Invalid or revoked token/);
+    await expect(connect(key.key)).rejects.toThrow(/Invalid or revoked token/);
+  });
+
+  it("answers 405 to GET and DELETE: a stateless server has no stream or session to open or end", async () => {
+    for (const method of ["GET", "DELETE"]) {
+      const response = await fetch(`${server.url}/api/mcp`, {
+        method,
+        headers: { authorization: `Bearer ${apiKey}`, accept: "text/event-stream" },
+      });
+      expect(response.status, method).toBe(405);
+      expect(response.headers.get("allow"), method).toContain("POST");
+      expect(await response.json()).toEqual({ detail: "Method Not Allowed" });
+    }
+  });
+
+  it("answers what the transport refuses with the API's detail body, and the JSON-RPC error", async () => {
+    const post = (headers: Record<string, string>, body: string) =>
+      fetch(`${server.url}/api/mcp`, { method: "POST", headers: { authorization: `Bearer ${apiKey}`, ...headers }, body });
+    const noAccept = await post({ "content-type": "application/json" }, JSON.stringify(INITIALIZE));
+    expect(noAccept.status).toBe(406);
+    expect(await noAccept.json()).toMatchObject({
+      detail: "Not Acceptable: Client must accept both application/json and text/event-stream",
+      jsonrpc: "2.0",
+      error: { code: -32000 },
+    });
+    const notJsonRpc = await post(MCP_HEADERS, JSON.stringify({ hello: "world" }));
+    expect(notJsonRpc.status).toBe(400);
+    expect((await notJsonRpc.json()).detail).toContain("Invalid JSON-RPC message");
+  });
+});
+
+describe("MCP server: an agent token", () => {
+  it("acts in its own workspace only, which it need not name", async () => {
+    const task = data(await tool(owner, "create_task", { workspace_id: wsId, title: "hold", status: "todo" }));
+    const execution = data(await tool(owner, "start_run", { workspace_id: wsId, task_id: task.id, instructions: "hold 60" }));
+    const agentToken = await eventually(async () => {
+      const page = data(await tool(owner, "get_run_log", { workspace_id: wsId, execution_id: execution.id }));
+      return page.lines.find((line: string) => line.startsWith("TOKEN="))?.slice("TOKEN=".length);
+    }, 20_000);
+    expect(agentToken).toMatch(/^tbg_/);
+
+    // The run's owner (the admin) is a member of a second workspace; the agent token must not reach it.
+    const elsewhere = await server.call("POST", "/api/workspaces", { token, json: { name: "elsewhere" } });
+    expect(elsewhere.status).toBe(201);
+    const agent = await connect(agentToken);
+    expect(data(await tool(agent, "list_workspaces", {}))).toEqual([expect.objectContaining({ id: wsId })]);
+    const created = data(await tool(agent, "create_task", { title: "made by the agent" }));
+    expect(created.workspace_id).toBe(wsId);
+    // The event log names the agent as the one who made it, as for the HTTP API.
+    const stream = await openStream(`${server.url}/api/workspaces/${wsId}/events?after=0`, { authorization: `Bearer ${token}` });
+    try {
+      for (;;) {
+        const event = JSON.parse((await stream.next(10_000, "the agent's task.created")).data!);
+        if (event.type !== "task.created" || event.data.id !== created.id) continue;
+        expect(event.actor).toMatchObject({ type: "agent", username: "admin" });
+        break;
+      }
+    } finally {
+      stream.close();
+    }
+    expect(data(await tool(agent, "list_tasks", { search: "made by the agent" })).items).toHaveLength(1);
+    expect(data(await tool(agent, "get_task", { task_id: task.id })).id).toBe(task.id);
+
+    const outside = await tool(agent, "create_task", { workspace_id: elsewhere.body.id, title: "escape" });
+    expect(outside.isError).toBe(true);
+    expect(outside.content[0].text).toBe("Agent tokens may not do this: they act only inside their own workspace, as a member");
+    const leaked = await server.call("GET", `/api/workspaces/${elsewhere.body.id}/board`, { token });
+    expect(leaked.body.columns.flatMap((c: { items: unknown[] }) => c.items)).toEqual([]);
+    const { resources } = await agent.listResources();
+    expect(resources.map((r) => r.uri)).toEqual([`taskboard://workspaces/${wsId}/board`]);
+    await expect(agent.readResource({ uri: `taskboard://workspaces/${elsewhere.body.id}/board` })).rejects.toThrow(/Agent tokens may not/);
+
+    expect((await server.call("POST", `/api/workspaces/${wsId}/executions/${execution.id}/cancel`, { token })).status).toBe(200);
+    // The token dies with its run.
+    await expect(agent.callTool({ name: "list_workspaces", arguments: {} })).rejects.toThrow(/401|Invalid or revoked token/);
+  });
+});
+
+// ---------------------------------------------------------------- helpers
+
+const MCP_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+const INITIALIZE = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+};
+
+async function connect(credential: string): Promise<Client> {
+  const client = new Client({ name: "taskboard-tests", version: "1.0.0" });
+  const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/api/mcp`), {
+    requestInit: { headers: { authorization: `Bearer ${credential}` } },
+  });
+  await client.connect(transport);
+  clients.push(client);
+  return client;
+}
+
+interface ToolResult {
+  isError?: boolean;
+  content: { type: string; text: string }[];
+}
+
+async function tool(client: Client, name: string, args: Record<string, unknown>): Promise<ToolResult> {
+  return (await client.callTool({ name, arguments: args })) as unknown as ToolResult;
+}
+
+function data(result: ToolResult) {
+  if (result.isError) throw new Error(`tool error: ${result.content[0]?.text}`);
+  return JSON.parse(result.content[0].text);
+}
+
+async function newApiKey(bearer: string): Promise<{ id: string; key: string }> {
+  const created = await server.call("POST", "/api/auth/api-keys", { token: bearer, json: { name: `mcp-${Date.now()}` } });
+  if (created.status !== 201) throw new Error(`api key: ${created.status} ${JSON.stringify(created.body)}`);
+  return created.body;
+}
+
+async function newUserOn(prefix: string) {
+  const username = `${prefix}_${Date.now()}`;
+  const password = "password-for-mcp-tests";
+  const created = await server.call("POST", "/api/users", { token, json: { username, password } });
+  if (created.status !== 201) throw new Error(`user: ${created.status} ${JSON.stringify(created.body)}`);
+  const login = await server.call("POST", "/api/auth/login", { json: { username, password } });
+  return { token: login.body.access_token as string };
+}
+
+/** next-auth's credentials sign-in, as the browser does it; returns the Cookie header. */
+async function signIn(): Promise<string> {
+  const cookies = new Map<string, string>();
+  const take = (response: Response) => {
+    for (const line of response.headers.getSetCookie()) {
+      const [pair] = line.split(";");
+      const index = pair.indexOf("=");
+      cookies.set(pair.slice(0, index), pair.slice(index + 1));
+    }
+  };
+  const header = () => [...cookies].map(([name, value]) => `${name}=${value}`).join("; ");
+  const csrf = await fetch(`${server.url}/api/auth/csrf`);
+  take(csrf);
+  const { csrfToken } = await csrf.json();
+  const username = `cookie_${Date.now()}`;
+  const password = "password-for-mcp-tests";
+  expect((await server.call("POST", "/api/users", { token, json: { username, password } })).status).toBe(201);
+  const response = await fetch(`${server.url}/api/auth/callback/credentials`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { cookie: header(), "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ csrfToken, username, password, json: "true" }),
+  });
+  take(response);
+  if (!cookies.get("next-auth.session-token")) throw new Error("no session cookie after sign-in");
+  return header();
+}
