@@ -72,7 +72,14 @@ export function eventPruneIntervalMs(): number {
   return positiveInt(process.env.EVENT_PRUNE_INTERVAL_SECONDS, 300) * 1000;
 }
 
-function positiveInt(raw: string | undefined, fallback: number): number {
+/** A positive whole number from the environment, or the fallback when unset or not one. */
+export function positiveInt(raw: string | undefined, fallback: number): number {
   const value = Number(raw);
   return raw && Number.isInteger(value) && value > 0 ? value : fallback;
+}
+
+/** A positive number (fractions allowed) from the environment, or the fallback. */
+export function positiveNumber(raw: string | undefined, fallback: number): number {
+  const value = Number(raw);
+  return raw && Number.isFinite(value) && value > 0 ? value : fallback;
 }

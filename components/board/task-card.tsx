@@ -7,6 +7,8 @@ import type { Task } from "@/lib/client/types";
 import type { ColumnKey } from "@/lib/tasks/columns";
 import { Spinner } from "@/components/ui/field";
 import { FixConflictsButton } from "@/components/executions/fix-conflicts-button";
+import { QUESTION_STATUS } from "@/lib/questions/statuses";
+import { RUN_STATUS } from "@/lib/runs/statuses";
 
 export const PRIORITY_STYLE: Record<string, string> = {
   p0: "bg-red-700 text-white",
@@ -68,7 +70,7 @@ export const SortableTaskCard = memo(function SortableTaskCard({
 });
 
 export function CardBody({ task }: { task: Task }) {
-  const openQuestions = (task.questions ?? []).filter((question) => question.status === "open").length;
+  const openQuestions = (task.questions ?? []).filter((question) => question.status === QUESTION_STATUS.open).length;
   const blocked = Boolean(task.blocked) || openQuestions > 0;
   return (
     <>
@@ -149,14 +151,15 @@ export function CardBody({ task }: { task: Task }) {
 function RunStatus({ task }: { task: Task }) {
   const status = task.latest_run_status;
   if (!status) return null;
-  if (status === "running" || status === "queued") {
+  if (status === RUN_STATUS.running || status === RUN_STATUS.queued) {
     return (
       <span data-testid="run-status" className="flex items-center gap-1 text-slate-700 dark:text-slate-300">
-        <Spinner label={status === "running" ? "Agent running" : "Agent queued"} /> {status === "running" ? "Running" : "Queued"}
+        <Spinner label={status === RUN_STATUS.running ? "Agent running" : "Agent queued"} />{" "}
+        {status === RUN_STATUS.running ? "Running" : "Queued"}
       </span>
     );
   }
-  if (status === "succeeded") {
+  if (status === RUN_STATUS.succeeded) {
     return (
       <span data-testid="run-status" className="text-green-800 dark:text-green-300">
         ✓ Run succeeded

@@ -9,6 +9,7 @@ import { PROJECT_STATUSES } from "@/lib/projects/statuses";
 import { Dialog } from "@/components/ui/dialog";
 import { ErrorText, inputClass, primaryButton, secondaryButton } from "@/components/ui/field";
 import { useToast } from "@/components/ui/toast";
+import { ListPage } from "@/components/ui/list-page";
 import { PRIORITY_STYLE } from "@/components/board/task-card";
 
 export function ProjectsPage({ workspaceId }: { workspaceId: string }) {
@@ -16,26 +17,21 @@ export function ProjectsPage({ workspaceId }: { workspaceId: string }) {
   const [editing, setEditing] = useState<Project | "new" | null>(null);
 
   return (
-    <main className="mx-auto max-w-5xl px-6 py-6">
-      <div className="mb-4 flex items-center">
-        <h1 className="text-xl font-semibold">Projects</h1>
-        <button type="button" className={`${primaryButton} ml-auto`} onClick={() => setEditing("new")}>
-          New project
-        </button>
-      </div>
-      {projects.isPending ? (
-        <div aria-busy="true" aria-label="Loading projects" className="space-y-2">
-          {[0, 1, 2].map((i) => (
-            <div key={i} className="h-12 animate-pulse rounded-lg bg-slate-200 dark:bg-slate-800" />
-          ))}
-        </div>
-      ) : projects.isError ? (
-        <ErrorText>Could not load the projects: {projects.error.message}</ErrorText>
-      ) : projects.data.length === 0 ? (
-        <p className="rounded-lg border border-dashed border-slate-300 p-6 text-center text-slate-600 dark:border-slate-700 dark:text-slate-400">
-          No projects yet. Projects group tasks and split them into phases; create one with “New project”.
-        </p>
-      ) : (
+    <ListPage
+      title="Projects"
+      noun="projects"
+      newLabel="New project"
+      onNew={() => setEditing("new")}
+      query={projects}
+      skeleton={{ rows: 3, className: "h-12" }}
+      empty="No projects yet. Projects group tasks and split them into phases; create one with “New project”."
+      dialog={
+        editing ? (
+          <ProjectDialog workspaceId={workspaceId} project={editing === "new" ? null : editing} onClose={() => setEditing(null)} />
+        ) : null
+      }
+    >
+      {(items) => (
         <table className="w-full overflow-hidden rounded-lg border border-slate-200 bg-white text-left text-sm dark:border-slate-800 dark:bg-slate-900">
           <thead className="bg-slate-100 text-xs text-slate-700 dark:bg-slate-800 dark:text-slate-300">
             <tr>
@@ -50,7 +46,7 @@ export function ProjectsPage({ workspaceId }: { workspaceId: string }) {
             </tr>
           </thead>
           <tbody>
-            {projects.data.map((project) => (
+            {items.map((project) => (
               <tr key={project.id} className="border-t border-slate-200 dark:border-slate-800">
                 <td className="px-3 py-2">
                   <div className="font-medium">{project.name}</div>
@@ -78,10 +74,7 @@ export function ProjectsPage({ workspaceId }: { workspaceId: string }) {
           </tbody>
         </table>
       )}
-      {editing ? (
-        <ProjectDialog workspaceId={workspaceId} project={editing === "new" ? null : editing} onClose={() => setEditing(null)} />
-      ) : null}
-    </main>
+    </ListPage>
   );
 }
 

@@ -6,6 +6,7 @@ import { openQuestionsQuery, sortOpen, useAnswerQuestion } from "@/lib/client/qu
 import type { Question } from "@/lib/client/types";
 import { useToast } from "@/components/ui/toast";
 import { useWorkspaceUi } from "@/components/workspace/workspace-context";
+import { QUESTION_STATUS } from "@/lib/questions/statuses";
 
 /** Answers a question in words typed or picked; says so when the server refuses. */
 export function useAnswer(workspaceId: string) {
@@ -33,7 +34,10 @@ export function QuestionPanel({ workspaceId, onClose }: { workspaceId: string; o
 
   const submit = (question: Question, text: string) => {
     if (!text.trim()) return;
-    setAnswered((list) => [{ ...question, answer: text.trim(), status: "answered" }, ...list.filter((q) => q.id !== question.id)]);
+    setAnswered((list) => [
+      { ...question, answer: text.trim(), status: QUESTION_STATUS.answered },
+      ...list.filter((q) => q.id !== question.id),
+    ]);
     answer(question, text, () => setAnswered((list) => list.filter((q) => q.id !== question.id)));
   };
 

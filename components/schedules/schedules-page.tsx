@@ -8,6 +8,7 @@ import type { Schedule, TriggerResult } from "@/lib/client/types";
 import { Dialog } from "@/components/ui/dialog";
 import { ErrorText, inputClass, primaryButton, secondaryButton } from "@/components/ui/field";
 import { useToast } from "@/components/ui/toast";
+import { ListPage } from "@/components/ui/list-page";
 import { useWorkspaceUi } from "@/components/workspace/workspace-context";
 
 type ScheduleForm = Pick<Schedule, "name" | "slug" | "cron" | "timezone" | "enabled" | "default_instructions">;
@@ -17,36 +18,28 @@ export function SchedulesPage({ workspaceId }: { workspaceId: string }) {
   const [editing, setEditing] = useState<Schedule | "new" | null>(null);
 
   return (
-    <main className="mx-auto max-w-5xl px-6 py-6">
-      <div className="mb-4 flex items-center">
-        <h1 className="text-xl font-semibold">Schedules</h1>
-        <button type="button" className={`${primaryButton} ml-auto`} onClick={() => setEditing("new")}>
-          New schedule
-        </button>
-      </div>
-      {schedules.isPending ? (
-        <div aria-busy="true" aria-label="Loading schedules" className="space-y-2">
-          {[0, 1].map((i) => (
-            <div key={i} className="h-16 animate-pulse rounded-lg bg-slate-200 dark:bg-slate-800" />
-          ))}
-        </div>
-      ) : schedules.isError ? (
-        <ErrorText>Could not load the schedules: {schedules.error.message}</ErrorText>
-      ) : schedules.data.length === 0 ? (
-        <p className="rounded-lg border border-dashed border-slate-300 p-6 text-center text-slate-600 dark:border-slate-700 dark:text-slate-400">
-          No schedules yet. A schedule starts an agent run on a cron timetable; create one with “New schedule”.
-        </p>
-      ) : (
+    <ListPage
+      title="Schedules"
+      noun="schedules"
+      newLabel="New schedule"
+      onNew={() => setEditing("new")}
+      query={schedules}
+      skeleton={{ rows: 2, className: "h-16" }}
+      empty="No schedules yet. A schedule starts an agent run on a cron timetable; create one with “New schedule”."
+      dialog={
+        editing ? (
+          <ScheduleDialog workspaceId={workspaceId} schedule={editing === "new" ? null : editing} onClose={() => setEditing(null)} />
+        ) : null
+      }
+    >
+      {(items) => (
         <ul className="space-y-3">
-          {schedules.data.map((schedule) => (
+          {items.map((schedule) => (
             <ScheduleRow key={schedule.id} workspaceId={workspaceId} schedule={schedule} onEdit={() => setEditing(schedule)} />
           ))}
         </ul>
       )}
-      {editing ? (
-        <ScheduleDialog workspaceId={workspaceId} schedule={editing === "new" ? null : editing} onClose={() => setEditing(null)} />
-      ) : null}
-    </main>
+    </ListPage>
   );
 }
 

@@ -3,6 +3,7 @@ import { api } from "@/lib/client/api";
 import { questionKeys } from "@/lib/client/query-keys";
 import type { Question } from "@/lib/client/types";
 import { refreshTask } from "@/lib/client/use-workspace-events";
+import { QUESTION_STATUS } from "@/lib/questions/statuses";
 
 // Questions agents raise to people: the open ones, and answering them.
 
@@ -20,7 +21,7 @@ export function useOpenQuestions(workspaceId: string) {
 
 export function sortOpen(questions: Question[]): Question[] {
   return questions
-    .filter((question) => question.status === "open")
+    .filter((question) => question.status === QUESTION_STATUS.open)
     .sort((a, b) => a.priority - b.priority || a.created_at.localeCompare(b.created_at));
 }
 
@@ -35,7 +36,9 @@ export function useAnswerQuestion(workspaceId: string) {
       await client.cancelQueries({ queryKey: key });
       const before = client.getQueryData<Question[]>(key);
       client.setQueryData<Question[]>(key, (old) =>
-        old?.map((q) => (q.id === question.id ? { ...q, answer, status: "answered", answered_at: new Date().toISOString() } : q)),
+        old?.map((q) =>
+          q.id === question.id ? { ...q, answer, status: QUESTION_STATUS.answered, answered_at: new Date().toISOString() } : q,
+        ),
       );
       return { before };
     },

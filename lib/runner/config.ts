@@ -1,5 +1,6 @@
 import os from "node:os";
 import path from "node:path";
+import { positiveInt, positiveNumber } from "@/lib/config";
 
 // The runner's settings from the environment (docs/agents.md lists them).
 
@@ -67,14 +68,4 @@ export function apiUrl(): string {
 
 export function shellQuote(value: string): string {
   return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`;
-}
-
-function positiveInt(raw: string | undefined, fallback: number): number {
-  const value = Number(raw);
-  return raw && Number.isInteger(value) && value > 0 ? value : fallback;
-}
-
-function positiveNumber(raw: string | undefined, fallback: number): number {
-  const value = Number(raw);
-  return raw && Number.isFinite(value) && value > 0 ? value : fallback;
 }
