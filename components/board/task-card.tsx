@@ -91,6 +91,15 @@ export function CardBody({ task }: { task: Task }) {
             Blocked{openQuestions ? ` · ${openQuestions}` : ""}
           </span>
         ) : null}
+        {task.open_blocker_count > 0 ? (
+          <span
+            data-testid="blocked-by-badge"
+            className="rounded bg-orange-100 px-1.5 py-0.5 font-medium text-orange-900 dark:bg-orange-950 dark:text-orange-100"
+            title={`Waits for ${task.open_blocker_count} unfinished task${task.open_blocker_count === 1 ? "" : "s"}`}
+          >
+            blocked by {task.open_blocker_count}
+          </span>
+        ) : null}
         {task.project_name ? (
           <span className="truncate text-slate-700 dark:text-slate-300" title="Project and phase">
             {task.project_name}

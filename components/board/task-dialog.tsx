@@ -13,6 +13,8 @@ import { dangerButton, ErrorText, inputClass, primaryButton, secondaryButton, Sp
 import { useToast } from "@/components/ui/toast";
 import { FixConflictsButton } from "@/components/executions/fix-conflicts-button";
 import { QuestionItem, useAnswer } from "@/components/questions/question-panel";
+import { TaskActivity } from "@/components/board/task-activity";
+import { TaskDependencies } from "@/components/board/task-dependencies";
 
 interface Draft {
   title: string;
@@ -176,6 +178,8 @@ export function TaskDialog({ workspaceId, taskId, onClose }: { workspaceId: stri
             ) : null}
           </form>
 
+          {task.data ? <TaskDependencies workspaceId={workspaceId} task={task.data} /> : null}
+
           <section aria-labelledby="task-questions" className="mt-6">
             <h3 id="task-questions" className="mb-2 text-sm font-semibold">
               Questions
@@ -230,6 +234,8 @@ export function TaskDialog({ workspaceId, taskId, onClose }: { workspaceId: stri
               </table>
             )}
           </section>
+
+          <TaskActivity workspaceId={workspaceId} taskId={taskId} />
         </>
       )}
     </Dialog>

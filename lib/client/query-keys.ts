@@ -52,6 +52,9 @@ export const taskKeys = {
   all: (workspaceId: string) => ["tasks", workspaceId] as const,
   detail: (workspaceId: string, taskId: string) => [...taskKeys.all(workspaceId), taskId] as const,
   runs: (workspaceId: string, taskId: string) => [...taskKeys.detail(workspaceId, taskId), "runs"] as const,
+  dependencies: (workspaceId: string, taskId: string) => [...taskKeys.detail(workspaceId, taskId), "dependencies"] as const,
+  activity: (workspaceId: string, taskId: string) => [...taskKeys.detail(workspaceId, taskId), "activity"] as const,
+  search: (workspaceId: string, text: string) => [...taskKeys.all(workspaceId), "search", text] as const,
 };
 
 export const questionKeys = {

@@ -22,6 +22,8 @@ import type {
   updateTaskBody,
 } from "@/lib/tasks/schemas";
 import type { member, workspace, workspaceWithRole } from "@/lib/workspaces/schemas";
+import type { dependenciesResponse } from "@/lib/dependencies/schemas";
+import type { activityResponse } from "@/lib/activity/schemas";
 import type { ColumnKey, SORT_FIELDS } from "@/lib/tasks/columns";
 import { ACTIVE_RUN_STATUSES as ACTIVE } from "@/lib/runs/statuses";
 
@@ -52,6 +54,15 @@ export type ApiKey = z.output<typeof apiKey>;
 export type CreatedApiKey = z.output<typeof createdApiKey>;
 export type Workspace = z.output<typeof workspace>;
 export type WorkspaceWithRole = z.output<typeof workspaceWithRole>;
+
+export type Dependencies = z.output<typeof dependenciesResponse>;
+export type DependencyTask = Dependencies["blocked_by"][number];
+export type ActivityPage = z.output<typeof activityResponse>;
+export type ActivityItem = ActivityPage["items"][number];
+export interface TaskSearchPage {
+  items: Task[];
+  has_more: boolean;
+}
 
 export const ACTIVE_RUN_STATUSES = new Set<string>(ACTIVE);
 

@@ -4,6 +4,7 @@ import { useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { useEffect, useState, useSyncExternalStore } from "react";
 import { api } from "@/lib/client/api";
 import { findTask, patchTask, placeTask, removeTask } from "@/lib/client/board-cache";
+import { refreshDependencies } from "@/lib/client/dependencies";
 import { boardKeys, executionKeys, questionKeys, scheduleKeys, taskKeys } from "@/lib/client/query-keys";
 import type { Execution, Question, Task, TaskRun } from "@/lib/client/types";
 import { EVENT_TYPES, RESET_EVENT, type EventType, type WorkspaceEvent } from "@/lib/events/event-types";
@@ -79,6 +80,10 @@ export function applyEvent(client: QueryClient, workspaceId: string, type: Event
       // A task deleted in the same transaction is logged as its id only.
       if (!task.status) return refreshTask(client, workspaceId, task.id);
       const known = findTask(client, workspaceId, task.id);
+      // Its dependants' "blocked by N" changes when it enters or leaves done: the server has the counts.
+      const wasDone = (known ?? client.getQueryData<Task>(taskKeys.detail(workspaceId, task.id)))?.status === "done";
+      if (known && wasDone !== (task.status === "done")) for (const id of task.blocks ?? []) refreshTask(client, workspaceId, id);
+      client.invalidateQueries({ queryKey: taskKeys.activity(workspaceId, task.id) });
       if (type === "task.updated" && known && known.status === task.status && known.position === task.position) {
         patchTask(client, workspaceId, task.id, (old) => ({ ...old, ...task }));
       } else {
@@ -86,6 +91,14 @@ export function applyEvent(client: QueryClient, workspaceId: string, type: Event
         for (const key of stale) client.invalidateQueries({ queryKey: key, exact: true });
       }
       client.setQueryData<Task>(taskKeys.detail(workspaceId, task.id), (old) => (old ? { ...old, ...task } : old));
+      return;
+    }
+    case "task.dependency_added":
+    case "task.dependency_removed": {
+      // Logged once for each of the two tasks; each time both are refreshed (small reads, rare events).
+      const { task, blocker } = data as { task: { id: string }; blocker: { id: string } };
+      for (const id of [task.id, blocker.id]) refreshTask(client, workspaceId, id);
+      refreshDependencies(client, workspaceId, [task.id, blocker.id]);
       return;
     }
     case "task.deleted": {

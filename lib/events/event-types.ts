@@ -7,6 +7,8 @@ export const EVENT_TYPES = [
   "task.updated",
   "task.moved",
   "task.deleted",
+  "task.dependency_added",
+  "task.dependency_removed",
   "question.created",
   "question.answered",
   "question.deleted",

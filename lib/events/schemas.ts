@@ -27,6 +27,7 @@ export const workspaceEvent = z.object({
     .unknown()
     .describe(
       "task.created/updated/moved: the task (TaskResponse); task.deleted: {id}; question.created/answered: the question; " +
+        "task.dependency_added/removed: {task, blocker} (each {id, number, title}; logged once for each of the two tasks); " +
         "question.deleted: {id, task_id}; run.updated: the task run; execution.updated: the execution (with `log` {offset, lines} for new output).",
     ),
 }) satisfies z.ZodType<WorkspaceEvent>;

@@ -56,6 +56,7 @@ export const startRunArgs = z.object({
   workspace_id: workspaceId,
   task_id: taskId,
   instructions: z.string().max(100_000).nullish().describe("What the agent should do; the task's title and description when left out."),
+  force: z.boolean().optional().describe("Run even though the task is blocked by tasks that are not done (refused otherwise)."),
 });
 
 export const getRunLogArgs = z.object({

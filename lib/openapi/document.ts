@@ -14,6 +14,7 @@ import { runOperations } from "@/lib/openapi/operations/runs";
 import { eventOperations } from "@/lib/openapi/operations/events";
 import { agentOperations } from "@/lib/openapi/operations/agents";
 import { mcpOperations } from "@/lib/openapi/operations/mcp";
+import { dependencyOperations } from "@/lib/openapi/operations/dependencies";
 import { paginatedTasksResponse, taskResponse, taskRunResponse } from "@/lib/tasks/schemas";
 import { execution } from "@/lib/runs/schemas";
 import { workspaceEvent } from "@/lib/events/schemas";
@@ -37,6 +38,7 @@ export const OPERATIONS: OperationSpec[] = [
   ...githubOperations,
   ...scheduleOperations,
   ...taskOperations,
+  ...dependencyOperations,
   ...runOperations,
   ...eventOperations,
   ...agentOperations,

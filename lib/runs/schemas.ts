@@ -10,7 +10,15 @@ export const listRunsQuery = z.object({
 });
 
 /** No body, or `{}`, runs the task's own title and description as instructions. */
-export const startRunBody = z.object({ instructions: z.string().max(100_000).nullish() }).optional();
+export const startRunBody = z
+  .object({
+    instructions: z.string().max(100_000).nullish(),
+    force: z
+      .boolean()
+      .optional()
+      .describe("Run even though the task is blocked by tasks that are not done (otherwise 409 naming them)."),
+  })
+  .optional();
 
 export const fixConflictsQuery = z.object({
   keep_status: queryBool().default(false),

@@ -5,10 +5,22 @@ import { serializeExecution } from "@/lib/runs/serialize";
 import { startExecution } from "@/lib/runs/start-execution";
 import { runnerHandle } from "@/lib/runs/runner-handle";
 import { RUN_TRIGGER } from "@/lib/runs/statuses";
+import { refuseIfBlocked } from "@/lib/dependencies/task-refs";
 
-/** A run of the agent on a task, started by a person or a script. */
-export async function startManualRun(db: Db, workspaceId: string, taskId: string, userId: string, instructions?: string | null) {
+/**
+ * A run of the agent on a task, started by a person or a script. 409 naming the open blockers when
+ * the task waits for unfinished tasks, unless `force`.
+ */
+export async function startManualRun(
+  db: Db,
+  workspaceId: string,
+  taskId: string,
+  userId: string,
+  instructions?: string | null,
+  options: { force?: boolean } = {},
+) {
   const task = await findTask(db, workspaceId, taskId);
+  await refuseIfBlocked(db, workspaceId, task, options.force);
   const { execution } = await startExecution(db, {
     workspaceId,
     taskId,

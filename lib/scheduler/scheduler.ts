@@ -1,5 +1,6 @@
 import type { Schedule } from "@/lib/generated/prisma/client";
 import { HttpError } from "@/lib/api/errors";
+import { BlockedError } from "@/lib/dependencies/task-refs";
 import type { Db, Tx } from "@/lib/db/client";
 import { RUN_TRIGGER } from "@/lib/runs/statuses";
 import { schedulerIntervalMs } from "@/lib/runner/config";
@@ -71,7 +72,7 @@ async function fireOccurrence(tx: Tx, schedule: Schedule, now: Date): Promise<Oc
   } catch (error) {
     // The occurrence is spent either way: a task still busy from the last one is not run twice.
     if (!(error instanceof HttpError && error.status === 409)) throw error;
-    const skipped = "skipped: its task was still running";
+    const skipped = error instanceof BlockedError ? `skipped: ${error.message}` : "skipped: its task was still running";
     await tx.schedule.update({ where: { id: schedule.id }, data: { lastError: skipped } });
     return { schedule, fired: null, error: skipped };
   }

@@ -7,6 +7,7 @@ import { createExecution, startedEvents } from "@/lib/runs/start-execution";
 import type { RunTrigger } from "@/lib/runs/statuses";
 import { insertTask } from "@/lib/tasks/create-task";
 import { createTaskBody } from "@/lib/tasks/schemas";
+import { refuseIfBlocked } from "@/lib/dependencies/task-refs";
 
 // One occurrence of a schedule, whoever fires it: the scheduler at cron time (trigger `schedule`)
 // or a person's "Trigger now" (trigger `manual`). docs/agents.md states the rules.
@@ -24,7 +25,8 @@ export type Fired = Awaited<ReturnType<typeof fireSchedule>>;
  * In the caller's transaction: the schedule's task (a new one at the end of `todo` when it has
  * none, titled after the schedule, its description the default instructions), a queued run of it,
  * and `last_triggered_at`, and their events (last, as lib/events/record-events.ts asks; the caller's
- * transaction must end after this). 409 when the task already has an active execution. Call
+ * transaction must end after this). 409 when the task already has an active execution, or is blocked
+ * by tasks that are not done (BlockedError, naming them). Call
  * announceFired after the commit.
  */
 export async function fireSchedule(tx: Tx, schedule: Schedule, options: FireOptions) {
@@ -39,6 +41,8 @@ export async function fireSchedule(tx: Tx, schedule: Schedule, options: FireOpti
       createTaskBody.parse({ title: schedule.name, description: schedule.defaultInstructions, status: "todo" }),
     ));
   const task = await tx.task.findUniqueOrThrow({ where: { id: taskId } });
+  // A task that waits for unfinished tasks is not run by a schedule: the occurrence is skipped (409).
+  if (existing) await refuseIfBlocked(tx, schedule.workspaceId, task);
   const started = await createExecution(tx, {
     workspaceId: schedule.workspaceId,
     taskId,

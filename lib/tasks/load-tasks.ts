@@ -91,6 +91,7 @@ const TASK_JSON = `json_build_object(
           FROM json_array_elements(e.open_questions) WITH ORDINALITY AS q(question, n)) END,
   'task_runs', COALESCE(e.runs, '[]'::json),
   'latest_run_status', e.latest_run_status, 'latest_run_error', e.latest_run_error, 'latest_run_trigger', e.latest_run_trigger,
+  'blocked_by', COALESCE(e.blocked_by, '{}'), 'blocks', COALESCE(e.blocks, '{}'), 'open_blocker_count', COALESCE(e.open_blockers, 0),
   'created_at', ${iso("t.created_at")}, 'updated_at', ${iso("t.updated_at")}, 'done_at', ${iso("t.done_at")})`;
 
 // One probe per task for everything beyond its own row: the three sub-selects per task that this

@@ -5,6 +5,7 @@ import { getSql, type Db, type Tx } from "@/lib/db/client";
 import { loadTask } from "@/lib/tasks/load-tasks";
 import { between, doneAtFor, inColumnTransaction, lockColumn, renumberColumn } from "@/lib/tasks/positions";
 import type { moveTaskBody } from "@/lib/tasks/schemas";
+import { startUnblockedDependants } from "@/lib/dependencies/start-unblocked";
 
 type MoveBody = z.output<typeof moveTaskBody>;
 
@@ -21,7 +22,7 @@ export async function moveTask(db: Db, workspaceId: string, taskId: string, body
       ]);
     }
   }
-  await inColumnTransaction(db, async (tx) => {
+  const from = await inColumnTransaction(db, async (tx) => {
     await lockColumn(tx, workspaceId, body.column);
     const locked = await tx.$queryRaw<{ status: string; done_at: Date | null }[]>`
       SELECT status, done_at FROM tasks WHERE id = ${taskId} AND workspace_id = ${workspaceId} FOR UPDATE`;
@@ -37,7 +38,9 @@ export async function moveTask(db: Db, workspaceId: string, taskId: string, body
       data: { status: body.column, position, doneAt: doneAtFor(locked[0].status, body.column, locked[0].done_at) },
     });
     await recordEvents(tx, workspaceId, [{ type: "task.moved", taskId }]);
+    return locked[0].status;
   });
+  await startUnblockedDependants(db, workspaceId, taskId, from, body.column);
   return (await loadTask(await getSql(), workspaceId, taskId))!;
 }
 

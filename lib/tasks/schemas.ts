@@ -26,6 +26,13 @@ export const columnQuery = z.object({
   sort_dir: z.enum(["asc", "desc"]).default("asc"),
 });
 
+export const taskSearchQuery = z.object({
+  search: z.string().trim().min(1).max(200).optional().describe("A case-insensitive part of the title."),
+  column: columnKey.optional().describe("Only this column; all columns in board order when left out."),
+  limit: pageLimit,
+  offset: queryInt(z.int().min(0).max(10_000)).default(0).describe("Number of matches to skip."),
+});
+
 export const boardQuery = z.object({ limit: pageLimit.describe("Tasks per column in the first page, 1 to 100.") });
 
 const title = z.string().trim().min(1).max(500);
@@ -163,11 +170,19 @@ export const taskResponse = z.object({
   latest_run_status: runStatus.nullable(),
   latest_run_error: z.string().nullable(),
   latest_run_trigger: runTrigger.nullable(),
+  blocked_by: z.array(z.string()).describe("Ids of the tasks this one waits for (its blockers), oldest dependency first."),
+  blocks: z.array(z.string()).describe("Ids of the tasks that wait for this one (its dependants), oldest dependency first."),
+  open_blocker_count: z.int().describe("How many of its blockers are not done; the card shows \"blocked by N\" while it is above 0."),
   created_at: z.string(),
   updated_at: z.string(),
   done_at: z.string().nullable(),
 });
 export type TaskResponse = z.infer<typeof taskResponse>;
+
+export const taskSearchResponse = z.object({
+  items: z.array(taskResponse),
+  has_more: z.boolean().describe("More matches follow this page."),
+});
 
 export const paginatedTasksResponse = z.object({
   items: z.array(taskResponse),

@@ -10,8 +10,16 @@ export const createWorkspaceBody = z.object({ name: z.string().trim().min(1).max
 export const workspace = z.object({
   id: z.string(),
   name: z.string(),
+  auto_start_unblocked: z
+    .boolean()
+    .describe("When a task's last open blocker moves to done, start the default agent on it if it is in todo (default false)."),
   created_at: z.string(),
   updated_at: z.string(),
+});
+
+export const updateWorkspaceBody = z.object({
+  name: z.string().trim().min(1).max(200).optional(),
+  auto_start_unblocked: z.boolean().optional(),
 });
 
 export const workspaceWithRole = workspace.extend({ role: z.enum(["owner", "member"]) });

@@ -53,10 +53,20 @@ export async function getWorkspace(db: Db, workspaceId: string, role: MemberRole
   return { ...serializeWorkspace(row), role };
 }
 
+/** The workspace's name and settings (owners). */
+export async function updateWorkspace(db: Db, workspaceId: string, role: MemberRole, patch: { name?: string; auto_start_unblocked?: boolean }) {
+  const row = await db.workspace.update({
+    where: { id: workspaceId },
+    data: { name: patch.name, autoStartUnblocked: patch.auto_start_unblocked },
+  });
+  return { ...serializeWorkspace(row), role };
+}
+
 export function serializeWorkspace(row: Workspace) {
   return {
     id: row.id,
     name: row.name,
+    auto_start_unblocked: row.autoStartUnblocked,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };

@@ -4,6 +4,8 @@ import { questionResponse } from "@/lib/questions/schemas";
 import { execution, executionEvent, executionLog } from "@/lib/runs/schemas";
 import { scheduleDetailResponse, scheduleResponse, triggerResponse } from "@/lib/schedules/schemas";
 import { boardResponse, paginatedTasksResponse, taskResponse, taskRunResponse } from "@/lib/tasks/schemas";
+import { activityResponse } from "@/lib/activity/schemas";
+import { dependenciesResponse, dependencyEventData } from "@/lib/dependencies/schemas";
 import { baseUrl, call, newUser, newWorkspace, uniqueName } from "../helpers/api";
 
 // Every response and live event is parsed with the strict form of its one zod schema: a field
@@ -33,6 +35,8 @@ const EVENT_DATA: Record<string, z.ZodType> = {
   "task.updated": taskResponse,
   "task.moved": taskResponse,
   "task.deleted": z.object({ id: z.string() }),
+  "task.dependency_added": dependencyEventData,
+  "task.dependency_removed": dependencyEventData,
   "question.created": questionResponse,
   "question.answered": questionResponse,
   "question.deleted": z.object({ id: z.string(), task_id: z.string() }),
@@ -106,6 +110,11 @@ describe("every response and event matches its schema exactly", () => {
 
     await ok("PATCH", `${base()}/tasks/${task.id}`, { title: "contract renamed" });
     await ok("POST", `${base()}/tasks/${task.id}/move`, { column: "in_progress" });
+    const blocker = await ok("POST", `${base()}/tasks`, { title: "blocker" }, 201);
+    expectShape(taskResponse, await ok("POST", `${base()}/tasks/${task.id}/dependencies/${blocker.id}`), "POST dependency");
+    expectShape(dependenciesResponse, await ok("GET", `${base()}/tasks/${task.id}/dependencies`), "GET dependencies");
+    expectShape(taskResponse, await ok("DELETE", `${base()}/tasks/${task.id}/dependencies/${blocker.id}`), "DELETE dependency");
+    expectShape(activityResponse, await ok("GET", `${base()}/tasks/${task.id}/activity?limit=100`), "GET activity");
     const doomed = await ok("POST", `${base()}/tasks`, { title: "doomed" }, 201);
     await ok("DELETE", `${base()}/tasks/${doomed.id}`, undefined, 204);
 

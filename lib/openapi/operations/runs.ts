@@ -40,7 +40,9 @@ export const runOperations: OperationSpec[] = [
         schema: execution,
       },
       404: notFound("Workspace or task"),
-      409: { description: "An execution of this task is already queued or running" },
+      409: {
+        description: "An execution of this task is already queued or running, or the task is blocked by tasks that are not done (named; send force: true to run anyway)",
+      },
     },
   },
   {

@@ -9,6 +9,8 @@ import {
   paginatedTasksResponse,
   taskParams,
   taskResponse,
+  taskSearchQuery,
+  taskSearchResponse,
   updateTaskBody,
 } from "@/lib/tasks/schemas";
 import { workspaceParams } from "@/lib/workspaces/schemas";
@@ -35,6 +37,16 @@ export const taskOperations: OperationSpec[] = [
     params: columnParams,
     query: columnQuery,
     responses: { 200: { description: "A page of the column", schema: paginatedTasksResponse }, 404: notFound("Workspace") },
+  },
+  {
+    method: "get",
+    path: "/api/workspaces/{id}/tasks",
+    operationId: "searchTasks",
+    summary: "Tasks whose title contains `search`, in board order (column, then position)",
+    tags: ["tasks"],
+    params: workspaceParams,
+    query: taskSearchQuery,
+    responses: { 200: { description: "A page of matches", schema: taskSearchResponse }, 404: notFound("Workspace") },
   },
   {
     method: "post",

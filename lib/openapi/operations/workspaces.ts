@@ -8,6 +8,7 @@ import {
   workspaceParams,
   memberParams,
   workspaceWithRole,
+  updateWorkspaceBody,
 } from "@/lib/workspaces/schemas";
 
 export const workspaceOperations: OperationSpec[] = [
@@ -36,6 +37,20 @@ export const workspaceOperations: OperationSpec[] = [
     tags: ["workspaces"],
     params: workspaceParams,
     responses: { 200: { description: "The workspace", schema: workspaceWithRole } },
+  },
+  {
+    method: "patch",
+    path: "/api/workspaces/{id}",
+    operationId: "updateWorkspace",
+    summary: "Rename the workspace or change its settings (owners only)",
+    tags: ["workspaces"],
+    params: workspaceParams,
+    body: updateWorkspaceBody,
+    responses: {
+      200: { description: "The workspace", schema: workspaceWithRole },
+      403: { description: "Only workspace owners may do this" },
+      404: { description: "Workspace not found" },
+    },
   },
   {
     method: "get",
