@@ -35,6 +35,7 @@ test("add a blocker from the task dialog, see 'blocked by 1' until the blocker i
   await expect(blockers).toContainText("Write the migration guide");
   await expect(blockers).toContainText("In progress");
   await expect(dialog.getByRole("list", { name: "Task activity, newest first" })).toContainText("Now blocked by #2 “Write the migration guide”");
+  await dialog.getByRole("heading", { name: "Dependencies" }).scrollIntoViewIfNeeded();
   await screenshot(page, "dependencies-dialog");
   await page.keyboard.press("Escape");
   await expect(dialog).toHaveCount(0);
@@ -54,5 +55,6 @@ test("add a blocker from the task dialog, see 'blocked by 1' until the blocker i
   await expect(activity.getByRole("listitem").first()).toContainText("admin");
   await expect(activity).toContainText("Now blocks #1 “Release version 2”");
   await expect(dialog.getByRole("list", { name: "Dependants" })).toContainText("Release version 2");
+  await activity.scrollIntoViewIfNeeded();
   await screenshot(page, "dependencies-activity");
 });
