@@ -1,32 +1,35 @@
 import type { Db } from "@/lib/db/client";
 import { conflict, notFound } from "@/lib/api/errors";
-import { fixConflictsInstructions, taskInstructions } from "@/lib/runs/instructions";
+import { fixConflictsInstructions, taskInstructions, withReviewComments, type ReviewComment } from "@/lib/runs/instructions";
 import { serializeExecution } from "@/lib/runs/serialize";
 import { startExecution } from "@/lib/runs/start-execution";
 import { runnerHandle } from "@/lib/runs/runner-handle";
 import { RUN_TRIGGER } from "@/lib/runs/statuses";
 import { refuseIfBlocked } from "@/lib/dependencies/task-refs";
 
+export interface ManualRunInput {
+  instructions?: string | null;
+  agent_id?: string | null;
+  comments?: ReviewComment[];
+  /** Run even though the task waits for tasks that are not done (otherwise 409 naming them). */
+  force?: boolean;
+}
+
 /**
- * A run of the agent on a task, started by a person or a script. 409 naming the open blockers when
- * the task waits for unfinished tasks, unless `force`.
+ * A run of the agent on a task, started by a person or a script (a follow-up on the same task
+ * continues its work). 409 naming the open blockers when the task waits for unfinished tasks, unless `force`.
  */
-export async function startManualRun(
-  db: Db,
-  workspaceId: string,
-  taskId: string,
-  userId: string,
-  instructions?: string | null,
-  options: { force?: boolean } = {},
-) {
+export async function startManualRun(db: Db, workspaceId: string, taskId: string, userId: string, input: ManualRunInput = {}) {
   const task = await findTask(db, workspaceId, taskId);
-  await refuseIfBlocked(db, workspaceId, task, options.force);
+  await refuseIfBlocked(db, workspaceId, task, input.force);
+  const base = input.instructions?.trim() ? input.instructions : taskInstructions(task);
   const { execution } = await startExecution(db, {
     workspaceId,
     taskId,
     trigger: RUN_TRIGGER.manual,
-    instructions: instructions?.trim() ? instructions : taskInstructions(task),
+    instructions: withReviewComments(base, input.comments ?? []),
     startedBy: userId,
+    agentId: input.agent_id,
   });
   return startedRecord(db, execution.id);
 }
