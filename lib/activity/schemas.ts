@@ -6,7 +6,9 @@ import { eventCursor } from "@/lib/events/schemas";
 // A task's activity: its entries of the workspace event log, newest first (lib/openapi/operations/activity.ts).
 
 export const activityQuery = z.object({
-  before: eventCursor.optional().describe("Entries older than this one (the `next_before` of the previous page); the newest when left out."),
+  before: eventCursor
+    .optional()
+    .describe("Entries older than this one (the `next_before` of the previous page); the newest when left out."),
   limit: queryInt(z.int().min(1).max(100)).default(20).describe("Page size, 1 to 100."),
 });
 

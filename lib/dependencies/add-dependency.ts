@@ -80,7 +80,7 @@ async function cycleThrough(tx: Tx, workspaceId: string, task: TaskRef, blocker:
   if (!reachedFrom.has(task.id)) return null;
   // Breadth-first from the blocker would give the shortest cycle; any one names the problem.
   const path: string[] = [task.id];
-  for (let at = task.id; at !== blocker.id; ) {
+  for (let at = task.id; at !== blocker.id;) {
     at = reachedFrom.get(at)!;
     path.unshift(at);
     if (path.length > edges.length + 2) break;
@@ -91,7 +91,9 @@ async function cycleThrough(tx: Tx, workspaceId: string, task: TaskRef, blocker:
 }
 
 function invalidBlocker(blockerId: string, message: string, ctx?: Record<string, unknown>) {
-  return new ValidationError([{ type: "value_error", loc: ["path", "blocker_id"], msg: `Value error, ${message}`, input: blockerId, ...(ctx ? { ctx } : {}) }]);
+  return new ValidationError([
+    { type: "value_error", loc: ["path", "blocker_id"], msg: `Value error, ${message}`, input: blockerId, ...(ctx ? { ctx } : {}) },
+  ]);
 }
 
 function refOf(task: TaskRef): TaskRef {

@@ -26,7 +26,10 @@ export class BlockedError extends HttpError {
     task: TaskRef,
     readonly blockers: DependencyTask[],
   ) {
-    super(409, `${describeTask(task)} is blocked by ${blockers.length === 1 ? "an open task" : "open tasks"}: ${blockers.map((b) => `${describeTask(b)} (${b.status})`).join(", ")}`);
+    super(
+      409,
+      `${describeTask(task)} is blocked by ${blockers.length === 1 ? "an open task" : "open tasks"}: ${blockers.map((b) => `${describeTask(b)} (${b.status})`).join(", ")}`,
+    );
   }
 }
 

@@ -30,10 +30,7 @@ export const startRunBody = z
       .max(200)
       .optional()
       .describe("Review comments on the task's diff; they are added to the instructions with file:line references."),
-    force: z
-      .boolean()
-      .optional()
-      .describe("Run even though the task is blocked by tasks that are not done (otherwise 409 naming them)."),
+    force: z.boolean().optional().describe("Run even though the task is blocked by tasks that are not done (otherwise 409 naming them)."),
   })
   .optional();
 

@@ -183,7 +183,7 @@ export const taskResponse = z.object({
   latest_run_trigger: runTrigger.nullable(),
   blocked_by: z.array(z.string()).describe("Ids of the tasks this one waits for (its blockers), oldest dependency first."),
   blocks: z.array(z.string()).describe("Ids of the tasks that wait for this one (its dependants), oldest dependency first."),
-  open_blocker_count: z.int().describe("How many of its blockers are not done; the card shows \"blocked by N\" while it is above 0."),
+  open_blocker_count: z.int().describe('How many of its blockers are not done; the card shows "blocked by N" while it is above 0.'),
   created_at: z.string(),
   updated_at: z.string(),
   done_at: z.string().nullable(),

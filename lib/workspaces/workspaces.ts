@@ -54,7 +54,12 @@ export async function getWorkspace(db: Db, workspaceId: string, role: MemberRole
 }
 
 /** The workspace's name and settings (owners). */
-export async function updateWorkspace(db: Db, workspaceId: string, role: MemberRole, patch: { name?: string; auto_start_unblocked?: boolean }) {
+export async function updateWorkspace(
+  db: Db,
+  workspaceId: string,
+  role: MemberRole,
+  patch: { name?: string; auto_start_unblocked?: boolean },
+) {
   const row = await db.workspace.update({
     where: { id: workspaceId },
     data: { name: patch.name, autoStartUnblocked: patch.auto_start_unblocked },

@@ -17,7 +17,8 @@ beforeAll(async () => {
 });
 
 const base = () => `/api/workspaces/${ws}`;
-const block = (taskId: string, blockerId: string, as = token) => call("POST", `${base()}/tasks/${taskId}/dependencies/${blockerId}`, { token: as });
+const block = (taskId: string, blockerId: string, as = token) =>
+  call("POST", `${base()}/tasks/${taskId}/dependencies/${blockerId}`, { token: as });
 const unblock = (taskId: string, blockerId: string, as = token) =>
   call("DELETE", `${base()}/tasks/${taskId}/dependencies/${blockerId}`, { token: as });
 const getTask = async (id: string) => (await call("GET", `${base()}/tasks/${id}`, { token })).body;
@@ -102,9 +103,7 @@ describe("adding and removing a blocker", () => {
     const three = await block(c.id, a.id); // gamma would wait for alpha: alpha → beta → gamma → alpha
     expect(three.status).toBe(422);
     expect(three.body.detail[0]).toMatchObject({ loc: ["path", "blocker_id"], type: "value_error" });
-    expect(three.body.detail[0].msg).toContain(
-      `#${c.number} “gamma” → #${a.number} “alpha” → #${b.number} “beta” → #${c.number} “gamma”`,
-    );
+    expect(three.body.detail[0].msg).toContain(`#${c.number} “gamma” → #${a.number} “alpha” → #${b.number} “beta” → #${c.number} “gamma”`);
     expect(three.body.detail[0].ctx.cycle.map((t: { id: string }) => t.id)).toEqual([c.id, a.id, b.id, c.id]);
     expect((await getTask(c.id)).blocked_by).toEqual([]);
 
@@ -230,7 +229,9 @@ describe("a task's activity", () => {
   it("lists who created, edited, moved it and its dependency changes, newest first, paged", async () => {
     const task = await createTask(token, ws, { title: "documented", status: "backlog" });
     const blocker = await createTask(token, ws, { title: "prerequisite" });
-    expect((await call("PATCH", `${base()}/tasks/${task.id}`, { token, json: { title: "documented well", priority: "p1" } })).status).toBe(200);
+    expect((await call("PATCH", `${base()}/tasks/${task.id}`, { token, json: { title: "documented well", priority: "p1" } })).status).toBe(
+      200,
+    );
     expect((await call("POST", `${base()}/tasks/${task.id}/move`, { token, json: { column: "in_progress" } })).status).toBe(200);
     await block(task.id, blocker.id);
     await unblock(task.id, blocker.id);

@@ -34,7 +34,9 @@ test("add a blocker from the task dialog, see 'blocked by 1' until the blocker i
   await expect(blockers.getByRole("listitem")).toHaveCount(1);
   await expect(blockers).toContainText("Write the migration guide");
   await expect(blockers).toContainText("In progress");
-  await expect(dialog.getByRole("list", { name: "Task activity, newest first" })).toContainText("Now blocked by #2 “Write the migration guide”");
+  await expect(dialog.getByRole("list", { name: "Task activity, newest first" })).toContainText(
+    "Now blocked by #2 “Write the migration guide”",
+  );
   await dialog.getByRole("heading", { name: "Dependencies" }).scrollIntoViewIfNeeded();
   await screenshot(page, "dependencies-dialog");
   await page.keyboard.press("Escape");
