@@ -200,6 +200,20 @@ describe("MCP server: tools", () => {
     expect(outputLines(log)).toContain("working on run me");
   });
 
+  it("refuses start_run on a blocked task, naming the open blocker, unless force", async () => {
+    const task = data(await tool(owner, "create_task", { workspace_id: wsId, title: "blocked run", status: "todo" }));
+    const blocker = data(await tool(owner, "create_task", { workspace_id: wsId, title: "unfinished", status: "todo" }));
+    const added = await server.call("POST", `/api/workspaces/${wsId}/tasks/${task.id}/dependencies/${blocker.id}`, { token });
+    expect(added.status).toBe(200);
+    const refused = await tool(owner, "start_run", { workspace_id: wsId, task_id: task.id, instructions: "succeed" });
+    expect(refused).toMatchObject({
+      isError: true,
+      content: [{ text: `#${task.number} “blocked run” is blocked by an open task: #${blocker.number} “unfinished” (todo)` }],
+    });
+    const forced = data(await tool(owner, "start_run", { workspace_id: wsId, task_id: task.id, instructions: "succeed", force: true }));
+    expect(forced).toMatchObject({ task_id: task.id });
+  });
+
   it("answers errors in the HTTP API's words, as tool errors", async () => {
     const missing = await tool(owner, "get_task", { workspace_id: wsId, task_id: "no-such-task" });
     expect(missing).toMatchObject({ isError: true, content: [{ type: "text", text: "Task not found" }] });
