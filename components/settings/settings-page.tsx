@@ -18,6 +18,7 @@ import { codehostLabel } from "@/components/workspace/codehost-badge";
 import { Dialog } from "@/components/ui/dialog";
 import { dangerButton, ErrorText, inputClass, primaryButton, secondaryButton } from "@/components/ui/field";
 import { useToast } from "@/components/ui/toast";
+import { DependenciesSection } from "@/components/settings/dependencies-section";
 
 export function SettingsPage({ workspaceId }: { workspaceId: string }) {
   return (
@@ -25,6 +26,7 @@ export function SettingsPage({ workspaceId }: { workspaceId: string }) {
       <h1 className="text-xl font-semibold">Settings</h1>
       <CodehostSection workspaceId={workspaceId} />
       <MembersSection workspaceId={workspaceId} />
+      <DependenciesSection workspaceId={workspaceId} />
       <ApiKeysSection />
     </main>
   );

@@ -25,3 +25,16 @@ export function useCreateWorkspace() {
       client.setQueryData<WorkspaceWithRole[]>(workspaceKeys.list(), (old = []) => [...old, { ...created, role: "owner" }]),
   });
 }
+
+/** Changes the workspace's name or settings (owners); the cached workspace takes the answer. */
+export function useUpdateWorkspace(workspaceId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (changes: { name?: string; auto_start_unblocked?: boolean }) =>
+      api<WorkspaceWithRole>(`/api/workspaces/${workspaceId}`, { method: "PATCH", json: changes }),
+    onSuccess: (saved) => {
+      client.setQueryData(workspaceKeys.detail(workspaceId), saved);
+      client.invalidateQueries({ queryKey: workspaceKeys.list() });
+    },
+  });
+}

@@ -60,3 +60,18 @@ test("add a blocker from the task dialog, see 'blocked by 1' until the blocker i
   await activity.scrollIntoViewIfNeeded();
   await screenshot(page, "dependencies-activity");
 });
+
+test("an owner turns on starting unblocked tasks in Settings", async ({ page, request }) => {
+  const api = await Api.asAdmin(request);
+  const ws = await api.workspace();
+  await signIn(page, `/w/${ws.id}/settings`);
+  const setting = page.getByRole("region", { name: "Dependencies" }).getByRole("checkbox", { name: /Start the default agent/ });
+  await expect(setting).not.toBeChecked();
+  await setting.check();
+  await expect(setting).toBeChecked();
+  await expect
+    .poll(async () => (await api.call<{ auto_start_unblocked: boolean }>("GET", `/api/workspaces/${ws.id}`)).auto_start_unblocked)
+    .toBe(true);
+  await setting.scrollIntoViewIfNeeded();
+  await screenshot(page, "dependencies-setting");
+});
