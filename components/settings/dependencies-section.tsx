@@ -28,7 +28,8 @@ export function DependenciesSection({ workspaceId }: { workspaceId: string }) {
             <input
               type="checkbox"
               className="mt-1"
-              checked={workspace.data.auto_start_unblocked}
+              // Shows the person's choice while it is being saved (the server's answer replaces it).
+              checked={update.isPending ? Boolean(update.variables?.auto_start_unblocked) : workspace.data.auto_start_unblocked}
               disabled={!isOwner || update.isPending}
               onChange={(event) => update.mutate({ auto_start_unblocked: event.target.checked })}
             />

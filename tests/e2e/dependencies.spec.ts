@@ -67,7 +67,7 @@ test("an owner turns on starting unblocked tasks in Settings", async ({ page, re
   await signIn(page, `/w/${ws.id}/settings`);
   const setting = page.getByRole("region", { name: "Dependencies" }).getByRole("checkbox", { name: /Start the default agent/ });
   await expect(setting).not.toBeChecked();
-  await setting.check();
+  await setting.click();
   await expect(setting).toBeChecked();
   await expect
     .poll(async () => (await api.call<{ auto_start_unblocked: boolean }>("GET", `/api/workspaces/${ws.id}`)).auto_start_unblocked)
