@@ -86,7 +86,7 @@ function refusalMessage(code: string | null, ssoName: string | null): string {
     case "":
       return "";
     case "SsoNotAllowed":
-      return `Your ${provider} account is not allowed on this board: its email domain (verified) or groups are not on the server's list. Ask an administrator to add you.`;
+      return `Your ${provider} account is not allowed on this board: neither its verified email domain nor its groups are on this server's list. Ask an administrator to add you.`;
     case "SsoDisabled":
       return "This account is disabled. Ask an administrator to enable it.";
     case "SsoNotSetUp":
