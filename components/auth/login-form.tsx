@@ -46,7 +46,12 @@ export function LoginForm({ passwordLogin = true, ssoName = null }: { passwordLo
     <div>
       <ErrorText>{error}</ErrorText>
       {ssoName && (
-        <button type="button" className={`${passwordLogin ? secondaryButton : primaryButton} w-full py-2`} onClick={signInWithSso} disabled={pending !== null}>
+        <button
+          type="button"
+          className={`${passwordLogin ? secondaryButton : primaryButton} w-full py-2`}
+          onClick={signInWithSso}
+          disabled={pending !== null}
+        >
           {pending === "sso" ? `Going to ${ssoName}…` : `Sign in with ${ssoName}`}
         </button>
       )}

@@ -68,7 +68,12 @@ export function allowed(config: OidcConfig, claims: OidcClaims): boolean {
   return groups.some((group) => typeof group === "string" && config.allowedGroups.includes(group));
 }
 
-async function createLinkedUser(db: Db, issuer: string, subject: string, claims: OidcClaims): Promise<{ created: true } | { refused: OidcRefusal }> {
+async function createLinkedUser(
+  db: Db,
+  issuer: string,
+  subject: string,
+  claims: OidcClaims,
+): Promise<{ created: true } | { refused: OidcRefusal }> {
   const candidates = usernameCandidates(claims);
   try {
     return await db.$transaction(async (tx) => {
@@ -81,7 +86,8 @@ async function createLinkedUser(db: Db, issuer: string, subject: string, claims:
       const taken = new Set(
         (await tx.user.findMany({ where: { username: { in: candidates } }, select: { username: true } })).map((row) => row.username),
       );
-      const username = candidates.find((name) => !taken.has(name)) ?? `${candidates[0].slice(0, 55)}-${crypto.randomBytes(4).toString("hex")}`;
+      const username =
+        candidates.find((name) => !taken.has(name)) ?? `${candidates[0].slice(0, 55)}-${crypto.randomBytes(4).toString("hex")}`;
       await tx.user.create({
         data: {
           username,

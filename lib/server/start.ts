@@ -36,7 +36,9 @@ async function bootstrapAdmin(db: Awaited<ReturnType<typeof connection>>["db"]) 
   if (!(await needsSetup(db))) return;
   if (!passwordLoginEnabled()) {
     // Such an administrator could never sign in; docs/sso.md, "First administrator".
-    console.log("[taskboard] ADMIN_USERNAME ignored: PASSWORD_LOGIN=false; the first allowed single sign-on user becomes the administrator");
+    console.log(
+      "[taskboard] ADMIN_USERNAME ignored: PASSWORD_LOGIN=false; the first allowed single sign-on user becomes the administrator",
+    );
     return;
   }
   try {
