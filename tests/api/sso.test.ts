@@ -25,6 +25,7 @@ let provider: TestOidcProvider;
 let stores: Store[] = [];
 let withPassword: EngineServer;
 let ssoOnly: EngineServer;
+let notSetUp: EngineServer;
 let adminToken: string;
 
 beforeAll(async () => {
@@ -38,18 +39,20 @@ beforeAll(async () => {
     OIDC_ALLOWED_DOMAINS: "corp.example, Other.example",
     OIDC_ALLOWED_GROUPS: "taskboard-users",
   };
-  stores = [await newStore("sso"), await newStore("sso-only")];
-  [withPassword, ssoOnly] = await Promise.all([
+  stores = [await newStore("sso"), await newStore("sso-only"), await newStore("sso-no-setup")];
+  const noAdmin = { ADMIN_USERNAME: "", ADMIN_PASSWORD: "" };
+  [withPassword, ssoOnly, notSetUp] = await Promise.all([
     engineServer(stores[0], sso, "sso"),
-    engineServer(stores[1], { ...sso, PASSWORD_LOGIN: "false", ADMIN_USERNAME: "", ADMIN_PASSWORD: "" }, "sso-only"),
+    engineServer(stores[1], { ...sso, ...noAdmin, PASSWORD_LOGIN: "false" }, "sso-only"),
+    engineServer(stores[2], { ...sso, ...noAdmin }, "sso-no-setup"),
   ]);
-  provider.register(...[withPassword, ssoOnly].map((server) => `${server.url}/api/auth/callback/oidc`));
+  provider.register(...[withPassword, ssoOnly, notSetUp].map((server) => `${server.url}/api/auth/callback/oidc`));
   const login = await withPassword.call("POST", "/api/auth/login", { json: ADMIN });
   adminToken = login.body.access_token;
 }, 180_000);
 
 afterAll(async () => {
-  await Promise.all([withPassword?.stop(), ssoOnly?.stop()]);
+  await Promise.all([withPassword?.stop(), ssoOnly?.stop(), notSetUp?.stop()]);
   await provider?.stop();
   for (const store of stores) await store.drop();
 });
@@ -129,6 +132,12 @@ describe("sign-in with an OpenID Connect provider", () => {
     expect(again.cookie).not.toMatch(/session-token/);
   });
 
+  it("refuses everyone while setup (by password) is not done, so SSO cannot jump ahead of the setup page", async () => {
+    const result = await ssoSignIn(notSetUp.url, "alice");
+    expect(result.landed).toBe(`${notSetUp.url}/login?error=SsoNotSetUp`);
+    expect((await notSetUp.call("GET", "/api/setup")).body.needs_setup).toBe(true);
+  });
+
   it("shows the SSO button beside the password form when both are on", async () => {
     const page = await fetch(`${withPassword.url}/login`).then((response) => response.text());
     expect(page).toContain("Sign in with Test IdP");
@@ -144,6 +153,10 @@ describe("password login turned off", () => {
     expect(html).toContain("Sign in with Test IdP");
     expect(html).not.toContain('type="password"');
     expect(html).toContain("becomes its administrator");
+    for (const path of ["/", "/setup"]) {
+      const redirected = await fetch(`${ssoOnly.url}${path}`, { redirect: "manual" });
+      expect(new URL(redirected.headers.get("location") ?? "", ssoOnly.url).pathname).toBe("/login");
+    }
 
     const setup = await ssoOnly.call("POST", "/api/setup", { json: { username: "root", password: "root-password" } });
     expect(setup.status).toBe(403);

@@ -9,29 +9,29 @@ import { ADMIN } from "./helpers";
 
 let provider: TestOidcProvider;
 let app: Awaited<ReturnType<typeof startServer>>;
+let ssoOnly: Awaited<ReturnType<typeof startServer>>;
 
 test.beforeAll(async () => {
   provider = await startOidcProvider({
     ada: { email: "ada@corp.example", email_verified: true, name: "Ada Lovelace", preferred_username: "ada" },
     eve: { email: "eve@evil.example", email_verified: true, preferred_username: "eve" },
   });
-  app = await startServer({
-    label: "e2e-sso",
-    env: {
-      ADMIN_USERNAME: ADMIN.username,
-      ADMIN_PASSWORD: ADMIN.password,
-      OIDC_ISSUER: provider.issuer,
-      OIDC_CLIENT_ID: provider.clientId,
-      OIDC_CLIENT_SECRET: provider.clientSecret,
-      OIDC_NAME: "Test IdP",
-      OIDC_ALLOWED_DOMAINS: "corp.example",
-    },
-  });
-  provider.register(`${app.url}/api/auth/callback/oidc`);
+  const sso = {
+    OIDC_ISSUER: provider.issuer,
+    OIDC_CLIENT_ID: provider.clientId,
+    OIDC_CLIENT_SECRET: provider.clientSecret,
+    OIDC_NAME: "Test IdP",
+    OIDC_ALLOWED_DOMAINS: "corp.example",
+  };
+  [app, ssoOnly] = await Promise.all([
+    startServer({ label: "e2e-sso", env: { ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, ...sso } }),
+    startServer({ label: "e2e-sso-only", env: { ...sso, PASSWORD_LOGIN: "false" } }),
+  ]);
+  provider.register(`${app.url}/api/auth/callback/oidc`, `${ssoOnly.url}/api/auth/callback/oidc`);
 });
 
 test.afterAll(async () => {
-  await app?.stop();
+  await Promise.all([app?.stop(), ssoOnly?.stop()]);
   await provider?.stop();
 });
 
@@ -77,6 +77,23 @@ test("refuses an identity whose email domain is not allowed, in words", async ({
   // Still signed out.
   await page.goto(`${app.url}/`);
   await expect(page).toHaveURL(/\/login/);
+});
+
+test("with password login off, offers only the provider; its first user becomes the administrator", async ({ page }) => {
+  await page.goto(`${ssoOnly.url}/`);
+  await expect(page).toHaveURL(/\/login/);
+  await expect(page.getByText("the first person to sign in with Test IdP becomes its administrator")).toBeVisible();
+  await expect(page.getByLabel("Password")).toHaveCount(0);
+  await expect(page.getByLabel("Username")).toHaveCount(0);
+  await page.screenshot({ path: "tests/artifacts/screens/login-sso-only.png" });
+
+  await page.getByRole("button", { name: "Sign in with Test IdP" }).click();
+  await page.waitForURL((url) => url.origin === provider.issuer);
+  await page.getByLabel("Account").fill("ada");
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page.getByRole("heading", { name: "Your workspaces" })).toBeVisible();
+  const me = await page.request.get(`${ssoOnly.url}/api/auth/me`);
+  expect(await me.json()).toMatchObject({ username: "ada", is_admin: true });
 });
 
 async function asAdmin(request: APIRequestContext, method: string, path: string, data: unknown) {
