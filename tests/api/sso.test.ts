@@ -49,7 +49,7 @@ beforeAll(async () => {
   provider.register(...[withPassword, ssoOnly, notSetUp].map((server) => `${server.url}/api/auth/callback/oidc`));
   const login = await withPassword.call("POST", "/api/auth/login", { json: ADMIN });
   adminToken = login.body.access_token;
-}, 180_000);
+}, 400_000);
 
 afterAll(async () => {
   await Promise.all([withPassword?.stop(), ssoOnly?.stop(), notSetUp?.stop()]);
