@@ -239,13 +239,12 @@ async function recordAttempt(db: Db, endpoint: Claimed, due: DueDelivery, result
       },
     });
     if (giveUp && due.redelivery_of === null) {
-      const hours = Math.round((retryWindowMs() / 3_600_000) * 10) / 10;
       await tx.webhook.updateMany({
         where: { id: endpoint.id },
         data: {
           enabled: false,
           disabledReason:
-            `Disabled ${now.toISOString()}: every attempt to deliver event #${eventIdOf(due)} failed for ${hours} h ` +
+            `Disabled ${now.toISOString()}: every attempt to deliver event #${eventIdOf(due)} failed for ${duration(retryWindowMs())} ` +
             `(${attempts} attempts; last: ${result.error ?? "no answer"}). Enable it to resume after that event; Redeliver sends it again.`,
         },
       });
@@ -268,6 +267,12 @@ async function msUntilNextAttempt(db: Db): Promise<number> {
   );
   const wait = row?.wait_ms ?? IDLE_POLL_MS;
   return Math.max(MIN_TIMER_MS, Math.min(IDLE_POLL_MS, Math.ceil(wait)));
+}
+
+function duration(ms: number): string {
+  if (ms >= 3_600_000) return `${Math.round(ms / 360_000) / 10} h`;
+  if (ms >= 60_000) return `${Math.round(ms / 60_000)} min`;
+  return `${Math.round(ms / 1000)} s`;
 }
 
 /** The stored attempts (jsonb arrives parsed from one driver and as text from another). */

@@ -74,7 +74,9 @@ export async function resolveTarget(hostname: string, allowPrivate: boolean): Pr
         );
     }
   }
-  return { address: answers[0].address, family: answers[0].family === 6 ? 6 : 4 };
+  // IPv4 first when there is one: a pinned address gets no second try, and IPv6 is the more often broken.
+  const chosen = answers.find((answer) => answer.family === 4) ?? answers[0];
+  return { address: chosen.address, family: chosen.family === 6 ? 6 : 4 };
 }
 
 /** The IPv4 address inside an IPv6 address of the forms that carry one, else null. */

@@ -17,7 +17,7 @@ const url = z
   .describe("Where events are POSTed: an http or https URL. Private and loopback addresses are refused at delivery time (docs/webhooks.md).");
 
 const events = z
-  .array(z.union([z.enum(EVENT_TYPES), z.literal(ALL_EVENTS)]))
+  .array(z.enum([...EVENT_TYPES, ALL_EVENTS]))
   .min(1)
   .max(EVENT_TYPES.length + 1)
   .describe(`Event types to send (${EVENT_TYPES.join(", ")}), or ["*"] for all, including types added later.`);
