@@ -3,7 +3,14 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import type { Webhook, WebhookDelivery } from "@/lib/client/types";
-import { useCreateWebhook, useDeleteWebhook, useRedeliver, useUpdateWebhook, useWebhookDeliveries, webhooksQuery } from "@/lib/client/webhooks";
+import {
+  useCreateWebhook,
+  useDeleteWebhook,
+  useRedeliver,
+  useUpdateWebhook,
+  useWebhookDeliveries,
+  webhooksQuery,
+} from "@/lib/client/webhooks";
 import { EVENT_TYPES } from "@/lib/events/event-types";
 import { ALL_EVENTS, DELIVERY_STATUS, type DeliveryStatus } from "@/lib/webhooks/statuses";
 import { dangerButton, ErrorText, inputClass, primaryButton, secondaryButton } from "@/components/ui/field";
@@ -197,7 +204,12 @@ function WebhookItem({ workspaceId, hook }: { workspaceId: string; hook: Webhook
           type="button"
           className={secondaryButton}
           disabled={update.isPending}
-          onClick={() => update.mutate({ enabled: !hook.enabled }, { onSuccess: (saved) => toast(saved.enabled ? "Webhook enabled" : "Webhook disabled") })}
+          onClick={() =>
+            update.mutate(
+              { enabled: !hook.enabled },
+              { onSuccess: (saved) => toast(saved.enabled ? "Webhook enabled" : "Webhook disabled") },
+            )
+          }
         >
           {hook.enabled ? "Disable" : "Enable"}
         </button>
@@ -237,7 +249,8 @@ function Deliveries({ workspaceId, webhookId }: { workspaceId: string; webhookId
   const toast = useToast();
   if (deliveries.isPending) return <p className={`mt-2 text-sm ${muted}`}>Loading deliveries…</p>;
   if (deliveries.isError) return <ErrorText>Could not load the deliveries: {deliveries.error.message}</ErrorText>;
-  if (deliveries.data.items.length === 0) return <p className={`mt-2 text-sm ${muted}`}>No deliveries yet: they appear here as events happen.</p>;
+  if (deliveries.data.items.length === 0)
+    return <p className={`mt-2 text-sm ${muted}`}>No deliveries yet: they appear here as events happen.</p>;
   return (
     <>
       <ErrorText>{redeliver.error ? `Not redelivered: ${redeliver.error.message}` : ""}</ErrorText>
@@ -267,7 +280,9 @@ function Deliveries({ workspaceId, webhookId }: { workspaceId: string; webhookId
             {delivery.request_body ? (
               <details className="mt-1">
                 <summary className="cursor-pointer text-xs">Request body</summary>
-                <pre className="mt-1 max-h-64 overflow-auto rounded bg-slate-100 p-2 text-xs dark:bg-slate-950">{pretty(delivery.request_body)}</pre>
+                <pre className="mt-1 max-h-64 overflow-auto rounded bg-slate-100 p-2 text-xs dark:bg-slate-950">
+                  {pretty(delivery.request_body)}
+                </pre>
               </details>
             ) : null}
           </li>
@@ -292,7 +307,10 @@ function describeOutcome(delivery: WebhookDelivery): string {
   if (delivery.attempts === 0) return delivery.status === DELIVERY_STATUS.skipped ? "" : "not sent yet";
   const code = delivery.response_code === null ? "no answer" : `HTTP ${delivery.response_code}`;
   const tries = delivery.attempts === 1 ? "1 attempt" : `${delivery.attempts} attempts`;
-  const next = delivery.status === DELIVERY_STATUS.pending && delivery.next_attempt_at ? `, next ${new Date(delivery.next_attempt_at).toLocaleTimeString()}` : "";
+  const next =
+    delivery.status === DELIVERY_STATUS.pending && delivery.next_attempt_at
+      ? `, next ${new Date(delivery.next_attempt_at).toLocaleTimeString()}`
+      : "";
   return `${code} in ${delivery.duration_ms} ms · ${tries}${next}`;
 }
 

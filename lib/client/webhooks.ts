@@ -2,7 +2,14 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/r
 import { api } from "@/lib/client/api";
 import { upsertById } from "@/lib/client/list-cache";
 import { webhookKeys } from "@/lib/client/query-keys";
-import type { CreatedWebhook, CreateWebhookInput, UpdateWebhookInput, Webhook, WebhookDeliveries, WebhookDelivery } from "@/lib/client/types";
+import type {
+  CreatedWebhook,
+  CreateWebhookInput,
+  UpdateWebhookInput,
+  Webhook,
+  WebhookDeliveries,
+  WebhookDelivery,
+} from "@/lib/client/types";
 import { DELIVERY_STATUS } from "@/lib/webhooks/statuses";
 
 // The workspace's outbound webhooks (owners only) and their deliveries.

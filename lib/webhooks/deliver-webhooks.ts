@@ -155,13 +155,9 @@ async function takeNextEvent(db: Db, endpoint: Claimed, token: string): Promise<
     );
     if (!held) return null; // lease lost (deleted, disabled, or expired and taken)
     const all = endpoint.events.includes(ALL_EVENTS);
-    const [next] = await tx.$queryRawUnsafe<{ head: string; pruned_through: string; id: string | null; type: string | null; json: string | null }[]>(
-      NEXT_EVENT,
-      endpoint.workspace_id,
-      held.cursor,
-      all,
-      endpoint.events,
-    );
+    const [next] = await tx.$queryRawUnsafe<
+      { head: string; pruned_through: string; id: string | null; type: string | null; json: string | null }[]
+    >(NEXT_EVENT, endpoint.workspace_id, held.cursor, all, endpoint.events);
     if (BigInt(held.cursor) < BigInt(next.pruned_through)) {
       await tx.webhookDelivery.create({
         data: {
@@ -219,7 +215,7 @@ async function recordAttempt(db: Db, endpoint: Claimed, due: DueDelivery, result
     { at: now.toISOString(), response_code: result.responseCode, duration_ms: result.durationMs, error: result.error },
   ].slice(-HISTORY_KEPT);
   const attempts = due.attempts + 1;
-  const windowEnd = due.created_at.getTime() + retryWindowMs();
+  const windowEnd = new Date(due.created_at).getTime() + retryWindowMs();
   const giveUp = !result.ok && (due.redelivery_of !== null || now.getTime() >= windowEnd);
   const status = result.ok ? DELIVERY_STATUS.succeeded : giveUp ? DELIVERY_STATUS.failed : DELIVERY_STATUS.pending;
   // The last retry falls at the window's end, so the endpoint is given the whole window.

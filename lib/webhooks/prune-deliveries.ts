@@ -11,7 +11,8 @@ export async function pruneDeliveries(db: Db): Promise<number> {
 }
 
 export function startDeliveryPruning(db: Db): () => void {
-  const tick = () => void pruneDeliveries(db).catch((error) => console.error(`[taskboard] webhook delivery pruning: ${(error as Error).message}`));
+  const tick = () =>
+    void pruneDeliveries(db).catch((error) => console.error(`[taskboard] webhook delivery pruning: ${(error as Error).message}`));
   const interval = setInterval(tick, eventPruneIntervalMs());
   interval.unref();
   tick();

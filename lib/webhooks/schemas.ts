@@ -14,7 +14,9 @@ const url = z
   .trim()
   .max(2000)
   .refine(isHttpUrl, { message: "Input should be a valid http or https URL" })
-  .describe("Where events are POSTed: an http or https URL. Private and loopback addresses are refused at delivery time (docs/webhooks.md).");
+  .describe(
+    "Where events are POSTed: an http or https URL. Private and loopback addresses are refused at delivery time (docs/webhooks.md).",
+  );
 
 const events = z
   .array(z.enum([...EVENT_TYPES, ALL_EVENTS]))
@@ -53,7 +55,10 @@ export const webhookResponse = z.object({
   description: z.string(),
   events: z.array(z.string()),
   enabled: z.boolean(),
-  disabled_reason: z.string().nullable().describe("Why the server disabled the endpoint (every attempt failed for the retry window); null otherwise."),
+  disabled_reason: z
+    .string()
+    .nullable()
+    .describe("Why the server disabled the endpoint (every attempt failed for the retry window); null otherwise."),
   secret_hint: z.string().describe("The secret's last four characters, to tell secrets apart."),
   last_event_id: z.string().describe("The newest event already handed to delivery (the endpoint's cursor in the event log)."),
   created_by: z.string().nullable(),

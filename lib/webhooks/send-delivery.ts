@@ -34,7 +34,10 @@ export function signature(secret: string, body: string): string {
 
 export async function sendDelivery(outgoing: Outgoing): Promise<AttemptResult> {
   const started = performance.now();
-  const done = (result: Omit<AttemptResult, "durationMs">): AttemptResult => ({ ...result, durationMs: Math.round(performance.now() - started) });
+  const done = (result: Omit<AttemptResult, "durationMs">): AttemptResult => ({
+    ...result,
+    durationMs: Math.round(performance.now() - started),
+  });
   try {
     const url = new URL(outgoing.url);
     const target = await resolveTarget(url.hostname, allowPrivateAddresses());

@@ -9,6 +9,7 @@ export const GET = withWorkspace({ ownerOnly: true, params: workspaceParams }, a
   json(await listWebhooks(db, workspace.id)),
 );
 
-export const POST = withWorkspace({ ownerOnly: true, params: workspaceParams, body: createWebhookBody }, async ({ db, workspace, caller, body }) =>
-  json(await createWebhook(db, workspace.id, caller.userId, body), 201),
+export const POST = withWorkspace(
+  { ownerOnly: true, params: workspaceParams, body: createWebhookBody },
+  async ({ db, workspace, caller, body }) => json(await createWebhook(db, workspace.id, caller.userId, body), 201),
 );

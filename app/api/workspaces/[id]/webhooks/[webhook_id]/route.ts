@@ -6,8 +6,9 @@ export const GET = withWorkspace({ ownerOnly: true, params: webhookParams }, asy
   json(await getWebhook(db, workspace.id, params.webhook_id)),
 );
 
-export const PATCH = withWorkspace({ ownerOnly: true, params: webhookParams, body: updateWebhookBody }, async ({ db, workspace, params, body }) =>
-  json(await updateWebhook(db, workspace.id, params.webhook_id, body)),
+export const PATCH = withWorkspace(
+  { ownerOnly: true, params: webhookParams, body: updateWebhookBody },
+  async ({ db, workspace, params, body }) => json(await updateWebhook(db, workspace.id, params.webhook_id, body)),
 );
 
 export const DELETE = withWorkspace({ ownerOnly: true, params: webhookParams }, async ({ db, workspace, params }) => {
