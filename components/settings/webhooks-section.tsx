@@ -263,18 +263,20 @@ function Deliveries({ workspaceId, webhookId }: { workspaceId: string; webhookId
               {delivery.event_id ? <span className={muted}>event #{delivery.event_id}</span> : null}
               {delivery.redelivery_of ? <span className={muted}>redelivery</span> : null}
               <span className={muted}>{describeOutcome(delivery)}</span>
-              <span className={`ml-auto text-xs ${muted}`}>{new Date(delivery.created_at).toLocaleString()}</span>
-              {delivery.status !== DELIVERY_STATUS.skipped ? (
-                <button
-                  type="button"
-                  className={secondaryButton}
-                  disabled={redeliver.isPending}
-                  onClick={() => redeliver.mutate(delivery.id, { onSuccess: () => toast("Redelivery queued") })}
-                  aria-label={`Redeliver ${delivery.event_type} event ${delivery.event_id}`}
-                >
-                  Redeliver
-                </button>
-              ) : null}
+              <span className="ml-auto flex items-center gap-3">
+                <span className={`text-xs ${muted}`}>{new Date(delivery.created_at).toLocaleString()}</span>
+                {delivery.status !== DELIVERY_STATUS.skipped ? (
+                  <button
+                    type="button"
+                    className={secondaryButton}
+                    disabled={redeliver.isPending}
+                    onClick={() => redeliver.mutate(delivery.id, { onSuccess: () => toast("Redelivery queued") })}
+                    aria-label={`Redeliver ${delivery.event_type} event ${delivery.event_id}`}
+                  >
+                    Redeliver
+                  </button>
+                ) : null}
+              </span>
             </div>
             {delivery.error ? <p className="mt-1 text-xs text-red-800 dark:text-red-300">{delivery.error}</p> : null}
             {delivery.request_body ? (

@@ -53,7 +53,7 @@ test("add a webhook in Settings, see its delivery and redeliver it", async ({ pa
     await expect(deliveries.first()).toContainText("succeeded");
     await expect.poll(() => receiver.received.length).toBe(2);
     expect(receiver.received[1].body).toBe(receiver.received[0].body);
-    await page.screenshot({ path: "tests/artifacts/webhooks-settings.png", fullPage: true });
+    await section.screenshot({ path: "tests/artifacts/webhooks-settings.png" });
 
     await item.getByRole("button", { name: "Disable" }).click();
     await expect(item).toContainText("Disabled");

@@ -12,7 +12,7 @@ afterAll(async () => {
   for (const server of servers) await server.stop();
   await store?.drop();
   await receiver?.stop();
-});
+}, 120_000);
 
 describe("webhook delivery across instances", () => {
   it("sends each event once and in order with two workers claiming the same endpoints", async () => {
@@ -39,7 +39,7 @@ describe("webhook delivery across instances", () => {
           const here = receiver!.received.filter((entry) => entry.path === path);
           return here.length >= count ? here : undefined;
         },
-        30_000,
+        90_000,
         `${count} deliveries at ${path}`,
       );
       const ids = got.map((entry) => BigInt(entry.event.id));
@@ -59,5 +59,5 @@ describe("webhook delivery across instances", () => {
         deliveries.body.items.every((item: { status: string; attempts: number }) => item.status === "succeeded" && item.attempts === 1),
       ).toBe(true);
     }
-  });
+  }, 300_000);
 });
