@@ -7,6 +7,8 @@ import { ensureDataDir, passwordLoginEnabled } from "@/lib/config";
 import { startEventPruning } from "@/lib/events/prune-events";
 import { startEventListener } from "@/lib/events/wake";
 import { startEngine } from "@/lib/runner/start";
+import { startDeliveryWorker } from "@/lib/webhooks/deliver-webhooks";
+import { startDeliveryPruning } from "@/lib/webhooks/prune-deliveries";
 
 export async function startServer() {
   try {
@@ -23,6 +25,10 @@ export async function startServer() {
     await startEventListener();
     startEventPruning(sql);
     await startEngine(db, kind);
+    // Outbound webhooks read the event log from each endpoint's cursor; every instance runs a
+    // worker, and row locks with leases decide which one delivers (docs/webhooks.md).
+    startDeliveryWorker(db);
+    startDeliveryPruning(db);
   } catch (error) {
     console.error(`[taskboard] cannot start: ${(error as Error).message}`);
     process.exit(1);
