@@ -19,6 +19,7 @@ import { Dialog } from "@/components/ui/dialog";
 import { dangerButton, ErrorText, inputClass, primaryButton, secondaryButton } from "@/components/ui/field";
 import { useToast } from "@/components/ui/toast";
 import { DependenciesSection } from "@/components/settings/dependencies-section";
+import { WebhooksSection } from "@/components/settings/webhooks-section";
 
 export function SettingsPage({ workspaceId }: { workspaceId: string }) {
   return (
@@ -27,9 +28,16 @@ export function SettingsPage({ workspaceId }: { workspaceId: string }) {
       <CodehostSection workspaceId={workspaceId} />
       <MembersSection workspaceId={workspaceId} />
       <DependenciesSection workspaceId={workspaceId} />
+      <OwnersWebhooks workspaceId={workspaceId} />
       <ApiKeysSection />
     </main>
   );
+}
+
+function OwnersWebhooks({ workspaceId }: { workspaceId: string }) {
+  const workspace = useQuery(workspaceQuery(workspaceId));
+  if (!workspace.data) return null;
+  return <WebhooksSection workspaceId={workspaceId} isOwner={workspace.data.role === "owner"} />;
 }
 
 const card = "rounded-lg border border-slate-200 bg-white p-5 dark:border-slate-800 dark:bg-slate-900";
