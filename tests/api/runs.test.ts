@@ -90,6 +90,7 @@ describe("manual runs", () => {
       exit_code: 0,
       session_id: done.session_name,
       finished_at: done.finished_at,
+      execution_id: done.id,
     });
     const log = await getLog(done.id);
     expect(log.body).toMatchObject({
