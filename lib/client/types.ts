@@ -11,7 +11,7 @@ import type {
 } from "@/lib/codehost/schemas";
 import type { createProjectBody, projectResponse } from "@/lib/projects/schemas";
 import type { questionResponse } from "@/lib/questions/schemas";
-import type { execution, executionLog } from "@/lib/runs/schemas";
+import type { execution, executionLog, runHistoryItem } from "@/lib/runs/schemas";
 import type { createScheduleBody, scheduleResponse, triggerResponse } from "@/lib/schedules/schemas";
 import type {
   boardResponse,
@@ -35,6 +35,7 @@ export const DEFAULT_SORT: ColumnSort = { by: "position", dir: "asc" };
 
 export type Question = z.output<typeof questionResponse>;
 export type TaskRun = z.output<typeof taskRunResponse>;
+export type RunHistoryItem = z.output<typeof runHistoryItem>;
 export type Task = Omit<z.output<typeof taskResponse>, "status"> & { status: ColumnKey };
 export type TaskPage = Omit<z.output<typeof paginatedTasksResponse>, "items"> & { items: Task[] };
 export type BoardColumnPage = Omit<z.output<typeof boardResponse>["columns"][number], "items"> & { items: Task[] };
@@ -61,3 +62,82 @@ export type UpdateTaskInput = z.input<typeof updateTaskBody>;
 export type ProjectInput = z.input<typeof createProjectBody>;
 export type ScheduleInput = z.input<typeof createScheduleBody>;
 export type CodehostConnectInput = z.input<typeof connectCodehostBody>;
+
+// ---- Agent runs (docs/agents.md): the structured log, usage and the task's diff.
+
+/** One stored log entry: `type` is ACP's sessionUpdate (or output, prompt, permission, stop, error, git). */
+export interface LogEntry {
+  seq: number;
+  at: string;
+  type: string;
+  update: Record<string, unknown>;
+}
+
+export interface RunLogPage {
+  execution_id: string;
+  status: string;
+  offset: number;
+  entries: LogEntry[];
+  next_offset: number;
+  line_count: number;
+  complete: boolean;
+}
+
+/** Only what the agent reported; a missing figure is null, never guessed. */
+export interface RunUsage {
+  input_tokens: number | null;
+  output_tokens: number | null;
+  total_tokens: number | null;
+  cost: { amount: number; currency: string } | null;
+}
+
+/** What the runner and the worktree add to a run record (absent from servers that predate them). */
+export interface RunExtras {
+  agent_id?: string | null;
+  agent_name?: string | null;
+  usage?: RunUsage | null;
+  commit_sha?: string | null;
+  files_changed?: number | null;
+  lines_added?: number | null;
+  lines_removed?: number | null;
+}
+
+export interface DiffLine {
+  type: "context" | "add" | "del";
+  text: string;
+  old_line: number | null;
+  new_line: number | null;
+}
+
+export interface DiffFile {
+  path: string;
+  old_path: string | null;
+  status: "added" | "modified" | "deleted" | "renamed";
+  additions: number;
+  deletions: number;
+  binary: boolean;
+  hunks: { header: string; lines: DiffLine[] }[];
+}
+
+export interface TaskDiff {
+  branch: string;
+  base: string;
+  commit_sha: string | null;
+  files_changed: number;
+  lines_added: number;
+  lines_removed: number;
+  files: DiffFile[];
+}
+
+/** A review comment on a line of the diff, sent back with "Request changes". */
+export interface ReviewComment {
+  path: string;
+  line: number;
+  body: string;
+}
+
+export interface StartRunInput {
+  instructions?: string;
+  agent_id?: string;
+  comments?: ReviewComment[];
+}
