@@ -95,7 +95,7 @@ test("Settings lists agent profiles and the repository section", async ({ page, 
 
   await codex.getByRole("button", { name: "Edit Codex" }).click();
   const form = agents.getByRole("form", { name: "Edit Codex" });
-  await form.getByLabel("Name").fill("Codex (team key)");
+  await form.getByLabel("Name", { exact: true }).fill("Codex (team key)");
   await form.getByRole("button", { name: "Save profile" }).click();
   await expect(agents.getByTestId("agent-profile").filter({ hasText: "Codex (team key)" })).toBeVisible();
 
