@@ -9,6 +9,8 @@ export const RUN_STATUS = byName(RUN_STATUSES);
 
 /** Waiting for or holding a process: a task has at most one execution in these. */
 export const ACTIVE_RUN_STATUSES = [RUN_STATUS.queued, RUN_STATUS.running, RUN_STATUS.waiting_for_input] as const;
+/** Holding a process: the agent works, or waits for a person to answer its permission request. */
+export const STARTED_RUN_STATUSES = [RUN_STATUS.running, RUN_STATUS.waiting_for_input] as const;
 export type FinishedRunStatus = Exclude<RunStatus, (typeof ACTIVE_RUN_STATUSES)[number]>;
 export const FINISHED_RUN_STATUSES = RUN_STATUSES.filter((status): status is FinishedRunStatus => !isActiveRunStatus(status));
 
