@@ -68,7 +68,7 @@ export function RunView({
   const pending = useMemo(() => {
     const ids = new Set<string>();
     for (const id of log.model.pendingPermissions()) if (openById.has(id)) ids.add(id);
-    for (const question of questions.data ?? []) if (questionExecution(question) === executionId) ids.add(question.id);
+    for (const question of questions.data ?? []) if (question.execution_id === executionId) ids.add(question.id);
     return ids;
     // log.version: the model changed in place.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -258,8 +258,4 @@ function usageText(run: RunRecord | undefined, reported: ReportedUsage | null): 
   const cost = usage?.cost ?? reported?.cost;
   if (cost) parts.push(`${cost.amount.toFixed(cost.amount < 1 ? 4 : 2)} ${cost.currency}`);
   return parts.length ? parts.join(" · ") : "not reported";
-}
-
-function questionExecution(question: Question): string | null {
-  return (question as Question & { execution_id?: string | null }).execution_id ?? null;
 }

@@ -81,8 +81,16 @@ describe("RunLogModel", () => {
     ]);
     expect(model.pendingPermissions()).toEqual(["q1", "q2"]);
     expect(model.rows[0]).toMatchObject({ kind: "permission", options: ["Allow once", "Reject"], outcome: null });
-    model.append([entry("permission", { question_id: "q1", title: "Run the test suite", options, outcome: "Allow once" })]);
+    model.append([
+      entry("permission", {
+        question_id: "q1",
+        title: "Run the test suite",
+        options,
+        outcome: { outcome: "selected", option_id: "allow-once", name: "Allow once" },
+      }),
+    ]);
     expect(model.rows).toHaveLength(2);
+    expect(model.rows[0]).toMatchObject({ outcome: "Allow once" });
     expect(model.pendingPermissions()).toEqual(["q2"]);
     expect(settlePermission(model, "q2", "Reject")).toBe(true);
     expect(model.pendingPermissions()).toEqual([]);

@@ -115,7 +115,7 @@ export class RunLogModel {
       }
       case "permission": {
         const questionId = str(update.question_id) ?? "";
-        const outcome = str(update.outcome) ?? null;
+        const outcome = outcomeText(update.outcome);
         // The runner may log the answer as a second entry for the same question: it settles the first.
         if (outcome !== null && settlePermission(this, questionId, outcome)) return;
         const options = Array.isArray(update.options) ? (update.options as { name?: unknown }[]) : [];
@@ -167,6 +167,14 @@ export function settlePermission(model: RunLogModel, questionId: string, outcome
     }
   }
   return changed;
+}
+
+/** The runner logs the answer as {outcome: "selected", option_id, name} or {outcome: "cancelled"}. */
+function outcomeText(outcome: unknown): string | null {
+  if (typeof outcome === "string") return outcome;
+  if (!outcome || typeof outcome !== "object") return null;
+  const { name, option_id: optionId, outcome: kind } = outcome as { name?: unknown; option_id?: unknown; outcome?: unknown };
+  return str(name) ?? (kind === "cancelled" ? "cancelled" : (str(optionId) ?? str(kind) ?? null));
 }
 
 function contentText(content: unknown): string {

@@ -11,12 +11,13 @@ import type {
 } from "@/lib/codehost/schemas";
 import type { createProjectBody, projectResponse } from "@/lib/projects/schemas";
 import type { questionResponse } from "@/lib/questions/schemas";
-import type { execution, executionLog, runHistoryItem } from "@/lib/runs/schemas";
+import type { execution, executionLog, logEntry, runHistoryItem } from "@/lib/runs/schemas";
 import type { createScheduleBody, scheduleResponse, triggerResponse } from "@/lib/schedules/schemas";
 import type {
   boardResponse,
   createTaskBody,
   paginatedTasksResponse,
+  runUsage,
   taskResponse,
   taskRunResponse,
   updateTaskBody,
@@ -66,36 +67,13 @@ export type CodehostConnectInput = z.input<typeof connectCodehostBody>;
 // ---- Agent runs (docs/agents.md): the structured log, usage and the task's diff.
 
 /** One stored log entry: `type` is ACP's sessionUpdate (or output, prompt, permission, stop, error, git). */
-export interface LogEntry {
-  seq: number;
-  at: string;
-  type: string;
-  update: Record<string, unknown>;
-}
-
-export interface RunLogPage {
-  execution_id: string;
-  status: string;
-  offset: number;
-  entries: LogEntry[];
-  next_offset: number;
-  line_count: number;
-  complete: boolean;
-}
-
+export type LogEntry = z.output<typeof logEntry>;
+export type RunLogPage = ExecutionLog;
 /** Only what the agent reported; a missing figure is null, never guessed. */
-export interface RunUsage {
-  input_tokens: number | null;
-  output_tokens: number | null;
-  total_tokens: number | null;
-  cost: { amount: number; currency: string } | null;
-}
+export type RunUsage = z.output<typeof runUsage>;
 
-/** What the runner and the worktree add to a run record (absent from servers that predate them). */
+/** What the worktree adds to a run record (absent until that server part is merged). */
 export interface RunExtras {
-  agent_id?: string | null;
-  agent_name?: string | null;
-  usage?: RunUsage | null;
   commit_sha?: string | null;
   files_changed?: number | null;
   lines_added?: number | null;
