@@ -259,6 +259,7 @@ export class Runner implements RunnerHandle {
     });
     entry.child = child;
     entry.acp = agent.kind === "acp";
+    sink.expedite();
     const spawnError = await new Promise<Error | null>((resolve) => {
       child.once("spawn", () => resolve(null));
       child.once("error", resolve);
