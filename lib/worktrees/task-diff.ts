@@ -22,7 +22,8 @@ export async function getTaskDiff(db: Db, workspaceId: string, taskId: string, c
   if (!repository) throw conflict("The workspace has no repository, so the task has no diff");
   if (!task.branch) throw conflict("The task has no branch yet: its first run creates one");
   const cloneDir = repositoryCloneDir(workspaceId);
-  const head = fs.existsSync(path.join(cloneDir, "HEAD")) ? await branchRef(cloneDir, task.branch) : null;
+  const cloned = fs.existsSync(path.join(cloneDir, ".git")) || fs.existsSync(path.join(cloneDir, "HEAD"));
+  const head = cloned ? await branchRef(cloneDir, task.branch) : null;
   if (!head) throw conflict(`The branch ${task.branch} has not been fetched by the server yet: start a run on the task first`);
 
   const { baseSha, headSha, numstat } = await rangeNumstat(cloneDir, head, repository.defaultBranch);
