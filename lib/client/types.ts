@@ -23,6 +23,7 @@ import type {
   updateTaskBody,
 } from "@/lib/tasks/schemas";
 import type { member, workspace, workspaceWithRole } from "@/lib/workspaces/schemas";
+import type { taskDiffResponse } from "@/lib/worktrees/schemas";
 import type { ColumnKey, SORT_FIELDS } from "@/lib/tasks/columns";
 import { ACTIVE_RUN_STATUSES as ACTIVE } from "@/lib/runs/statuses";
 
@@ -72,40 +73,10 @@ export type RunLogPage = ExecutionLog;
 /** Only what the agent reported; a missing figure is null, never guessed. */
 export type RunUsage = z.output<typeof runUsage>;
 
-/** What the worktree adds to a run record (absent until that server part is merged). */
-export interface RunExtras {
-  commit_sha?: string | null;
-  files_changed?: number | null;
-  lines_added?: number | null;
-  lines_removed?: number | null;
-}
-
-export interface DiffLine {
-  type: "context" | "add" | "del";
-  text: string;
-  old_line: number | null;
-  new_line: number | null;
-}
-
-export interface DiffFile {
-  path: string;
-  old_path: string | null;
-  status: "added" | "modified" | "deleted" | "renamed";
-  additions: number;
-  deletions: number;
-  binary: boolean;
-  hunks: { header: string; lines: DiffLine[] }[];
-}
-
-export interface TaskDiff {
-  branch: string;
-  base: string;
-  commit_sha: string | null;
-  files_changed: number;
-  lines_added: number;
-  lines_removed: number;
-  files: DiffFile[];
-}
+/** The task branch's changes against its base: files, then hunks (lib/worktrees/schemas.ts). */
+export type TaskDiff = z.output<typeof taskDiffResponse>;
+export type DiffFile = TaskDiff["files"][number];
+export type DiffLine = DiffFile["hunks"][number]["lines"][number];
 
 /** A review comment on a line of the diff, sent back with "Request changes". */
 export interface ReviewComment {
