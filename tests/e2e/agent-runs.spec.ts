@@ -73,7 +73,7 @@ test("start an agent from the card, answer its permission question in the panel,
   await expect(log).toContainText("Permission answered: allow-once.");
   await expect(log.getByTestId("log-tool-call").filter({ hasText: "Write FAKE_AGENT.md" })).toContainText("done");
   await expect(log.getByTestId("log-permission")).toContainText("Answered");
-  await expect(finished.getByTestId("run-plan")).toContainText(/3 of 3 done/);
+  await expect(finished.getByTestId("run-plan")).toContainText(/Plan · (\d+) of \1 done/);
   await expect(finished.getByTestId("run-usage")).not.toHaveText("not reported");
   await screenshot(page, "run-view-finished");
 
