@@ -262,7 +262,7 @@ describe("manual runs", () => {
   it("stores 100,000 lines of output exactly and pages through them", async () => {
     const t = await task();
     const started = await run(t.id, "lines 100000");
-    const done = await finished(server.call, token, wsId, started.body.id, 60_000);
+    const done = await finished(server.call, token, wsId, started.body.id, 150_000);
     // Entry 0 is the prompt; line n is entry n + 1.
     expect(done).toMatchObject({ status: "succeeded", line_count: 100_001 });
     const tail = await getLog(done.id, "?offset=99991&limit=100");
@@ -277,7 +277,7 @@ describe("manual runs", () => {
       offset = page.body.next_offset;
     }
     expect(expected).toBe(100_000);
-  });
+  }, 180_000);
 
   it("answers 404 for unknown tasks and executions and 422 for bad input", async () => {
     const t = await task();
