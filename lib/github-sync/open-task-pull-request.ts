@@ -37,7 +37,8 @@ export async function openTaskPullRequest(db: Db, workspaceId: string, taskId: s
   });
   if (!task) throw notFound("Task");
   const { githubInstallationId: installationId, githubRepo: repo } = task.workspace;
-  if (installationId === null || repo === null) throw conflict("No GitHub repository is connected to this workspace: connect one in Settings first");
+  if (installationId === null || repo === null)
+    throw conflict("No GitHub repository is connected to this workspace: connect one in Settings first");
   const github = githubAppFromEnv();
   if (!github) throw conflict("The GitHub App is not configured on this server (GITHUB_APP_ID and GITHUB_APP_PRIVATE_KEY)");
   if (task.prUrl && (task.prState === "open" || task.prState === "draft")) {

@@ -13,7 +13,9 @@ const CONFIG_ENV = ["GIT_CONFIG_COUNT", "GIT_CONFIG_KEY_0", "GIT_CONFIG_VALUE_0"
 const BASE_ENV: Record<string, string> = Object.fromEntries(
   Object.entries(process.env).filter(
     (entry): entry is [string, string] =>
-      entry[1] !== undefined && !entry[0].toLowerCase().startsWith("git_") && !["editor", "pager", "visual"].includes(entry[0].toLowerCase()),
+      entry[1] !== undefined &&
+      !entry[0].toLowerCase().startsWith("git_") &&
+      !["editor", "pager", "visual"].includes(entry[0].toLowerCase()),
   ),
 );
 
@@ -29,10 +31,12 @@ export function hasClone(cloneDir: string): boolean {
  * clone's own (an agent run's work, maybe not pushed yet) or, failing that, the remote's copy.
  */
 export async function branchState(cloneDir: string, remote: GitRemote, branch: string, base: string): Promise<BranchState | null> {
-  await git(cloneDir, remote).fetch([remote.url, `+refs/heads/${base}:refs/remotes/origin/${base}`, `+refs/heads/${branch}:refs/remotes/origin/${branch}`]).catch(
-    // The branch may not exist on the remote yet: fetch the base alone.
-    () => git(cloneDir, remote).fetch([remote.url, `+refs/heads/${base}:refs/remotes/origin/${base}`]),
-  );
+  await git(cloneDir, remote)
+    .fetch([remote.url, `+refs/heads/${base}:refs/remotes/origin/${base}`, `+refs/heads/${branch}:refs/remotes/origin/${branch}`])
+    .catch(
+      // The branch may not exist on the remote yet: fetch the base alone.
+      () => git(cloneDir, remote).fetch([remote.url, `+refs/heads/${base}:refs/remotes/origin/${base}`]),
+    );
   const repo = git(cloneDir);
   const local = await hasRef(repo, `refs/heads/${branch}`);
   const ref = local ? `refs/heads/${branch}` : `refs/remotes/origin/${branch}`;

@@ -34,7 +34,9 @@ export async function gitRemoteAccess(
 
 /** git's own words when the remote refused the credentials (HTTP 401/403), as opposed to any other failure. */
 export function isGitAuthFailure(message: string): boolean {
-  return /Authentication failed|could not read Username|terminal prompts disabled|The requested URL returned error: 40[13]|HTTP 40[13]/i.test(message);
+  return /Authentication failed|could not read Username|terminal prompts disabled|The requested URL returned error: 40[13]|HTTP 40[13]/i.test(
+    message,
+  );
 }
 
 function gitAuthEnv(webUrl: string, token: string): Record<string, string> {

@@ -31,7 +31,12 @@ export async function openPullRequest(
     } catch (error) {
       if (statusOf(error) !== 422 || !alreadyExists(error)) throw error;
       // `head` is "owner:branch" for the list filter; the open one for that head is the one GitHub meant.
-      const { data } = await octokit.request("GET /repos/{owner}/{repo}/pulls", { owner, repo: name, head: `${owner}:${input.head}`, state: "open" });
+      const { data } = await octokit.request("GET /repos/{owner}/{repo}/pulls", {
+        owner,
+        repo: name,
+        head: `${owner}:${input.head}`,
+        state: "open",
+      });
       const existing = z.array(pullRequestDetail).parse(data)[0];
       if (!existing) throw error;
       return { ...summary(existing), created: false };

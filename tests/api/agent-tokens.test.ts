@@ -86,6 +86,8 @@ describe("an agent token", () => {
       ["DELETE", `/api/workspaces/${wsId}/agents/0190b8f0-0000-7000-8000-000000000001`],
       ["PUT", `/api/workspaces/${wsId}/repository`, { url: "https://example.invalid/r.git" }],
       ["DELETE", `/api/workspaces/${wsId}/repository`],
+      // What leaves for GitHub is a person's call.
+      ["POST", `/api/workspaces/${wsId}/tasks/0190b8f0-0000-7000-8000-000000000001/pull-request`, {}],
     ];
     for (const [method, path, json] of refused) {
       const response = await as(method, path, json);
