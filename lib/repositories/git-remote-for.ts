@@ -2,16 +2,24 @@ import type { Db } from "@/lib/db/client";
 import { githubAppFromEnv } from "@/lib/github/app-client";
 import { gitRemoteAccess, isGitAuthFailure } from "@/lib/github/git-remote";
 
-// The ONE way to reach a workspace's repository from git (clone, fetch, push). A workspace connected
-// to GitHub, on a server with the App, uses the connected repository with an installation token: the
-// connected repository is the workspace's repository. Otherwise the repository row's URL or path, with
-// git's own credentials. The token travels only in `env` (git's environment-only configuration, see
-// lib/github/git-remote.ts): never in the URL, .git/config or the database. Call this before each
-// command that talks to the remote rather than keeping the result: the token is fresh when asked for
-// (and `fresh: true` forces a new one, after git was refused).
+// The one place that says how the server reaches a workspace's repository: every clone, fetch and
+// push of agent runs asks here. A workspace connected to GitHub, on a server with the App, reaches
+// the connected repository with an installation token (the connected repository is the workspace's
+// repository). Otherwise the repository row's URL (a remote, or a path on the server), reached with
+// the server's own git credentials (credential helper, SSH agent). The token travels only in `env`
+// (git's environment-only configuration, lib/github/git-remote.ts): never in the URL, .git/config,
+// the process list or the database. Ask again before each command that talks to the remote rather
+// than keeping the answer: the token is then fresh (minted anew once the cached one is near its
+// `expires_at`), and `fresh: true` forces a new one after git was refused.
 
-export type GitRemote = { url: string; env?: Record<string, string> };
+export interface GitRemote {
+  /** The plain URL git clones from and pushes to (never with credentials inside). */
+  url: string;
+  /** Variables added to the environment of git commands that talk to the remote. */
+  env?: Record<string, string>;
+}
 
+/** How to reach the workspace's repository, or null when none is connected. */
 export async function gitRemoteFor(db: Db, workspaceId: string, options: { fresh?: boolean } = {}): Promise<GitRemote | null> {
   const row = await db.workspace.findUnique({
     where: { id: workspaceId },

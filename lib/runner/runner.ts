@@ -15,9 +15,11 @@ import { LogSink, type LogBatch } from "@/lib/runner/log-sink";
 import { agentEnvironment } from "@/lib/runner/environment";
 import { sweepOrphans } from "@/lib/runner/recovery";
 import { killGroup, stopGroup } from "@/lib/server/processes";
+import { prepareWorkdir } from "@/lib/runs/prepare-workdir";
+import { concludeWorkdir } from "@/lib/runs/conclude-workdir";
+import type { WorkdirLog } from "@/lib/runs/workdir";
 import {
   agentCommand,
-  agentWorkdir,
   demoAgentCommand,
   killGraceMs,
   logFlushMs,
@@ -198,18 +200,33 @@ export class Runner implements RunnerHandle {
   }
 
   private async execute(entry: Active, execution: Claimed, secret: string) {
-    const workdir = agentWorkdir(execution.workspaceId, execution.taskId);
     const reportFile = path.join(reportsDir(), `${execution.id}.md`);
-    fs.mkdirSync(workdir, { recursive: true, mode: 0o700 });
     fs.mkdirSync(reportsDir(), { recursive: true, mode: 0o700 });
     fs.rmSync(reportFile, { force: true });
 
     const sink: LogSink = new LogSink(logFlushMs(), (batch): Promise<void> => this.storeBatch(execution, batch, sink));
+    // The task's worktree (or scratch directory); git's steps go into the log (lib/runs/prepare-workdir.ts).
+    const gitLog: WorkdirLog = (_type, update) => sink.write("stdout", Buffer.from(`git: ${update.message}\n`));
+    const prepared = await prepareWorkdir(this.db, execution, gitLog).catch((error: Error) => error);
+    if (prepared instanceof Error || prepared.skipAgent) {
+      await sink.close();
+      const failed = prepared instanceof Error;
+      await finishExecution(this.db, execution.id, {
+        status: failed ? RUN_STATUS.failed : RUN_STATUS.succeeded,
+        errorMessage: failed ? prepared.message : null,
+        report: failed ? null : prepared.skipAgent!.report,
+        lineCount: sink.lineCount,
+        lastActivityAt: sink.lastActivityAt,
+      });
+      return;
+    }
+    const workdir = prepared.cwd;
+    const instructions = prepared.instructions ?? execution.instructions;
     const child = spawn("/bin/sh", ["-c", agentCommand() ?? demoAgentCommand()], {
       cwd: workdir,
       detached: true, // its own process group (and session), so cancel and timeout reach all of it
       stdio: ["pipe", "pipe", "pipe"],
-      env: agentEnvironment(execution, { secret, workdir, reportFile }),
+      env: agentEnvironment({ ...execution, instructions }, { secret, workdir, reportFile }),
     });
     entry.child = child;
     const spawnError = await new Promise<Error | null>((resolve) => {
@@ -241,7 +258,7 @@ export class Runner implements RunnerHandle {
       ),
     );
     child.stdin!.on("error", () => {}); // an agent that never reads its instructions closes the pipe early
-    child.stdin!.end(execution.instructions);
+    child.stdin!.end(instructions);
 
     let lastData = Date.now();
     const streams = [child.stdout!, child.stderr!];
@@ -269,10 +286,13 @@ export class Runner implements RunnerHandle {
     }
     // Nothing of the execution outlives it.
     killGroup(pid, "SIGTERM");
+    let judged = verdict(entry, code, signal, sink.lastStderrLine);
+    const concluded = await concludeWorkdir(this.db, execution, workdir, gitLog, judged.status === RUN_STATUS.succeeded);
+    if (concluded.failed && judged.status === RUN_STATUS.succeeded) judged = { ...judged, status: RUN_STATUS.failed, errorMessage: concluded.failed };
     await sink.close();
 
     const outcome: Outcome = {
-      ...verdict(entry, code, signal, sink.lastStderrLine),
+      ...judged,
       report: readReport(reportFile) ?? (sink.tail.join("\n") || null),
       lineCount: sink.lineCount,
       lastActivityAt: sink.lastActivityAt,

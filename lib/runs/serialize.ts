@@ -19,6 +19,10 @@ export function serializeTaskRun(run: TaskRun): TaskRunResponse {
     finished_at: run.finishedAt?.toISOString() ?? null,
     duration_seconds: run.durationSeconds,
     trigger: run.trigger as RunTrigger,
+    commit_sha: run.commitSha,
+    files_changed: run.filesChanged,
+    lines_added: run.linesAdded,
+    lines_removed: run.linesRemoved,
   };
 }
 

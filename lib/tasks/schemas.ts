@@ -130,6 +130,10 @@ export const taskRunResponse = z.object({
   finished_at: z.string().nullable(),
   duration_seconds: z.number().nullable(),
   trigger: runTrigger,
+  commit_sha: z.string().nullable().describe("The task branch's commit after the run; null without a repository or before the run ends."),
+  files_changed: z.int().nullable().describe("Files the branch changed against its base (where it left the default branch)."),
+  lines_added: z.int().nullable(),
+  lines_removed: z.int().nullable(),
 });
 export type TaskRunResponse = z.output<typeof taskRunResponse>;
 

@@ -1,25 +1,18 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  engineServer,
-  eventually,
-  finished,
-  FIXTURE_AGENT,
-  newStore,
-  newTask,
-  workspaceOn,
-  type EngineServer,
-  type Store,
-} from "../helpers/engine";
+import { engineServer, eventually, finished, newStore, newTask, workspaceOn, type EngineServer, type Store } from "../helpers/engine";
 import { examplePayload, sendWebhook, startFakeGithub, type FakeGithub, type FakePull } from "../fixtures/fake-github";
 
 // From an agent's branch to a pull request, and the automations on a linked pull request, against a
-// server whose GitHub is the fake (REST and git over smart HTTP with installation tokens). The agent's
-// branch is made the way a run leaves it: commits on `tb/…` in the server's clone of the repository
-// (DATA_DIR/repos/<workspace>), from a bare repository the fake serves.
+// server whose GitHub is the fake (REST, and git over smart HTTP with installation tokens, backed by a
+// real bare repository). Runs are real: the connected repository becomes the workspace's repository,
+// a run clones it with the installation token into the server's clone, works in the task's worktree
+// on tb/<N>-<slug> (tests/fixtures/git-agent.mjs writes the file its instructions name) and the board
+// commits the work there.
+
+const GIT_AGENT = `${process.execPath} ${path.resolve(import.meta.dirname, "../fixtures/git-agent.mjs")}`;
 
 const SECRET = "pull-request-test-secret";
 let fake: FakeGithub;
@@ -30,7 +23,7 @@ let nextInstallation = 9500;
 beforeAll(async () => {
   fake = await startFakeGithub();
   store = await newStore("github-pull-requests");
-  server = await engineServer(store, { ...fake.env(SECRET), AGENT_COMMAND: FIXTURE_AGENT, AGENT_LOG_FLUSH_MS: "100" }, "github-prs");
+  server = await engineServer(store, { ...fake.env(SECRET), AGENT_COMMAND: GIT_AGENT, AGENT_LOG_FLUSH_MS: "100" }, "github-prs");
 });
 
 afterAll(async () => {
@@ -56,29 +49,6 @@ async function connected(settings: Record<string, boolean> = {}) {
   const openPr = (taskId: string, json?: unknown) =>
     server.call("POST", `/api/workspaces/${wsId}/tasks/${taskId}/pull-request`, { token, json });
   return { token, wsId, installationId, repo, bare, task, openPr };
-}
-
-/** Commits on `branch` in the server's clone, as an agent run leaves them (not pushed yet). */
-function agentCommits(wsId: string, bare: string, branch: string, files: Record<string, string>): string {
-  const clone = path.join(store.dataDir, "repos", wsId);
-  const git = (cwd: string, ...args: string[]) =>
-    execFileSync("git", ["-c", "user.name=Agent", "-c", "user.email=agent@example.com", ...args], { cwd, stdio: "pipe" })
-      .toString()
-      .trim();
-  if (!fs.existsSync(clone)) {
-    fs.mkdirSync(path.dirname(clone), { recursive: true });
-    git(os.tmpdir(), "clone", "--quiet", "--no-checkout", bare, clone);
-  }
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), "agent-worktree-"));
-  fs.rmSync(work, { recursive: true });
-  const exists = git(clone, "branch", "--list", branch) !== "";
-  git(clone, "worktree", "add", ...(exists ? [work, branch] : ["-b", branch, work, "origin/main"]));
-  for (const [file, content] of Object.entries(files)) fs.writeFileSync(path.join(work, file), content);
-  git(work, "add", "-A");
-  git(work, "commit", "--quiet", "-m", `Work on ${branch}`);
-  const sha = git(work, "rev-parse", "HEAD");
-  git(clone, "worktree", "remove", "--force", work);
-  return sha;
 }
 
 function remoteHead(bare: string, branch: string): string | null {
@@ -156,11 +126,15 @@ async function runsOf(ctx: { token: string; wsId: string }, taskId: string) {
 describe("POST /api/workspaces/{id}/tasks/{task_id}/pull-request", () => {
   it("pushes the agent's branch, opens the pull request with the task's title and the run's report, links the task and moves it to in_review", async () => {
     const ctx = await connected();
-    const created = await withBranch(ctx, "succeed with a login page", "tb/1-login-page");
-    const run = await runToEnd(ctx, created.id, "succeed");
+    const created = await newTask(server.call, ctx.token, ctx.wsId, { title: "Login page", status: "in_progress" });
+    const run = await runToEnd(ctx, created.id, "write login.txt the login page");
     expect(run.status).toBe("succeeded");
-    const sha = agentCommits(ctx.wsId, ctx.bare, "tb/1-login-page", { "login.txt": "the login page\n" });
-    expect(remoteHead(ctx.bare, "tb/1-login-page")).toBeNull();
+    const { branch, number: taskNumber, task_runs } = await ctx.task(created.id);
+    expect(branch).toBe(`tb/${taskNumber}-login-page`);
+    const sha = task_runs[0].commit_sha as string;
+    expect(sha).toMatch(/^[0-9a-f]{40}$/);
+    // A run does not push: the branch reaches GitHub with the pull request.
+    expect(remoteHead(ctx.bare, branch)).toBeNull();
 
     const opened = await ctx.openPr(created.id);
     expect(opened.status).toBe(201);
@@ -175,26 +149,26 @@ describe("POST /api/workspaces/{id}/tasks/{task_id}/pull-request", () => {
     });
     expect(await ctx.task(created.id)).toMatchObject({ status: "in_review", pr_number: number, pr_head_sha: sha });
     // Pushed with the installation token, which stayed out of the clone's configuration.
-    expect(remoteHead(ctx.bare, "tb/1-login-page")).toBe(sha);
+    expect(remoteHead(ctx.bare, branch)).toBe(sha);
     const config = fs.readFileSync(path.join(store.dataDir, "repos", ctx.wsId, ".git", "config"), "utf8");
     expect(config).not.toMatch(/ghs_|extraheader|authorization/i);
-    const { number: taskNumber } = await ctx.task(created.id);
     const pull = fake.pull(ctx.repo, number)!;
-    expect(pull).toMatchObject({ head: "tb/1-login-page", base: "main", title: "succeed with a login page", state: "open", draft: false });
-    expect(pull.body).toContain(`report for ${created.id} via manual`);
+    expect(pull).toMatchObject({ head: branch, base: "main", title: "Login page", state: "open", draft: false });
+    expect(pull.body).toContain("wrote login.txt");
     expect(pull.body).toContain(`Task #tb-${taskNumber}: `);
     expect(pull.body).toContain(`/w/${ctx.wsId}?task=${created.id}`);
 
     const again = await ctx.openPr(created.id);
     expect(again.status).toBe(409);
-    expect(again.body.detail).toBe(`The task already has an open pull request: ${pull && `${fake.url}/${ctx.repo}/pull/${number}`}`);
+    expect(again.body.detail).toBe(`The task already has an open pull request: ${fake.url}/${ctx.repo}/pull/${number}`);
   });
 
   it("links the pull request GitHub already has for the branch instead of opening a second one", async () => {
     const ctx = await connected();
-    const created = await withBranch(ctx, "already proposed", "tb/2-already");
-    agentCommits(ctx.wsId, ctx.bare, "tb/2-already", { "a.txt": "a\n" });
-    const existing = fake.addPull(ctx.repo, { head: "tb/2-already", title: "Made on GitHub" });
+    const created = await newTask(server.call, ctx.token, ctx.wsId, { title: "Already proposed", status: "in_progress" });
+    expect((await runToEnd(ctx, created.id, "write a.txt a")).status).toBe("succeeded");
+    const { branch } = await ctx.task(created.id);
+    const existing = fake.addPull(ctx.repo, { head: branch, title: "Made on GitHub" });
 
     const linked = await ctx.openPr(created.id, { draft: true });
     expect(linked.status).toBe(200);
@@ -206,24 +180,26 @@ describe("POST /api/workspaces/{id}/tasks/{task_id}/pull-request", () => {
     expect(fake.pull(ctx.repo, existing.number)!.title).toBe("Made on GitHub");
   });
 
-  it("pushes with a fresh installation token when the one the server holds was revoked or expired", async () => {
+  it("goes on with a fresh installation token when the one the server holds expires during a run", async () => {
     const ctx = await connected();
-    const created = await withBranch(ctx, "token expires", "tb/3-token");
-    agentCommits(ctx.wsId, ctx.bare, "tb/3-token", { "first.txt": "1\n" });
-    // A first use mints and caches a token (GitHub's last an hour) ...
-    const first = await ctx.openPr(created.id);
-    expect(first.status).toBe(201);
+    const created = await newTask(server.call, ctx.token, ctx.wsId, { title: "Token expires", status: "in_progress" });
+    expect((await runToEnd(ctx, created.id, "write first.txt 1")).status).toBe("succeeded");
+    expect((await ctx.openPr(created.id)).status).toBe(201);
     const minted = fake.tokensIssued(ctx.installationId);
-    // ... which then stops working, as a token that expires during a long run does. The run's next
-    // push (its commits go to the open pull request when it succeeds) is refused once, then made
-    // with a new token.
+    // The token the server holds (GitHub's last an hour) stops working, as one revoked or expired
+    // early does. The next run's fetch is refused once and made with a new token; its commits then
+    // go to the open pull request, pushed when it succeeds.
     fake.expireTokens(ctx.installationId);
-    const sha = agentCommits(ctx.wsId, ctx.bare, "tb/3-token", { "second.txt": "2\n" });
-    expect((await runToEnd(ctx, created.id, "succeed")).status).toBe("succeeded");
-    await eventually(async () => (remoteHead(ctx.bare, "tb/3-token") === sha ? true : undefined), 20_000, "the push with a fresh token");
+    const second = await runToEnd(ctx, created.id, "write second.txt 2");
+    expect(second.status).toBe("succeeded");
+    const { branch, task_runs } = await ctx.task(created.id);
+    const sha = task_runs[0].commit_sha as string;
+    await eventually(async () => (remoteHead(ctx.bare, branch) === sha ? true : undefined), 20_000, "the push with a fresh token");
     expect(fake.tokensIssued(ctx.installationId)).toBeGreaterThan(minted);
     const refused = fake.requests.filter((request) => request.path.startsWith(`/${ctx.repo}.git/`) && request.status === 401);
     expect(refused.length).toBeGreaterThan(0);
+    const config = fs.readFileSync(path.join(store.dataDir, "repos", ctx.wsId, ".git", "config"), "utf8");
+    expect(config).not.toMatch(/ghs_|extraheader|authorization/i);
   });
 
   it("refuses with 409 in words: no GitHub repository, no branch, nothing beyond the base", async () => {
@@ -243,9 +219,8 @@ describe("POST /api/workspaces/{id}/tasks/{task_id}/pull-request", () => {
     const noClone = await ctx.openPr(created.id);
     expect(noClone.status).toBe(409);
     expect(noClone.body.detail).toMatch(/tb\/4-empty has no commits/);
-    // A branch at the base's own commit proposes nothing.
-    agentCommits(ctx.wsId, ctx.bare, "tb/other", { "x.txt": "x\n" });
-    execFileSync("git", ["branch", "tb/4-empty", "origin/main"], { cwd: path.join(store.dataDir, "repos", ctx.wsId) });
+    // A run that changed nothing leaves the branch at the base's own commit: nothing to propose.
+    expect((await runToEnd(ctx, created.id, "nothing")).status).toBe("succeeded");
     const empty = await ctx.openPr(created.id);
     expect(empty.status).toBe(409);
     expect(empty.body.detail).toBe("The branch tb/4-empty has no commits beyond main: there is nothing to propose");
@@ -287,10 +262,10 @@ describe("GitHub automations", () => {
       auto_fix_conflicts: false,
       auto_fix_checks: false,
     });
-    const created = await newTask(server.call, ctx.token, ctx.wsId, { title: "succeed", status: "in_review" });
+    const created = await newTask(server.call, ctx.token, ctx.wsId, { title: "Off", status: "in_review" });
     const pull = fake.addPull(ctx.repo, { head: "tb/off", body: created.id, mergeability: [[false, "dirty"]] });
     const delivery = await send("pull_request", pullRequestPayload("opened", ctx.repo, ctx.installationId, pull));
-    expect(await followUpOf(ctx, delivery.deliveryId, /mergeability/)).toBe(`mergeability #${pull.number}: dirty`);
+    expect(await followUpOf(ctx, delivery.deliveryId, /mergeability/)).toMatch(new RegExp(`; mergeability #${pull.number}: dirty$`));
     expect((await ctx.task(created.id)).has_merge_conflict).toBe(true);
     expect(await runsOf(ctx, created.id)).toEqual([]);
 
@@ -318,8 +293,7 @@ describe("GitHub automations", () => {
 
   it("starts fix-conflicts once per head commit of a conflicted pull request", async () => {
     const ctx = await connected({ auto_fix_conflicts: true });
-    // The fixture agent takes its mode from the title on a conflict fix: it succeeds.
-    const created = await newTask(server.call, ctx.token, ctx.wsId, { title: "succeed", status: "in_review" });
+    const created = await newTask(server.call, ctx.token, ctx.wsId, { title: "Conflicted", status: "in_review" });
     const pull = fake.addPull(ctx.repo, { head: "tb/conflicted", body: created.id, mergeability: [[false, "dirty"]] });
 
     const first = await send("pull_request", pullRequestPayload("opened", ctx.repo, ctx.installationId, pull));
@@ -328,9 +302,10 @@ describe("GitHub automations", () => {
     const [run] = await runsOf(ctx, created.id);
     expect(run.trigger).toBe("fix_conflicts");
     const executionId = line.match(/started execution (\S+)/)![1];
-    expect((await finished(server.call, ctx.token, ctx.wsId, executionId, 30_000)).status).toBe("succeeded");
+    // The task has no branch on the server to merge into, so the fix fails: a fix that cannot succeed.
+    expect((await finished(server.call, ctx.token, ctx.wsId, executionId, 30_000)).status).toBe("failed");
 
-    // GitHub still says dirty for the same commit (the fix did not help): nothing more starts.
+    // GitHub still says dirty for the same commit: nothing more starts.
     const again = await send("pull_request", pullRequestPayload("edited", ctx.repo, ctx.installationId, pull));
     expect(await followUpOf(ctx, again.deliveryId, /auto fix-conflicts/)).toMatch(
       new RegExp(`auto fix-conflicts: already tried for ${pull.head_sha.slice(0, 7)}`),
@@ -372,7 +347,7 @@ describe("GitHub automations", () => {
     expect(await followUpOf(ctx, repeated.deliveryId, /auto fix-checks/)).toMatch(/auto fix-checks: already tried for/);
     expect(await runsOf(ctx, created.id)).toHaveLength(1);
 
-    // The first run ends (the fixture agent does not know these instructions), so the next is not a second active run.
+    // The first run ends, so the next is not refused as a second active run.
     await finished(server.call, ctx.token, ctx.wsId, line.match(/started execution (\S+)/)![1], 30_000);
     const next = "c".repeat(40);
     fake.setCheckRuns(ctx.repo, next, [{ name: "unit tests", status: "completed", conclusion: "failure" }]);
@@ -389,14 +364,14 @@ describe("GitHub automations", () => {
 
   it("opens the pull request when a run succeeds with commits on its branch (auto_open_pull_request)", async () => {
     const ctx = await connected({ auto_open_pull_request: true });
-    const created = await withBranch(ctx, "opened by itself", "tb/6-auto");
-    agentCommits(ctx.wsId, ctx.bare, "tb/6-auto", { "auto.txt": "auto\n" });
-    expect((await runToEnd(ctx, created.id, "succeed")).status).toBe("succeeded");
+    const created = await newTask(server.call, ctx.token, ctx.wsId, { title: "Opened by itself", status: "in_progress" });
+    expect((await runToEnd(ctx, created.id, "write auto.txt auto")).status).toBe("succeeded");
     const linked = await eventually(async () => {
       const task = await ctx.task(created.id);
       return task.pr_number ? task : undefined;
     }, 20_000);
-    expect(linked).toMatchObject({ status: "in_review", pr_state: "open" });
-    expect(fake.pull(ctx.repo, linked.pr_number)!.body).toContain(`report for ${created.id} via manual`);
+    expect(linked).toMatchObject({ status: "in_review", pr_state: "open", pr_head_sha: linked.task_runs[0].commit_sha });
+    expect(fake.pull(ctx.repo, linked.pr_number)).toMatchObject({ head: linked.branch, title: "Opened by itself" });
+    expect(remoteHead(ctx.bare, linked.branch)).toBe(linked.pr_head_sha);
   });
 });
