@@ -49,7 +49,11 @@ async function adoptAsRepository(db: Db, workspaceId: string, installationId: nu
     () => "main",
   );
   const previous = await db.workspaceRepository.findUnique({ where: { workspaceId }, select: { url: true } });
-  await db.workspaceRepository.upsert({ where: { workspaceId }, create: { workspaceId, url, defaultBranch }, update: { url, defaultBranch } });
+  await db.workspaceRepository.upsert({
+    where: { workspaceId },
+    create: { workspaceId, url, defaultBranch },
+    update: { url, defaultBranch },
+  });
   // Another repository's clone and worktrees mean nothing for this one.
   if (previous && previous.url !== url) fs.rmSync(repositoryCloneDir(workspaceId), { recursive: true, force: true });
 }

@@ -38,7 +38,12 @@ export async function recentDeliveries(db: Db, workspaceId: string, limit: numbe
 
 const SETTINGS = { githubMergedToDone: true, githubAutoOpenPr: true, githubAutoFixConflicts: true, githubAutoFixChecks: true } as const;
 
-function serialize(row: { githubMergedToDone: boolean; githubAutoOpenPr: boolean; githubAutoFixConflicts: boolean; githubAutoFixChecks: boolean }) {
+function serialize(row: {
+  githubMergedToDone: boolean;
+  githubAutoOpenPr: boolean;
+  githubAutoFixConflicts: boolean;
+  githubAutoFixChecks: boolean;
+}) {
   return {
     merged_to_done: row.githubMergedToDone,
     auto_open_pull_request: row.githubAutoOpenPr,

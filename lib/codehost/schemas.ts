@@ -81,7 +81,9 @@ export const githubSettings = z.object({
     .describe("When a linked pull request turns conflicted, start fix-conflicts; at most once per head commit (default false)."),
   auto_fix_checks: z
     .boolean()
-    .describe("When a linked pull request's checks fail, start an agent run with the failing checks; at most once per head commit (default false)."),
+    .describe(
+      "When a linked pull request's checks fail, start an agent run with the failing checks; at most once per head commit (default false).",
+    ),
 });
 
 export const githubSettingsPatch = githubSettings.partial();

@@ -35,7 +35,8 @@ export async function prepareWorkdir(db: Db, execution: Execution, log: WorkdirL
     () => null,
     (error: Error) => error,
   );
-  if (synced && remote.env && isGitAuthFailure(synced.message)) remote = (await gitRemoteFor(db, execution.workspaceId, { fresh: true })) ?? remote;
+  if (synced && remote.env && isGitAuthFailure(synced.message))
+    remote = (await gitRemoteFor(db, execution.workspaceId, { fresh: true })) ?? remote;
   if (synced) {
     const retry = remote;
     await syncClone(retry.url, cloneDir, retry.env).catch((error: Error) => {

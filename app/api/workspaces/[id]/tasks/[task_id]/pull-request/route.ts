@@ -8,7 +8,10 @@ import { taskParams } from "@/lib/runs/schemas";
 export const POST = withWorkspace(
   { humansOnly: true, params: taskParams, body: openPullRequestBody },
   async ({ db, workspace, params, body, request }) => {
-    const { created, task } = await openTaskPullRequest(db, workspace.id, params.task_id, { boardUrl: boardUrl(request), draft: body?.draft });
+    const { created, task } = await openTaskPullRequest(db, workspace.id, params.task_id, {
+      boardUrl: boardUrl(request),
+      draft: body?.draft,
+    });
     return json(task, created ? 201 : 200);
   },
 );
