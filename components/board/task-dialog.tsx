@@ -12,6 +12,7 @@ import { Dialog } from "@/components/ui/dialog";
 import { dangerButton, ErrorText, inputClass, primaryButton, secondaryButton, Spinner } from "@/components/ui/field";
 import { useToast } from "@/components/ui/toast";
 import { FixConflictsButton } from "@/components/executions/fix-conflicts-button";
+import { OpenPullRequestButton } from "@/components/github/open-pull-request-button";
 import { QuestionItem, useAnswer } from "@/components/questions/question-panel";
 
 interface Draft {
@@ -140,6 +141,7 @@ export function TaskDialog({ workspaceId, taskId, onClose }: { workspaceId: stri
                 {save.isPending ? "Saving…" : "Save"}
               </button>
               {task.data?.has_merge_conflict ? <FixConflictsButton task={task.data} /> : null}
+              {task.data ? <OpenPullRequestButton workspaceId={workspaceId} task={task.data} /> : null}
               <span className="ml-auto" />
               {confirmDelete ? (
                 <>
