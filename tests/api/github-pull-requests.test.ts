@@ -24,7 +24,7 @@ beforeAll(async () => {
   fake = await startFakeGithub();
   store = await newStore("github-pull-requests");
   server = await engineServer(store, { ...fake.env(SECRET), AGENT_COMMAND: GIT_AGENT, AGENT_LOG_FLUSH_MS: "100" }, "github-prs");
-});
+}, 180_000);
 
 afterAll(async () => {
   await server?.stop();
