@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { engineServer, eventually, finished, newStore, newTask, workspaceOn, type EngineServer, type Store } from "../helpers/engine";
@@ -49,6 +50,24 @@ async function connected(settings: Record<string, boolean> = {}) {
   const openPr = (taskId: string, json?: unknown) =>
     server.call("POST", `/api/workspaces/${wsId}/tasks/${taskId}/pull-request`, { token, json });
   return { token, wsId, installationId, repo, bare, task, openPr };
+}
+
+/** Commits `files` on `branch` (made from main when new) of the bare repository, as someone pushing to GitHub. */
+function pushToRemote(bare: string, branch: string, files: Record<string, string>): string {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), "pushed-"));
+  const git = (...args: string[]) =>
+    execFileSync("git", ["-c", "user.name=Octo", "-c", "user.email=octo@example.com", ...args], { cwd: work, stdio: "pipe" })
+      .toString()
+      .trim();
+  git("clone", "--quiet", bare, ".");
+  git("switch", "--quiet", ...(remoteHead(bare, branch) ? [branch] : ["-c", branch]));
+  for (const [file, content] of Object.entries(files)) fs.writeFileSync(path.join(work, file), content);
+  git("add", "-A");
+  git("commit", "--quiet", "-m", `Change ${Object.keys(files).join(", ")}`);
+  git("push", "--quiet", "origin", branch);
+  const sha = git("rev-parse", "HEAD");
+  fs.rmSync(work, { recursive: true, force: true });
+  return sha;
 }
 
 function remoteHead(bare: string, branch: string): string | null {
@@ -293,7 +312,8 @@ describe("GitHub automations", () => {
 
   it("starts fix-conflicts once per head commit of a conflicted pull request", async () => {
     const ctx = await connected({ auto_fix_conflicts: true });
-    const created = await newTask(server.call, ctx.token, ctx.wsId, { title: "Conflicted", status: "in_review" });
+    const created = await withBranch(ctx, "Conflicted", "tb/conflicted");
+    pushToRemote(ctx.bare, "tb/conflicted", { "feature.txt": "the feature\n" });
     const pull = fake.addPull(ctx.repo, { head: "tb/conflicted", body: created.id, mergeability: [[false, "dirty"]] });
 
     const first = await send("pull_request", pullRequestPayload("opened", ctx.repo, ctx.installationId, pull));
@@ -302,10 +322,11 @@ describe("GitHub automations", () => {
     const [run] = await runsOf(ctx, created.id);
     expect(run.trigger).toBe("fix_conflicts");
     const executionId = line.match(/started execution (\S+)/)![1];
-    // The task has no branch on the server to merge into, so the fix fails: a fix that cannot succeed.
-    expect((await finished(server.call, ctx.token, ctx.wsId, executionId, 30_000)).status).toBe("failed");
+    // git merges main into the branch without conflicts, pushes, and the run succeeds without the agent.
+    expect((await finished(server.call, ctx.token, ctx.wsId, executionId, 30_000)).status).toBe("succeeded");
+    expect((await ctx.task(created.id)).has_merge_conflict).toBe(false);
 
-    // GitHub still says dirty for the same commit: nothing more starts.
+    // GitHub still says dirty for the same commit (say the fix did not help): nothing more starts.
     const again = await send("pull_request", pullRequestPayload("edited", ctx.repo, ctx.installationId, pull));
     expect(await followUpOf(ctx, again.deliveryId, /auto fix-conflicts/)).toMatch(
       new RegExp(`auto fix-conflicts: already tried for ${pull.head_sha.slice(0, 7)}`),
