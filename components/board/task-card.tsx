@@ -159,6 +159,13 @@ function RunStatus({ task }: { task: Task }) {
       </span>
     );
   }
+  if (status === RUN_STATUS.waiting_for_input) {
+    return (
+      <span data-testid="run-status" className="text-amber-800 dark:text-amber-300">
+        ? Agent waits for an answer
+      </span>
+    );
+  }
   if (status === RUN_STATUS.succeeded) {
     return (
       <span data-testid="run-status" className="text-green-800 dark:text-green-300">

@@ -42,7 +42,7 @@ export function ExecutionDialog({
             </dd>
           </div>
           <div>
-            <dt className="text-slate-600 dark:text-slate-400">Lines of output</dt>
+            <dt className="text-slate-600 dark:text-slate-400">Log entries</dt>
             <dd data-testid="execution-lines" className="font-medium">
               {data?.line_count ?? 0}
             </dd>

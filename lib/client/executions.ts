@@ -39,7 +39,7 @@ export function useExecutionLogTail(workspaceId: string, executionId: string, li
       .then((log) => {
         progressed = log.next_offset > offset.current;
         offset.current = Math.max(log.next_offset, offset.current);
-        if (log.lines.length) setTail((old) => [...old, ...log.lines].slice(-keep));
+        if (log.entries.length) setTail((old) => [...old, ...log.entries.map(entryText)].slice(-keep));
       })
       .catch(() => {})
       .finally(() => {
@@ -50,4 +50,13 @@ export function useExecutionLogTail(workspaceId: string, executionId: string, li
   }, [workspaceId, executionId, lineCount, status, tick, keep]);
 
   return tail;
+}
+
+/** One entry as a line of text: output and agent messages as they are, anything else by its type. */
+export function entryText(entry: ExecutionLog["entries"][number]): string {
+  const update = entry.update as { text?: unknown; content?: { type?: unknown; text?: unknown }; message?: unknown; title?: unknown };
+  if (entry.type === "output" && typeof update.text === "string") return update.text;
+  if (typeof update.content?.text === "string") return update.content.text;
+  const detail = [update.title, update.message].find((value) => typeof value === "string");
+  return detail ? `[${entry.type}] ${detail as string}` : `[${entry.type}]`;
 }
