@@ -95,6 +95,7 @@ describe("manual runs", () => {
       exit_code: 0,
       session_id: done.session_name,
       finished_at: done.finished_at,
+      execution_id: done.id,
       agent_id: null,
       agent_name: "AGENT_COMMAND",
       usage: null,

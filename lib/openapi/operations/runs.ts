@@ -1,6 +1,5 @@
 import { z } from "zod";
 import type { OperationSpec } from "@/lib/openapi/types";
-import { taskRunResponse } from "@/lib/tasks/schemas";
 import { taskDiffQuery, taskDiffResponse } from "@/lib/worktrees/schemas";
 import {
   execution,
@@ -11,6 +10,7 @@ import {
   logQuery,
   startRunBody,
   taskParams,
+  runHistoryItem,
 } from "@/lib/runs/schemas";
 
 // Error responses without a schema get the document's shared {detail} body.
@@ -25,7 +25,7 @@ export const runOperations: OperationSpec[] = [
     tags: ["runs"],
     params: taskParams,
     query: listRunsQuery,
-    responses: { 200: { description: "Task runs", schema: z.array(taskRunResponse) }, 404: notFound("Workspace or task") },
+    responses: { 200: { description: "Task runs", schema: z.array(runHistoryItem) }, 404: notFound("Workspace or task") },
   },
   {
     method: "post",
