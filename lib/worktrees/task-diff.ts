@@ -15,7 +15,12 @@ import type { DiffFile, taskDiffResponse } from "@/lib/worktrees/schemas";
 
 const MAX_PATCH_LINES = 20_000;
 
-export async function getTaskDiff(db: Db, workspaceId: string, taskId: string, context: number): Promise<z.output<typeof taskDiffResponse>> {
+export async function getTaskDiff(
+  db: Db,
+  workspaceId: string,
+  taskId: string,
+  context: number,
+): Promise<z.output<typeof taskDiffResponse>> {
   const task = await db.task.findFirst({ where: { id: taskId, workspaceId }, select: { branch: true } });
   if (!task) throw notFound("Task");
   const repository = await db.workspaceRepository.findUnique({ where: { workspaceId } });
