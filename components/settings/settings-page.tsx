@@ -19,12 +19,15 @@ import { GithubAutomationSettings } from "@/components/github/github-automation-
 import { Dialog } from "@/components/ui/dialog";
 import { dangerButton, ErrorText, inputClass, primaryButton, secondaryButton } from "@/components/ui/field";
 import { useToast } from "@/components/ui/toast";
+import { AgentsSection, RepositorySection } from "@/components/settings/agents-section";
 
 export function SettingsPage({ workspaceId }: { workspaceId: string }) {
   return (
     <main className="mx-auto max-w-3xl space-y-8 px-6 py-6">
       <h1 className="text-xl font-semibold">Settings</h1>
       <CodehostSection workspaceId={workspaceId} />
+      <RepositorySection workspaceId={workspaceId} />
+      <AgentsSection workspaceId={workspaceId} />
       <MembersSection workspaceId={workspaceId} />
       <ApiKeysSection />
     </main>

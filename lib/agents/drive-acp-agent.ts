@@ -30,7 +30,10 @@ export interface DriveAcpOptions {
   instructions: string;
   /** A session of an earlier run to continue, where the agent supports session/load. */
   resumeSessionId?: string | null;
-  mcpServers?: McpServer[];
+  /** MCP servers for the session; a function decides from the agent's capabilities (initialize's answer). */
+  mcpServers?: McpServer[] | ((init: InitializeResponse) => McpServer[]);
+  /** Once the session exists (new or loaded), before the prompt: so a follow-up can continue it even if this turn fails. */
+  onSession?: (sessionId: string, resumed: boolean) => void;
   /** Each session/update in arrival order (`sessionUpdate` is the entry's type). */
   onUpdate: (update: SessionUpdate) => void;
   /** A permission request; resolves when a person answers, or with null once `signal` aborts. */
@@ -46,6 +49,8 @@ export interface AcpOutcome {
   stopReason: StopReason;
   /** True when an earlier session was continued with session/load. */
   resumed: boolean;
+  /** What the prompt's answer said about usage (`usage`, or `_meta.usage`), as the agent sent it; null when nothing. */
+  usage: Record<string, unknown> | null;
 }
 
 const EXIT_GRACE_MS = 500;
@@ -95,7 +100,7 @@ export async function driveAcpAgent(options: DriveAcpOptions): Promise<AcpOutcom
           clientInfo: { name: "taskboard", version: "0.1.0" },
         });
         options.onInitialize?.(init);
-        const mcpServers = options.mcpServers ?? [];
+        const mcpServers = typeof options.mcpServers === "function" ? options.mcpServers(init) : (options.mcpServers ?? []);
         let sessionId: string;
         let resumed = false;
         if (options.resumeSessionId && init.agentCapabilities?.loadSession) {
@@ -106,12 +111,13 @@ export async function driveAcpAgent(options: DriveAcpOptions): Promise<AcpOutcom
         } else {
           sessionId = (await agent.request("session/new", { cwd, mcpServers })).sessionId;
         }
+        options.onSession?.(sessionId, resumed);
         const cancel = () => void agent.notify("session/cancel", { sessionId }).catch(() => {});
         if (options.signal.aborted) cancel();
         else options.signal.addEventListener("abort", cancel, { once: true });
         try {
           const response = await agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: options.instructions }] });
-          return { sessionId, stopReason: response.stopReason, resumed };
+          return { sessionId, stopReason: response.stopReason, resumed, usage: reportedUsage(response) };
         } finally {
           options.signal.removeEventListener("abort", cancel);
         }
@@ -133,6 +139,13 @@ export function describeAcpFailure(error: unknown): string {
   }
   if (error instanceof Error) return error.message;
   return String(error);
+}
+
+/** ACP's (unstable) `usage` on the prompt's answer, or the same object under `_meta.usage`. */
+function reportedUsage(response: object): Record<string, unknown> | null {
+  const { usage, _meta } = response as { usage?: unknown; _meta?: { usage?: unknown } | null };
+  const found = usage ?? _meta?.usage;
+  return found && typeof found === "object" && !Array.isArray(found) ? (found as Record<string, unknown>) : null;
 }
 
 function delay(ms: number): Promise<null> {

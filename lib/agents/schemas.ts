@@ -70,3 +70,4 @@ export const agentPresetResponse = z.object({
 });
 
 export type AgentProfileResponse = z.output<typeof agentResponse>;
+export type AgentKind = (typeof AGENT_KINDS)[number];

@@ -12,12 +12,13 @@ import type {
 } from "@/lib/codehost/schemas";
 import type { createProjectBody, projectResponse } from "@/lib/projects/schemas";
 import type { questionResponse } from "@/lib/questions/schemas";
-import type { execution, executionLog } from "@/lib/runs/schemas";
+import type { execution, executionLog, logEntry, runHistoryItem } from "@/lib/runs/schemas";
 import type { createScheduleBody, scheduleResponse, triggerResponse } from "@/lib/schedules/schemas";
 import type {
   boardResponse,
   createTaskBody,
   paginatedTasksResponse,
+  runUsage,
   taskResponse,
   taskRunResponse,
   updateTaskBody,
@@ -36,6 +37,7 @@ export const DEFAULT_SORT: ColumnSort = { by: "position", dir: "asc" };
 
 export type Question = z.output<typeof questionResponse>;
 export type TaskRun = z.output<typeof taskRunResponse>;
+export type RunHistoryItem = z.output<typeof runHistoryItem>;
 export type Task = Omit<z.output<typeof taskResponse>, "status"> & { status: ColumnKey };
 export type TaskPage = Omit<z.output<typeof paginatedTasksResponse>, "items"> & { items: Task[] };
 export type BoardColumnPage = Omit<z.output<typeof boardResponse>["columns"][number], "items"> & { items: Task[] };
@@ -63,3 +65,59 @@ export type UpdateTaskInput = z.input<typeof updateTaskBody>;
 export type ProjectInput = z.input<typeof createProjectBody>;
 export type ScheduleInput = z.input<typeof createScheduleBody>;
 export type CodehostConnectInput = z.input<typeof connectCodehostBody>;
+
+// ---- Agent runs (docs/agents.md): the structured log, usage and the task's diff.
+
+/** One stored log entry: `type` is ACP's sessionUpdate (or output, prompt, permission, stop, error, git). */
+export type LogEntry = z.output<typeof logEntry>;
+export type RunLogPage = ExecutionLog;
+/** Only what the agent reported; a missing figure is null, never guessed. */
+export type RunUsage = z.output<typeof runUsage>;
+
+/** What the worktree adds to a run record (absent until that server part is merged). */
+export interface RunExtras {
+  commit_sha?: string | null;
+  files_changed?: number | null;
+  lines_added?: number | null;
+  lines_removed?: number | null;
+}
+
+export interface DiffLine {
+  type: "context" | "add" | "del";
+  text: string;
+  old_line: number | null;
+  new_line: number | null;
+}
+
+export interface DiffFile {
+  path: string;
+  old_path: string | null;
+  status: "added" | "modified" | "deleted" | "renamed";
+  additions: number;
+  deletions: number;
+  binary: boolean;
+  hunks: { header: string; lines: DiffLine[] }[];
+}
+
+export interface TaskDiff {
+  branch: string;
+  base: string;
+  commit_sha: string | null;
+  files_changed: number;
+  lines_added: number;
+  lines_removed: number;
+  files: DiffFile[];
+}
+
+/** A review comment on a line of the diff, sent back with "Request changes". */
+export interface ReviewComment {
+  path: string;
+  line: number;
+  body: string;
+}
+
+export interface StartRunInput {
+  instructions?: string;
+  agent_id?: string;
+  comments?: ReviewComment[];
+}

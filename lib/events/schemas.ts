@@ -27,6 +27,6 @@ export const workspaceEvent = z.object({
     .unknown()
     .describe(
       "task.created/updated/moved: the task (TaskResponse); task.deleted: {id}; question.created/answered: the question; " +
-        "question.deleted: {id, task_id}; run.updated: the task run; execution.updated: the execution (with `log` {offset, lines} for new output).",
+        "question.deleted: {id, task_id}; run.updated: the task run; execution.updated: the execution (with `log` {offset, entries} for a small batch of new log entries).",
     ),
 }) satisfies z.ZodType<WorkspaceEvent>;

@@ -235,7 +235,11 @@ export async function containsRef(dir: string, ref: string): Promise<boolean> {
 
 /** The sha of a ref in the repository at `dir`, or null when there is no such ref. */
 export async function refSha(dir: string, ref: string): Promise<string | null> {
-  const sha = (await git(dir).raw(["rev-parse", "--verify", "--quiet", `${ref}^{commit}`]).catch(() => "")).trim();
+  const sha = (
+    await git(dir)
+      .raw(["rev-parse", "--verify", "--quiet", `${ref}^{commit}`])
+      .catch(() => "")
+  ).trim();
   return sha || null;
 }
 

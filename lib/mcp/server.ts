@@ -156,7 +156,7 @@ export function createMcpServer(mcp: McpRequest): McpServer {
     startRunArgs,
     async ({ workspace_id, task_id, instructions }) => {
       const workspace = await enterWorkspace(mcp, workspace_id);
-      return startManualRun(mcp.db, workspace.id, task_id, workspace.caller.userId, instructions);
+      return startManualRun(mcp.db, workspace.id, task_id, workspace.caller.userId, { instructions });
     },
   );
 

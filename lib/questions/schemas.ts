@@ -43,5 +43,9 @@ export const questionResponse = z.object({
   priority: z.int(),
   created_at: z.string(),
   answered_at: z.string().nullable(),
+  execution_id: z
+    .string()
+    .nullable()
+    .describe("Set when an agent's permission request raised the question: the answer (one of `options`) resumes that execution."),
 });
 export type QuestionResponse = z.output<typeof questionResponse>;

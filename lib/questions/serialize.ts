@@ -19,5 +19,6 @@ export function serializeQuestion(row: Question & { task?: { title: string } | n
     priority: row.priority,
     created_at: row.createdAt.toISOString(),
     answered_at: row.answeredAt?.toISOString() ?? null,
+    execution_id: row.executionId,
   };
 }

@@ -28,7 +28,9 @@ export const setRepositoryBody = z.object({
     .min(0)
     .max(3650)
     .optional()
-    .describe("Worktrees of tasks done for longer than this many days are removed (their branches stay). Default 7; left out on a change: kept."),
+    .describe(
+      "Worktrees of tasks done for longer than this many days are removed (their branches stay). Default 7; left out on a change: kept.",
+    ),
 });
 
 export const repositoryResponse = z.object({

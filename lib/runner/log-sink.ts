@@ -1,26 +1,24 @@
 import { StringDecoder } from "node:string_decoder";
+import type { NewLogEntry } from "@/lib/runs/append-log-entries";
 
-// Turns an agent's stdout and stderr into numbered lines and hands them to `flush` in batches, at
-// most once per interval however fast the agent prints. Memory stays bounded: a line longer than
-// MAX_LINE_CHARS is cut into several, at most MAX_PENDING_CHARS wait for a flush (beyond that the
-// caller pauses the streams, so the pipe pushes back on the agent), and only the last TAIL_LINES
-// are kept for the report.
+// Collects an execution's log entries (a command agent's stdout and stderr lines as `output`
+// entries, an ACP agent's session updates, the runner's own notes) and hands them to `flush` in
+// batches. The first entry after a quiet spell is written at once (a watcher sees the agent start
+// without waiting an interval); after that at most one batch per interval however fast the agent
+// talks. Memory stays bounded: a line longer than MAX_LINE_CHARS is cut into several, at most
+// MAX_PENDING_CHARS wait for a flush (beyond that the caller pauses the streams, so the pipe pushes
+// back on the agent), and only the last TAIL_LINES output lines are kept for the report.
 
 export const MAX_LINE_CHARS = 16 * 1024;
 const MAX_PENDING_CHARS = 2 * 1024 * 1024;
 const TAIL_LINES = 50;
 
-export interface LogBatch {
-  firstLine: number;
-  lines: string[];
-}
-
 export class LogSink {
   private readonly decoders = { stdout: new StringDecoder("utf8"), stderr: new StringDecoder("utf8") };
   private readonly partial = { stdout: "", stderr: "" };
-  private pending: string[] = [];
+  private pending: NewLogEntry[] = [];
   private pendingChars = 0;
-  private written = 0;
+  private lastFlushAt = 0;
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
   private drainWaiters: (() => void)[] = [];
@@ -30,29 +28,30 @@ export class LogSink {
 
   constructor(
     private readonly intervalMs: number,
-    private readonly flush: (batch: LogBatch) => Promise<void>,
+    private readonly flush: (entries: NewLogEntry[]) => Promise<unknown>,
   ) {}
 
-  /** Lines seen so far, flushed or not. */
-  get lineCount(): number {
-    return this.written + this.pending.length;
-  }
-
-  /** Returns false when the caller should pause its streams until drained(). */
+  /** Output of a command agent (or an ACP agent's stderr). Returns false when the caller should pause its streams until drained(). */
   write(stream: "stdout" | "stderr", chunk: Buffer): boolean {
     let text = this.partial[stream] + this.decoders[stream].write(chunk);
     let start = 0;
     for (let end = text.indexOf("\n"); end !== -1; end = text.indexOf("\n", start)) {
-      this.push(stream, text.slice(start, end));
+      this.pushLine(stream, text.slice(start, end));
       start = end + 1;
     }
     text = text.slice(start);
     while (text.length > MAX_LINE_CHARS) {
-      this.push(stream, text.slice(0, MAX_LINE_CHARS));
+      this.pushLine(stream, text.slice(0, MAX_LINE_CHARS));
       text = text.slice(MAX_LINE_CHARS);
     }
     this.partial[stream] = text;
-    this.lastActivityAt = new Date();
+    this.schedule();
+    return this.pendingChars < MAX_PENDING_CHARS;
+  }
+
+  /** One structured entry (an ACP session/update as received, or a runner note). */
+  push(type: string, update: Record<string, unknown>, size = 256): boolean {
+    this.add({ type, update, at: new Date() }, size);
     this.schedule();
     return this.pendingChars < MAX_PENDING_CHARS;
   }
@@ -62,48 +61,59 @@ export class LogSink {
     return new Promise((resolve) => this.drainWaiters.push(resolve));
   }
 
+  /** Resolves once everything pushed so far is stored (or failed to be). */
+  settled(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    return this.flushNow();
+  }
+
   /** After the process has exited and its streams ended: the unterminated last lines, then a final flush. */
   async close(): Promise<void> {
     for (const stream of ["stdout", "stderr"] as const) {
       const rest = this.partial[stream] + this.decoders[stream].end();
       this.partial[stream] = "";
-      if (rest) this.push(stream, rest);
+      if (rest) this.pushLine(stream, rest);
     }
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    await this.flushNow();
+    await this.settled();
   }
 
-  private push(stream: "stdout" | "stderr", raw: string) {
+  private pushLine(stream: "stdout" | "stderr", raw: string) {
     const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
-    this.pending.push(line);
-    this.pendingChars += line.length + 1;
+    this.add({ type: "output", update: { stream, text: line }, at: new Date() }, line.length + 32);
     this.tail.push(line);
     if (this.tail.length > TAIL_LINES) this.tail.shift();
     if (stream === "stderr" && line.trim()) this.lastStderrLine = line.trim().slice(0, 500);
   }
 
+  private add(entry: NewLogEntry, size: number) {
+    this.pending.push(entry);
+    this.pendingChars += size;
+    this.lastActivityAt = entry.at ?? new Date();
+  }
+
   private schedule() {
     if (this.timer || this.pending.length === 0) return;
+    const wait = Math.max(0, this.lastFlushAt + this.intervalMs - Date.now());
     this.timer = setTimeout(() => {
       this.timer = undefined;
       void this.flushNow().then(() => this.schedule());
-    }, this.intervalMs);
+    }, wait);
   }
 
   private flushNow(): Promise<void> {
     this.flushing = this.flushing.then(async () => {
       if (this.pending.length === 0) return;
-      const batch = { firstLine: this.written, lines: this.pending };
+      const batch = this.pending;
       this.pending = [];
       this.pendingChars = 0;
-      this.written += batch.lines.length;
+      this.lastFlushAt = Date.now();
       for (const resolve of this.drainWaiters.splice(0)) resolve();
       try {
         await this.flush(batch);
       } catch (error) {
         // A lost batch leaves a gap in the stored log but must not stop the agent or the bookkeeping.
-        console.error(`[taskboard] could not store ${batch.lines.length} log lines: ${(error as Error).message}`);
+        console.error(`[taskboard] could not store ${batch.length} log entries: ${(error as Error).message}`);
       }
     });
     return this.flushing;

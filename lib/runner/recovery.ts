@@ -4,7 +4,7 @@ import type { Db } from "@/lib/db/client";
 import { recordEvents } from "@/lib/events/record-events";
 import { executionEvent, finishExecution } from "@/lib/runs/finish-execution";
 import { serializeTaskRun } from "@/lib/runs/serialize";
-import { RUN_STATUS } from "@/lib/runs/statuses";
+import { RUN_STATUS, STARTED_RUN_STATUSES } from "@/lib/runs/statuses";
 import { killGraceMs, timeoutSeconds } from "@/lib/runner/config";
 import { isAlive, stopGroup } from "@/lib/server/processes";
 
@@ -22,7 +22,7 @@ export const INTERRUPTED = "interrupted by server restart";
  */
 export async function sweepOrphans(db: Db, kind: "pglite" | "postgresql", instanceId: string) {
   const rows = await db.execution.findMany({
-    where: { status: RUN_STATUS.running, NOT: { runnerInstance: instanceId } },
+    where: { status: { in: [...STARTED_RUN_STATUSES] }, NOT: { runnerInstance: instanceId } },
     select: { id: true, workspaceId: true, taskRunId: true, runnerInstance: true, runnerPid: true, startedAt: true },
     take: 500,
   });

@@ -10,42 +10,56 @@ import { recordEvents, recordEventsOfWorkspaces } from "@/lib/events/record-even
 import { agentTokenName, executionEvent, finishExecution, type Outcome } from "@/lib/runs/finish-execution";
 import { setRunnerHandle, type RunnerHandle } from "@/lib/runs/runner-handle";
 import { serializeTaskRun } from "@/lib/runs/serialize";
-import { RUN_STATUS } from "@/lib/runs/statuses";
-import { LogSink, type LogBatch } from "@/lib/runner/log-sink";
+import { RUN_STATUS, STARTED_RUN_STATUSES } from "@/lib/runs/statuses";
+import type { RequestPermissionRequest } from "@agentclientprotocol/sdk";
+import { AcpError, describeAcpFailure, driveAcpAgent } from "@/lib/agents/drive-acp-agent";
+import type { AgentSnapshot } from "@/lib/agents/resolve-run-agent";
+import { chosenOption, raisePermissionQuestion, settlePermissionQuestion } from "@/lib/questions/permission-question";
+import { QUESTION_STATUS } from "@/lib/questions/statuses";
+import { MAX_WAIT_SECONDS, waitForAnswer } from "@/lib/questions/wait-for-answer";
+import { appendLogEntries, type LogWriter } from "@/lib/runs/append-log-entries";
+import type { RunUsage } from "@/lib/tasks/schemas";
+import { LogSink } from "@/lib/runner/log-sink";
+import { agentOf, previousSession, ReportText, UsageTally } from "@/lib/runner/acp-run";
+import { prepareWorkdir } from "@/lib/runs/prepare-workdir";
+import { concludeWorkdir } from "@/lib/runs/conclude-workdir";
+import type { PreparedWorkdir } from "@/lib/runs/workdir";
 import { agentEnvironment } from "@/lib/runner/environment";
 import { sweepOrphans } from "@/lib/runner/recovery";
 import { killGroup, stopGroup } from "@/lib/server/processes";
-import { prepareWorkdir } from "@/lib/runs/prepare-workdir";
-import { concludeWorkdir } from "@/lib/runs/conclude-workdir";
-import type { WorkdirLog } from "@/lib/runs/workdir";
-import {
-  agentCommand,
-  demoAgentCommand,
-  killGraceMs,
-  logFlushMs,
-  maxConcurrent,
-  reportsDir,
-  runnerPollMs,
-  timeoutSeconds,
-} from "@/lib/runner/config";
+import { apiUrl, killGraceMs, logFlushMs, maxConcurrent, reportsDir, runnerPollMs, timeoutSeconds } from "@/lib/runner/config";
 
 // The runner of one server process. It claims queued executions (FOR UPDATE SKIP LOCKED, so with
-// several instances on one PostgreSQL each is claimed once), runs each as a child process in its
-// own process group, streams its output into execution_log_chunks in batches, enforces the
-// timeout, and records the outcome. AGENT_MAX_CONCURRENT applies per server process.
+// several instances on one PostgreSQL each is claimed once), prepares the task's working directory,
+// runs the run's agent profile as a child process in its own process group (`command`: lines of
+// output; `acp`: an Agent Client Protocol session), streams its log into execution_log_entries in
+// batches, turns permission requests into questions, enforces the timeout, and records the
+// outcome. AGENT_MAX_CONCURRENT applies per server process.
 
 const REPORT_MAX_BYTES = 64 * 1024;
-const CHUNK_MAX_CHARS = 256 * 1024;
+/** After session/cancel, how long an ACP agent has to end its turn before its process group is stopped. */
+const ACP_CANCEL_MS = 2000;
 const SWEEP_EVERY_MS = 30_000;
 /** After the process exits, how long to wait for its pipes to go quiet (a grandchild may hold them). */
 const PIPE_QUIET_MS = 2000;
 
 type StopStatus = typeof RUN_STATUS.cancelled | typeof RUN_STATUS.timed_out;
+type Exited = Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+type Verdict = Pick<Outcome, "status" | "exitCode" | "errorMessage">;
+interface Ran {
+  verdict: Verdict;
+  /** The agent's own closing words (ACP), when it wrote no report file. */
+  report: string | null;
+  usage: RunUsage | null;
+}
 type Claimed = Execution & { task: { title: string; prUrl: string | null } };
 
 interface Active {
   id: string;
   child: ChildProcess | null;
+  acp: boolean;
+  /** Aborted on cancel and timeout: an ACP agent gets session/cancel, a pending permission `cancelled`. */
+  abort: AbortController;
   stop: { status: StopStatus; message: string } | null;
   done: Promise<void>;
   timers: NodeJS.Timeout[];
@@ -180,7 +194,15 @@ export class Runner implements RunnerHandle {
   }
 
   private launch({ execution, secret }: { execution: Claimed; secret: string }) {
-    const entry: Active = { id: execution.id, child: null, stop: null, done: Promise.resolve(), timers: [] };
+    const entry: Active = {
+      id: execution.id,
+      child: null,
+      acp: false,
+      abort: new AbortController(),
+      stop: null,
+      done: Promise.resolve(),
+      timers: [],
+    };
     this.active.set(execution.id, entry);
     entry.done = this.execute(entry, execution, secret)
       .catch(async (error) => {
@@ -200,44 +222,54 @@ export class Runner implements RunnerHandle {
   }
 
   private async execute(entry: Active, execution: Claimed, secret: string) {
+    const agent = agentOf(execution);
+    const sink = new LogSink(logFlushMs(), (entries) => appendLogEntries(this.db, execution.id, entries));
+    const log: LogWriter = async (type, update) => {
+      sink.push(type, update);
+      await sink.settled();
+    };
+    let prepared: PreparedWorkdir;
+    try {
+      prepared = await prepareWorkdir(this.db, execution, log);
+    } catch (error) {
+      const message = `could not prepare the working directory: ${(error as Error).message}`;
+      sink.push("error", { message });
+      await sink.close();
+      await finishExecution(this.db, execution.id, { status: RUN_STATUS.failed, errorMessage: message });
+      return;
+    }
+    if (prepared.skipAgent || entry.stop) {
+      await sink.close();
+      const outcome: Outcome = entry.stop
+        ? { status: entry.stop.status, errorMessage: entry.stop.message }
+        : { status: RUN_STATUS.succeeded, report: prepared.skipAgent!.report };
+      await finishExecution(this.db, execution.id, outcome);
+      return;
+    }
+    const cwd = prepared.cwd;
+    const instructions = prepared.instructions ?? execution.instructions;
     const reportFile = path.join(reportsDir(), `${execution.id}.md`);
     fs.mkdirSync(reportsDir(), { recursive: true, mode: 0o700 });
     fs.rmSync(reportFile, { force: true });
+    sink.push("prompt", { text: instructions });
 
-    const sink: LogSink = new LogSink(logFlushMs(), (batch): Promise<void> => this.storeBatch(execution, batch, sink));
-    // The task's worktree (or scratch directory); git's steps go into the log (lib/runs/prepare-workdir.ts).
-    const gitLog: WorkdirLog = (_type, update) => sink.write("stdout", Buffer.from(`git: ${update.message}\n`));
-    const prepared = await prepareWorkdir(this.db, execution, gitLog).catch((error: Error) => error);
-    if (prepared instanceof Error || prepared.skipAgent) {
-      await sink.close();
-      const failed = prepared instanceof Error;
-      await finishExecution(this.db, execution.id, {
-        status: failed ? RUN_STATUS.failed : RUN_STATUS.succeeded,
-        errorMessage: failed ? prepared.message : null,
-        report: failed ? null : prepared.skipAgent!.report,
-        lineCount: sink.lineCount,
-        lastActivityAt: sink.lastActivityAt,
-      });
-      return;
-    }
-    const workdir = prepared.cwd;
-    const instructions = prepared.instructions ?? execution.instructions;
-    const child = spawn("/bin/sh", ["-c", agentCommand() ?? demoAgentCommand()], {
-      cwd: workdir,
+    const child = spawn(agent.command, agent.args, {
+      cwd,
       detached: true, // its own process group (and session), so cancel and timeout reach all of it
       stdio: ["pipe", "pipe", "pipe"],
-      env: agentEnvironment({ ...execution, instructions }, { secret, workdir, reportFile }),
+      env: agentEnvironment(execution, { secret, workdir: cwd, reportFile }, agent),
     });
     entry.child = child;
+    entry.acp = agent.kind === "acp";
     const spawnError = await new Promise<Error | null>((resolve) => {
       child.once("spawn", () => resolve(null));
       child.once("error", resolve);
     });
     if (spawnError) {
-      await finishExecution(this.db, execution.id, {
-        status: RUN_STATUS.failed,
-        errorMessage: `could not start the agent: ${spawnError.message}`,
-      });
+      const message = `could not start the agent (${agent.name}): ${spawnError.message}`;
+      sink.push("error", { message });
+      await sink.close();
+      await finishExecution(this.db, execution.id, { status: RUN_STATUS.failed, errorMessage: message });
       return;
     }
     const pid = child.pid!;
@@ -257,9 +289,39 @@ export class Runner implements RunnerHandle {
         timeoutSeconds() * 1000,
       ),
     );
+
+    const ran =
+      agent.kind === "acp"
+        ? await this.driveAcp(entry, execution, agent, { child, cwd, instructions, secret, sink, exited })
+        : await this.driveCommand(entry, child, instructions, sink, exited);
+    // Nothing of the execution outlives it.
+    killGroup(pid, "SIGTERM");
+
+    let verdict = ran.verdict;
+    const concluded = await concludeWorkdir(this.db, execution, cwd, log, verdict.status === RUN_STATUS.succeeded).catch(
+      (error: Error) => ({
+        failed: error.message,
+      }),
+    );
+    if (concluded.failed && verdict.status === RUN_STATUS.succeeded) {
+      verdict = { status: RUN_STATUS.failed, exitCode: verdict.exitCode, errorMessage: concluded.failed };
+      sink.push("error", { message: concluded.failed });
+    }
+    await sink.close();
+    const outcome: Outcome = {
+      ...verdict,
+      report: readReport(reportFile) ?? ran.report ?? (sink.tail.join("\n") || null),
+      lastActivityAt: sink.lastActivityAt,
+      usage: ran.usage,
+    };
+    fs.rmSync(reportFile, { force: true });
+    await finishExecution(this.db, execution.id, outcome);
+  }
+
+  /** A `command` agent: instructions on standard input, each line of output an `output` entry. */
+  private async driveCommand(entry: Active, child: ChildProcess, instructions: string, sink: LogSink, exited: Exited): Promise<Ran> {
     child.stdin!.on("error", () => {}); // an agent that never reads its instructions closes the pipe early
     child.stdin!.end(instructions);
-
     let lastData = Date.now();
     const streams = [child.stdout!, child.stderr!];
     const ended = Promise.all(streams.map((stream) => new Promise((resolve) => stream.once("close", resolve))));
@@ -275,7 +337,6 @@ export class Runner implements RunnerHandle {
         }
       });
     }
-
     const { code, signal } = await exited;
     // A grandchild may still hold the pipes: read on while output keeps coming, then let go.
     while ((await Promise.race([ended.then(() => true), delay(250).then(() => false)])) === false) {
@@ -284,63 +345,137 @@ export class Runner implements RunnerHandle {
         break;
       }
     }
-    // Nothing of the execution outlives it.
-    killGroup(pid, "SIGTERM");
-    let judged = verdict(entry, code, signal, sink.lastStderrLine);
-    const concluded = await concludeWorkdir(this.db, execution, workdir, gitLog, judged.status === RUN_STATUS.succeeded);
-    if (concluded.failed && judged.status === RUN_STATUS.succeeded) judged = { ...judged, status: RUN_STATUS.failed, errorMessage: concluded.failed };
-    await sink.close();
-
-    const outcome: Outcome = {
-      ...judged,
-      report: readReport(reportFile) ?? (sink.tail.join("\n") || null),
-      lineCount: sink.lineCount,
-      lastActivityAt: sink.lastActivityAt,
-    };
-    fs.rmSync(reportFile, { force: true });
-    await finishExecution(this.db, execution.id, outcome);
+    return { verdict: verdict(entry, code, signal, sink.lastStderrLine), report: null, usage: null };
   }
 
-  private async storeBatch(execution: Claimed, batch: LogBatch, sink: LogSink) {
-    const chunks: { executionId: string; firstLine: number; lineCount: number; content: string }[] = [];
-    let first = batch.firstLine;
-    let lines: string[] = [];
-    let size = 0;
-    for (const line of batch.lines) {
-      if (size + line.length > CHUNK_MAX_CHARS && lines.length > 0) {
-        chunks.push({ executionId: execution.id, firstLine: first, lineCount: lines.length, content: lines.join("\n") });
-        first += lines.length;
-        lines = [];
-        size = 0;
-      }
-      lines.push(line);
-      size += line.length + 1;
-    }
-    if (lines.length > 0) chunks.push({ executionId: execution.id, firstLine: first, lineCount: lines.length, content: lines.join("\n") });
-    await this.db.$transaction(async (tx) => {
-      await tx.executionLogChunk.createMany({ data: chunks });
-      const updated = await tx.execution.update({
-        where: { id: execution.id },
-        data: { lineCount: batch.firstLine + batch.lines.length, lastActivityAt: sink.lastActivityAt ?? new Date() },
+  /**
+   * An `acp` agent: one prompt turn through driveAcpAgent. Each session/update becomes an entry of
+   * its own type, a permission request a question, and the agent's stderr `output` entries.
+   */
+  private async driveAcp(
+    entry: Active,
+    execution: Claimed,
+    agent: AgentSnapshot,
+    run: { child: ChildProcess; cwd: string; instructions: string; secret: string; sink: LogSink; exited: Exited },
+  ): Promise<Ran> {
+    const { child, sink } = run;
+    child.stderr!.on("data", (chunk: Buffer) => sink.write("stderr", chunk));
+    const usage = new UsageTally();
+    const report = new ReportText();
+    const resume = await previousSession(this.db, execution);
+    let result: Verdict;
+    try {
+      const outcome = await driveAcpAgent({
+        child,
+        cwd: run.cwd,
+        instructions: run.instructions,
+        resumeSessionId: resume,
+        // The board's own MCP server, as the run's agent token, where the agent can reach MCP over HTTP.
+        mcpServers: (init) =>
+          init.agentCapabilities?.mcpCapabilities?.http
+            ? [
+                {
+                  type: "http",
+                  name: "taskboard",
+                  url: `${apiUrl()}/api/mcp`,
+                  headers: [{ name: "Authorization", value: `Bearer ${run.secret}` }],
+                },
+              ]
+            : [],
+        onSession: (sessionId, resumed) => void this.recordSession(execution.id, sessionId, resumed),
+        onUpdate: (update) => {
+          usage.see(update);
+          report.see(update);
+          sink.push(update.sessionUpdate, update as unknown as Record<string, unknown>, JSON.stringify(update).length);
+        },
+        onPermission: (request, signal) => this.askPermission(execution, request, signal, sink),
+        signal: entry.abort.signal,
       });
-      // Small batches ride along so a watching board shows the lines at once; bigger ones are fetched.
-      const log = batch.lines.length <= 100 ? { offset: batch.firstLine, lines: batch.lines } : undefined;
-      await recordEvents(tx, updated.workspaceId, [executionEvent(updated, { log })]);
-    });
+      usage.seeResponse(outcome.usage);
+      sink.push("stop", { stop_reason: outcome.stopReason });
+      result =
+        outcome.stopReason === "end_turn"
+          ? { status: RUN_STATUS.succeeded, exitCode: null, errorMessage: null }
+          : { status: RUN_STATUS.failed, exitCode: null, errorMessage: `the agent stopped its turn: ${outcome.stopReason}` };
+    } catch (error) {
+      const message = error instanceof AcpError ? error.message : describeAcpFailure(error);
+      if (!entry.stop) sink.push("error", { message });
+      result = { status: RUN_STATUS.failed, exitCode: null, errorMessage: `${agent.name}: ${message}` };
+    }
+    // The turn is over: the adapter has nothing left to do, so its group is stopped (SIGKILL after the grace).
+    stopGroup(child.pid!, killGraceMs());
+    const { code } = await Promise.race([run.exited, delay(killGraceMs() + 1000).then(() => ({ code: null }))]);
+    if (entry.stop) result = { status: entry.stop.status, exitCode: code, errorMessage: entry.stop.message };
+    else result = { ...result, exitCode: code };
+    return { verdict: result, report: report.text(), usage: usage.value() };
   }
 
+  /**
+   * A permission request: a question on the task, the run waiting_for_input until a person answers
+   * on any instance (the event wake-up, or the slow poll, rereads the row), then the chosen option.
+   * A cancel (signal) answers `cancelled`.
+   */
+  private async askPermission(execution: Claimed, request: RequestPermissionRequest, signal: AbortSignal, sink: LogSink) {
+    const { question, options, title } = await raisePermissionQuestion(this.db, execution, request);
+    const listed = options.map((o) => ({ id: o.option_id, name: o.name, kind: o.kind }));
+    sink.push("permission", { question_id: question.id, title, options: listed, tool_call: request.toolCall });
+    let answer: string | null = null;
+    try {
+      while (!signal.aborted) {
+        const seen = await waitForAnswer(this.db, execution.workspaceId, question.id, MAX_WAIT_SECONDS, signal);
+        if (seen.status === QUESTION_STATUS.answered) {
+          answer = seen.answer;
+          break;
+        }
+      }
+    } catch {
+      // The question was deleted: the request is answered cancelled.
+    }
+    const chosen = signal.aborted ? null : chosenOption(options, answer);
+    await settlePermissionQuestion(this.db, execution, question.id);
+    sink.push("permission", {
+      question_id: question.id,
+      title,
+      options: listed,
+      outcome: chosen ? { outcome: "selected", option_id: chosen.option_id, name: chosen.name } : { outcome: "cancelled" },
+    });
+    return { optionId: chosen?.option_id ?? null };
+  }
+
+  private async recordSession(executionId: string, sessionId: string, loaded: boolean) {
+    try {
+      await this.db.$transaction(async (tx) => {
+        const updated = await tx.execution.update({
+          where: { id: executionId },
+          data: { acpSessionId: sessionId, acpSessionLoaded: loaded },
+        });
+        await recordEvents(tx, updated.workspaceId, [executionEvent(updated)]);
+      });
+    } catch (error) {
+      console.error(`[taskboard] execution ${executionId}: could not record its ACP session: ${(error as Error).message}`);
+    }
+  }
+
+  /**
+   * Cancel and timeout. An ACP agent first gets session/cancel (a pending permission is answered
+   * `cancelled`) and a moment to end its turn; then, as for any agent, SIGTERM to its process
+   * group and SIGKILL after the grace period.
+   */
   private terminate(entry: Active, status: StopStatus, message: string) {
     if (entry.stop) return;
     entry.stop = { status, message };
+    entry.abort.abort();
     const pid = entry.child?.pid;
-    if (pid) stopGroup(pid, killGraceMs());
+    if (!pid) return;
+    if (entry.acp) entry.timers.push(setTimeout(() => stopGroup(pid, killGraceMs()), ACP_CANCEL_MS));
+    else stopGroup(pid, killGraceMs());
   }
 
   /** A cancel handled by another instance marks the row; the owner sees it here and stops the process. */
   private async stopCancelledElsewhere() {
     if (this.active.size === 0) return;
     const stopped = await this.db.execution.findMany({
-      where: { id: { in: [...this.active.keys()] }, status: { not: RUN_STATUS.running } },
+      where: { id: { in: [...this.active.keys()] }, status: { notIn: [...STARTED_RUN_STATUSES] } },
       select: { id: true, errorMessage: true },
     });
     for (const row of stopped) {
@@ -355,7 +490,7 @@ export class Runner implements RunnerHandle {
   }
 }
 
-function verdict(entry: Active, code: number | null, signal: NodeJS.Signals | null, lastStderr: string) {
+function verdict(entry: Active, code: number | null, signal: NodeJS.Signals | null, lastStderr: string): Verdict {
   if (entry.stop) return { status: entry.stop.status, exitCode: code, errorMessage: entry.stop.message };
   if (code === 0) return { status: RUN_STATUS.succeeded, exitCode: 0, errorMessage: null };
   const why = code !== null ? `the agent exited with code ${code}` : `the agent was killed by signal ${signal}`;

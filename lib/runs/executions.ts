@@ -2,6 +2,7 @@ import type { Db } from "@/lib/db/client";
 import { conflict, notFound } from "@/lib/api/errors";
 import { finishExecution } from "@/lib/runs/finish-execution";
 import { runnerHandle } from "@/lib/runs/runner-handle";
+import type { LogEntry } from "@/lib/runs/schemas";
 import { serializeExecution, serializeTaskRun } from "@/lib/runs/serialize";
 import { ACTIVE_RUN_STATUSES, isFinishedRunStatus, RUN_STATUS, type RunStatus } from "@/lib/runs/statuses";
 
@@ -12,8 +13,10 @@ export async function listTaskRuns(db: Db, workspaceId: string, taskId: string, 
     where: { taskId },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: limit,
+    include: { execution: { select: { id: true } } },
   });
-  return runs.map(serializeTaskRun);
+  // The history opens each run's live view, which reads the execution.
+  return runs.map((run) => ({ ...serializeTaskRun(run), execution_id: run.execution?.id ?? null }));
 }
 
 export async function getExecution(db: Db, workspaceId: string, executionId: string) {
@@ -22,47 +25,36 @@ export async function getExecution(db: Db, workspaceId: string, executionId: str
   return execution;
 }
 
-/** A log page stops before this many bytes of line text (at least one line), however short its lines. */
-export const LOG_PAGE_MAX_BYTES = 1024 * 1024;
+/** A log page stops before this many characters of entry JSON (at least one entry), however small its entries. */
+export const LOG_PAGE_MAX_CHARS = 1024 * 1024;
 
 /**
- * Lines [offset, offset + limit) of the stored log, cut short at LOG_PAGE_MAX_BYTES; `next_offset`
- * is where the next page starts either way. Lines still buffered in the runner follow within a second.
+ * Entries [offset, offset + limit) of the stored log, cut short at LOG_PAGE_MAX_CHARS; `next_offset`
+ * is where the next page starts either way. Entries still buffered in the runner follow within a second.
  */
 export async function readExecutionLog(db: Db, workspaceId: string, executionId: string, offset: number, limit: number) {
   const execution = await getExecution(db, workspaceId, executionId);
-  const end = offset + limit;
-  // bigint: offset + limit may pass the integer range at the end of the offsets the API accepts.
-  const chunks = await db.$queryRaw<{ first_line: number; line_count: number; content: string }[]>`
-    SELECT first_line, line_count, content FROM execution_log_chunks
-    WHERE execution_id = ${executionId} AND first_line < ${end}::bigint AND first_line + line_count > ${offset}::bigint
-    ORDER BY first_line`;
-  const lines: string[] = [];
-  let next = offset;
-  let bytes = 0;
-  pages: for (const chunk of chunks) {
-    const first = Number(chunk.first_line);
-    // A gap (a batch that could not be stored) ends this page; the next one starts after it.
-    if (first > next) {
-      if (lines.length > 0) break;
-      next = first;
-    }
-    const from = next - first;
-    for (const line of chunk.content.split("\n").slice(from, from + (end - next))) {
-      bytes += Buffer.byteLength(line) + 1;
-      if (bytes > LOG_PAGE_MAX_BYTES && lines.length > 0) break pages;
-      lines.push(line);
-      next++;
-    }
-    if (next >= end) break;
+  const rows = await db.executionLogEntry.findMany({
+    where: { executionId, seq: { gte: offset } },
+    orderBy: { seq: "asc" },
+    take: limit,
+  });
+  const entries: LogEntry[] = [];
+  let chars = 0;
+  for (const row of rows) {
+    const entry = { seq: row.seq, at: row.at.toISOString(), type: row.type, update: row.update as Record<string, unknown> };
+    chars += JSON.stringify(entry).length;
+    if (chars > LOG_PAGE_MAX_CHARS && entries.length > 0) break;
+    entries.push(entry);
   }
+  const next = entries.length > 0 ? entries[entries.length - 1].seq + 1 : offset;
   const finished = isFinishedRunStatus(execution.status);
   return {
     execution_id: execution.id,
     status: execution.status as RunStatus,
-    offset: lines.length > 0 ? next - lines.length : offset,
-    lines,
-    next_offset: lines.length > 0 ? next : offset,
+    offset: entries[0]?.seq ?? offset,
+    entries,
+    next_offset: next,
     line_count: execution.lineCount,
     complete: finished && next >= execution.lineCount,
   };

@@ -1,7 +1,8 @@
 import type { Execution } from "@/lib/generated/prisma/client";
+import type { RunUsage } from "@/lib/tasks/schemas";
 import { recordEvents, type NewEvent } from "@/lib/events/record-events";
 import { serializeExecution, serializeTaskRun } from "@/lib/runs/serialize";
-import { RUN_STATUS, RUN_TRIGGER, type FinishedRunStatus, type RunStatus } from "@/lib/runs/statuses";
+import { RUN_STATUS, RUN_TRIGGER, STARTED_RUN_STATUSES, type FinishedRunStatus, type RunStatus } from "@/lib/runs/statuses";
 import type { Db, Tx } from "@/lib/db/client";
 import { endOfColumn, lockColumn } from "@/lib/tasks/positions";
 import { afterRunFinished } from "@/lib/github-sync/after-run";
@@ -21,6 +22,8 @@ export interface Outcome {
   report?: string | null;
   lineCount?: number;
   lastActivityAt?: Date | null;
+  /** What the agent reported (never estimated); stored on the task run. */
+  usage?: RunUsage | null;
 }
 
 /**
@@ -34,7 +37,7 @@ export async function finishExecution(
   db: Db,
   executionId: string,
   outcome: Outcome,
-  from: readonly RunStatus[] = [RUN_STATUS.running],
+  from: readonly RunStatus[] = STARTED_RUN_STATUSES,
 ): Promise<Execution | null> {
   const now = new Date();
   let ended: Execution | null = null;
@@ -48,15 +51,21 @@ export async function finishExecution(
     };
     if (!(from as readonly string[]).includes(current.status)) {
       // Already finished (cancelled elsewhere): add what only the process knew, keep the verdict.
-      if (Object.keys(facts).length === 0 && outcome.exitCode === undefined) return current;
+      if (Object.keys(facts).length === 0 && outcome.exitCode === undefined && !outcome.usage) return current;
       const execution = await tx.execution.update({
         where: { id: executionId },
         data: { ...facts, exitCode: current.exitCode ?? outcome.exitCode ?? null },
       });
-      await recordEvents(tx, execution.workspaceId, [executionEvent(execution)]);
+      const run = outcome.usage
+        ? await tx.taskRun.update({ where: { id: current.taskRunId }, data: { usage: { ...outcome.usage } } })
+        : null;
+      await recordEvents(tx, execution.workspaceId, [
+        ...(run ? [{ type: "run.updated" as const, taskId: run.taskId, data: serializeTaskRun(run) }] : []),
+        executionEvent(execution),
+      ]);
       return execution;
     }
-    const ran = current.status === RUN_STATUS.running;
+    const ran = (STARTED_RUN_STATUSES as readonly string[]).includes(current.status);
     const duration = ran ? Math.max(0, (now.getTime() - current.startedAt.getTime()) / 1000) : null;
     const execution = await tx.execution.update({
       where: { id: executionId },
@@ -77,6 +86,7 @@ export async function finishExecution(
         errorMessage: outcome.errorMessage ?? null,
         finishedAt: now,
         durationSeconds: duration,
+        ...(outcome.usage ? { usage: { ...outcome.usage } } : {}),
       },
     });
     await tx.authToken.updateMany({

@@ -35,7 +35,15 @@ interface MergeContext {
 /** What the agent was left with, until its execution concludes (the same process runs both halves). */
 const pending = new Map<string, { files: string[]; before: string }>();
 
-export async function mergeForFix({ execution, cloneDir, dir, branch, defaultBranch, remote, log }: MergeContext): Promise<PreparedWorkdir> {
+export async function mergeForFix({
+  execution,
+  cloneDir,
+  dir,
+  branch,
+  defaultBranch,
+  remote,
+  log,
+}: MergeContext): Promise<PreparedWorkdir> {
   await log("git", { step: "merge", message: `Merging ${defaultBranch} into ${branch}` });
   const before = (await refSha(dir, "HEAD"))!;
   const result = await mergeDefaultBranch(cloneDir, dir, branch, defaultBranch, remote.env).catch(async (error: Error) => {

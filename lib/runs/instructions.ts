@@ -14,6 +14,19 @@ export function taskInstructions(task: TaskFacts): string {
   return task.description.trim() ? `${task.title}\n\n${task.description}` : task.title;
 }
 
+export interface ReviewComment {
+  path: string;
+  line: number;
+  body: string;
+}
+
+/** A review's "Request changes": the comments follow the instructions, each with its file:line. */
+export function withReviewComments(instructions: string, comments: ReviewComment[]): string {
+  if (comments.length === 0) return instructions;
+  const listed = comments.map((c) => `- ${c.path}:${c.line}: ${c.body.replaceAll("\n", "\n  ")}`).join("\n");
+  return `${instructions}\n\nA reviewer requested changes. Address each comment (file:line refers to your branch's current version):\n${listed}`;
+}
+
 export function fixConflictsInstructions(task: TaskFacts): string {
   const values: Record<string, string> = {
     task_id: task.id,

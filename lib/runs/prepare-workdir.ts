@@ -2,7 +2,7 @@ import fs from "node:fs";
 import type { Db } from "@/lib/db/client";
 import type { Execution } from "@/lib/generated/prisma/client";
 import { recordEvents } from "@/lib/events/record-events";
-import { ensureWorktree, syncClone, taskBranchName } from "@/lib/git/task-worktree";
+import { abortMerge, ensureWorktree, mergeInProgress, syncClone, taskBranchName } from "@/lib/git/task-worktree";
 import { isGitAuthFailure } from "@/lib/github/git-remote";
 import { gitRemoteFor } from "@/lib/repositories/git-remote-for";
 import { repositoryCloneDir } from "@/lib/repositories/repository";
@@ -59,6 +59,11 @@ export async function prepareWorkdir(db: Db, execution: Execution, log: WorkdirL
     throw new WorkdirError(`git could not make the task's worktree on ${branch.name}: ${lastLine(error.message)}`);
   });
   await recordWorktree(db, { taskId: execution.taskId, workspaceId: execution.workspaceId, path: dir, branch: branch.name });
+  if (await mergeInProgress(dir)) {
+    // A fix that was cancelled before its agent started left its merge behind.
+    await abortMerge(dir);
+    await log("git", { step: "abort", message: "Aborted a merge an earlier run left unfinished" });
+  }
   await log("git", {
     step: "worktree",
     message: reused ? `Reusing the task's worktree on ${branch.name}` : `Made the task's worktree on ${branch.name} in ${dir}`,

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { floatNumber, INT32_MAX, queryBool, queryInt } from "@/lib/api/validation";
-import { runStatus } from "@/lib/tasks/schemas";
+import { runStatus, taskRunResponse } from "@/lib/tasks/schemas";
 
 export const taskParams = z.object({ id: z.string(), task_id: z.string() });
 export const executionParams = z.object({ id: z.string(), execution_id: z.string() });
@@ -9,8 +9,29 @@ export const listRunsQuery = z.object({
   limit: queryInt(z.int().min(1).max(100)).default(50),
 });
 
-/** No body, or `{}`, runs the task's own title and description as instructions. */
-export const startRunBody = z.object({ instructions: z.string().max(100_000).nullish() }).optional();
+export const reviewComment = z.object({
+  path: z
+    .string()
+    .trim()
+    .min(1)
+    .max(1000)
+    .regex(/^[^\0]*$/, "Must not contain a null character"),
+  line: z.int().min(1).max(INT32_MAX),
+  body: z.string().trim().min(1).max(20_000),
+});
+
+/** No body, or `{}`, runs the task's own title and description as instructions with the workspace's default agent. */
+export const startRunBody = z
+  .object({
+    instructions: z.string().max(100_000).nullish(),
+    agent_id: z.string().min(1).max(100).nullish().describe("An agent profile of this workspace; without it the default profile."),
+    comments: z
+      .array(reviewComment)
+      .max(200)
+      .optional()
+      .describe("Review comments on the task's diff; they are added to the instructions with file:line references."),
+  })
+  .optional();
 
 export const fixConflictsQuery = z.object({
   keep_status: queryBool().default(false),
@@ -22,6 +43,11 @@ export const logQuery = z.object({
 });
 
 // The task run record is the tasks API's `taskRunResponse` (lib/tasks/schemas.ts), shared by both.
+
+/** A row of a task's run history: the run, and the execution whose live view it opens. */
+export const runHistoryItem = taskRunResponse.extend({
+  execution_id: z.string().nullable().describe("The run's execution (its log and live view); null only for runs made before executions."),
+});
 
 export const execution = z.object({
   id: z.string(),
@@ -40,24 +66,45 @@ export const execution = z.object({
   duration: floatNumber().nullable(),
   keep_status: z.boolean(),
   report: z.string().nullable(),
+  agent_id: z.string().nullable(),
+  acp_session_id: z.string().nullable().describe("The Agent Client Protocol session the agent worked in (ACP profiles)."),
+  acp_session_loaded: z
+    .boolean()
+    .nullable()
+    .describe("True when it continued an earlier run's session (session/load), false for a new session, null before one existed."),
 });
 
 export type ExecutionResponse = z.output<typeof execution>;
 
-/** The `execution.updated` event: the record, and after a small batch of output its lines. */
+/**
+ * One entry of the structured log. `type` is the ACP `sessionUpdate` (agent_message_chunk, plan,
+ * tool_call, tool_call_update, usage_update, …) with `update` the payload as received, or one of the
+ * runner's own: output {stream, text}, prompt {text}, permission {question_id, title, options, outcome?},
+ * stop {stop_reason}, error {message}, git {step, message, files?}.
+ */
+export const logEntry = z.object({
+  seq: z.int(),
+  at: z.string(),
+  type: z.string(),
+  update: z.record(z.string(), z.unknown()),
+});
+export type LogEntry = z.output<typeof logEntry>;
+
+/** The `execution.updated` event: the record, and after a small batch of entries those entries. */
 export const executionEvent = execution.extend({
-  log: z.object({ offset: z.int(), lines: z.array(z.string()) }).optional(),
+  log: z.object({ offset: z.int(), entries: z.array(logEntry) }).optional(),
 });
 
 export const executionLog = z.object({
   execution_id: z.string(),
   status: runStatus,
-  /** The first line returned (0-based). */
+  /** The first entry's seq (0-based). */
   offset: z.int(),
-  lines: z.array(z.string()),
+  entries: z.array(logEntry),
   /** Ask for this offset next; equal to line_count when everything stored so far was returned. */
   next_offset: z.int(),
+  /** Entries stored so far. */
   line_count: z.int(),
-  /** True when the execution has finished and no lines follow. */
+  /** True when the execution has finished and no entries follow. */
   complete: z.boolean(),
 });

@@ -1,7 +1,7 @@
 import type { Execution, TaskRun } from "@/lib/generated/prisma/client";
 import type { ExecutionResponse } from "@/lib/runs/schemas";
 import type { RunStatus, RunTrigger } from "@/lib/runs/statuses";
-import type { TaskRunResponse } from "@/lib/tasks/schemas";
+import type { RunUsage, TaskRunResponse } from "@/lib/tasks/schemas";
 
 // The task run and execution records, typed by their schemas (the columns are plain text in the
 // database; only the runs code writes them, with the values of lib/runs/statuses.ts).
@@ -19,6 +19,9 @@ export function serializeTaskRun(run: TaskRun): TaskRunResponse {
     finished_at: run.finishedAt?.toISOString() ?? null,
     duration_seconds: run.durationSeconds,
     trigger: run.trigger as RunTrigger,
+    agent_id: run.agentId,
+    agent_name: run.agentName,
+    usage: (run.usage as RunUsage | null) ?? null,
     commit_sha: run.commitSha,
     files_changed: run.filesChanged,
     lines_added: run.linesAdded,
@@ -44,5 +47,8 @@ export function serializeExecution(execution: Execution): ExecutionResponse {
     duration: execution.duration,
     keep_status: execution.keepStatus,
     report: execution.report,
+    agent_id: execution.agentId,
+    acp_session_id: execution.acpSessionId,
+    acp_session_loaded: execution.acpSessionLoaded,
   };
 }

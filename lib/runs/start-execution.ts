@@ -3,6 +3,7 @@ import type { Db, Tx } from "@/lib/db/client";
 import { conflict, notFound } from "@/lib/api/errors";
 import { hashSecret, newSecret } from "@/lib/auth/tokens";
 import { recordEvents, type NewEvent } from "@/lib/events/record-events";
+import { resolveRunAgent } from "@/lib/agents/resolve-run-agent";
 import { agentTokenName } from "@/lib/runs/finish-execution";
 import { wakeRunner } from "@/lib/runs/runner-handle";
 import { serializeExecution, serializeTaskRun } from "@/lib/runs/serialize";
@@ -16,6 +17,8 @@ export interface StartExecutionInput {
   keepStatus?: boolean;
   /** The user the agent's API token acts as. */
   startedBy: string;
+  /** An agent profile of the workspace (404 otherwise); without one the workspace's default. */
+  agentId?: string | null;
 }
 
 /**
@@ -46,6 +49,7 @@ export async function createExecution(tx: Tx, input: StartExecutionInput) {
     select: { id: true },
   });
   if (active) throw conflict("An execution of this task is already running");
+  const agent = await resolveRunAgent(tx, input.workspaceId, input.agentId);
   const last = await tx.taskRun.findFirst({
     where: { taskId: input.taskId },
     orderBy: { attemptNumber: "desc" },
@@ -60,6 +64,8 @@ export async function createExecution(tx: Tx, input: StartExecutionInput) {
       trigger: input.trigger,
       status: RUN_STATUS.queued,
       sessionId: sessionName,
+      agentId: agent.agentId,
+      agentName: agent.agentName,
     },
   });
   const execution = await tx.execution.create({
@@ -72,6 +78,8 @@ export async function createExecution(tx: Tx, input: StartExecutionInput) {
       instructions: input.instructions,
       keepStatus: input.keepStatus ?? false,
       status: RUN_STATUS.queued,
+      agentId: agent.agentId,
+      agentProfile: { ...agent.snapshot },
     },
   });
   await reserveAgentToken(tx, input, execution.id);

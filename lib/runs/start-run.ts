@@ -1,20 +1,28 @@
 import type { Db } from "@/lib/db/client";
 import { conflict, notFound } from "@/lib/api/errors";
-import { fixConflictsInstructions, taskInstructions } from "@/lib/runs/instructions";
+import { fixConflictsInstructions, taskInstructions, withReviewComments, type ReviewComment } from "@/lib/runs/instructions";
 import { serializeExecution } from "@/lib/runs/serialize";
 import { startExecution } from "@/lib/runs/start-execution";
 import { runnerHandle } from "@/lib/runs/runner-handle";
 import { RUN_TRIGGER } from "@/lib/runs/statuses";
 
-/** A run of the agent on a task, started by a person or a script. */
-export async function startManualRun(db: Db, workspaceId: string, taskId: string, userId: string, instructions?: string | null) {
+export interface ManualRunInput {
+  instructions?: string | null;
+  agent_id?: string | null;
+  comments?: ReviewComment[];
+}
+
+/** A run of the agent on a task, started by a person or a script (a follow-up on the same task continues its work). */
+export async function startManualRun(db: Db, workspaceId: string, taskId: string, userId: string, input: ManualRunInput = {}) {
   const task = await findTask(db, workspaceId, taskId);
+  const base = input.instructions?.trim() ? input.instructions : taskInstructions(task);
   const { execution } = await startExecution(db, {
     workspaceId,
     taskId,
     trigger: RUN_TRIGGER.manual,
-    instructions: instructions?.trim() ? instructions : taskInstructions(task),
+    instructions: withReviewComments(base, input.comments ?? []),
     startedBy: userId,
+    agentId: input.agent_id,
   });
   return startedRecord(db, execution.id);
 }

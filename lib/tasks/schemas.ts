@@ -118,6 +118,14 @@ export const moveTaskBody = z.object({
 export const runStatus = z.enum(RUN_STATUSES);
 export const runTrigger = z.enum(RUN_TRIGGERS);
 
+export const runUsage = z.object({
+  input_tokens: z.int().nullable(),
+  output_tokens: z.int().nullable(),
+  total_tokens: z.int().nullable(),
+  cost: z.object({ amount: z.number(), currency: z.string() }).nullable(),
+});
+export type RunUsage = z.output<typeof runUsage>;
+
 export const taskRunResponse = z.object({
   id: z.string(),
   task_id: z.string(),
@@ -130,6 +138,9 @@ export const taskRunResponse = z.object({
   finished_at: z.string().nullable(),
   duration_seconds: z.number().nullable(),
   trigger: runTrigger,
+  agent_id: z.string().nullable().describe("The agent profile the run used; null for AGENT_COMMAND or the demo agent."),
+  agent_name: z.string().nullable().describe('That profile\'s name when the run started ("AGENT_COMMAND" or "Demo agent" without one).'),
+  usage: runUsage.nullable().describe("Tokens and cost as the agent reported them; null when it reported none (never estimated)."),
   commit_sha: z.string().nullable().describe("The task branch's commit after the run; null without a repository or before the run ends."),
   files_changed: z.int().nullable().describe("Files the branch changed against its base (where it left the default branch)."),
   lines_added: z.int().nullable(),

@@ -2,9 +2,7 @@ import { z } from "zod";
 import { queryInt } from "@/lib/api/validation";
 
 export const taskDiffQuery = z.object({
-  context: queryInt(z.int().min(0).max(50))
-    .default(3)
-    .describe("Unchanged lines shown around each change (git's --unified), 0–50."),
+  context: queryInt(z.int().min(0).max(50)).default(3).describe("Unchanged lines shown around each change (git's --unified), 0–50."),
 });
 
 const diffLine = z.object({

@@ -15,14 +15,20 @@ import type { DiffFile, taskDiffResponse } from "@/lib/worktrees/schemas";
 
 const MAX_PATCH_LINES = 20_000;
 
-export async function getTaskDiff(db: Db, workspaceId: string, taskId: string, context: number): Promise<z.output<typeof taskDiffResponse>> {
+export async function getTaskDiff(
+  db: Db,
+  workspaceId: string,
+  taskId: string,
+  context: number,
+): Promise<z.output<typeof taskDiffResponse>> {
   const task = await db.task.findFirst({ where: { id: taskId, workspaceId }, select: { branch: true } });
   if (!task) throw notFound("Task");
   const repository = await db.workspaceRepository.findUnique({ where: { workspaceId } });
   if (!repository) throw conflict("The workspace has no repository, so the task has no diff");
   if (!task.branch) throw conflict("The task has no branch yet: its first run creates one");
   const cloneDir = repositoryCloneDir(workspaceId);
-  const head = fs.existsSync(path.join(cloneDir, "HEAD")) ? await branchRef(cloneDir, task.branch) : null;
+  const cloned = fs.existsSync(path.join(cloneDir, ".git")) || fs.existsSync(path.join(cloneDir, "HEAD"));
+  const head = cloned ? await branchRef(cloneDir, task.branch) : null;
   if (!head) throw conflict(`The branch ${task.branch} has not been fetched by the server yet: start a run on the task first`);
 
   const { baseSha, headSha, numstat } = await rangeNumstat(cloneDir, head, repository.defaultBranch);

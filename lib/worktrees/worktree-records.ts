@@ -42,7 +42,11 @@ export async function directoryBytes(dir: string): Promise<number> {
     for (const entry of entries) {
       const full = path.join(current, entry.name);
       if (entry.isDirectory()) pending.push(full);
-      else if (entry.isFile()) total += await fs.promises.lstat(full).then((stat) => stat.size, () => 0);
+      else if (entry.isFile())
+        total += await fs.promises.lstat(full).then(
+          (stat) => stat.size,
+          () => 0,
+        );
     }
   }
   return total;

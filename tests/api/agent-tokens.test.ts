@@ -1,5 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { engineServer, eventually, FIXTURE_AGENT, newStore, newTask, workspaceOn, type EngineServer, type Store } from "../helpers/engine";
+import {
+  engineServer,
+  eventually,
+  FIXTURE_AGENT,
+  newStore,
+  newTask,
+  outputLines,
+  workspaceOn,
+  type EngineServer,
+  type Store,
+} from "../helpers/engine";
 
 // The token a run hands its agent (TASKBOARD_API_TOKEN), taken from a live run of the fixture
 // agent, against everything it must not do. The run is started by the admin, who owns both
@@ -27,7 +37,7 @@ beforeAll(async () => {
   executionId = started.body.id;
   agent = await eventually(async () => {
     const log = await server.call("GET", `/api/workspaces/${wsId}/executions/${executionId}/log`, { token: admin });
-    const line = (log.body.lines as string[]).find((l) => l.startsWith("TOKEN="));
+    const line = outputLines(log.body).find((l) => l.startsWith("TOKEN="));
     return line?.slice("TOKEN=".length);
   }, 30_000);
   expect(agent).toMatch(/^tbg_/);

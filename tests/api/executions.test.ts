@@ -1,5 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { engineServer, finished, FIXTURE_AGENT, newStore, newTask, workspaceOn, type EngineServer, type Store } from "../helpers/engine";
+import {
+  engineServer,
+  finished,
+  FIXTURE_AGENT,
+  newStore,
+  newTask,
+  outputLines,
+  workspaceOn,
+  type EngineServer,
+  type Store,
+} from "../helpers/engine";
 
 // Fix conflicts (the interface's row 9) and the execution routes, with the fixture agent; a fix's
 // instructions come from the template, so the task's title tells the fixture what to do.
@@ -69,18 +79,20 @@ describe("execution routes", () => {
     const task = await newTask(server.call, token, wsId, { title: "log" });
     const started = await server.call("POST", `${base()}/tasks/${task.id}/runs`, { token, json: { instructions: "tail" } });
     const done = await finished(server.call, token, wsId, started.body.id);
-    expect(done.line_count).toBe(120);
-    const page = await server.call("GET", `${base()}/executions/${done.id}/log?offset=100&limit=5`, { token });
-    expect(page.body).toEqual({
+    // The prompt entry, then 120 lines.
+    expect(done.line_count).toBe(121);
+    const page = await server.call("GET", `${base()}/executions/${done.id}/log?offset=101&limit=5`, { token });
+    expect(page.body).toMatchObject({
       execution_id: done.id,
       status: "succeeded",
-      offset: 100,
-      lines: ["tail line 100", "tail line 101", "tail line 102", "tail line 103", "tail line 104"],
-      next_offset: 105,
-      line_count: 120,
+      offset: 101,
+      next_offset: 106,
+      line_count: 121,
       complete: false,
     });
-    const end = await server.call("GET", `${base()}/executions/${done.id}/log?offset=120`, { token });
-    expect(end.body).toMatchObject({ lines: [], next_offset: 120, complete: true });
+    expect(page.body.entries.map((e: { seq: number }) => e.seq)).toEqual([101, 102, 103, 104, 105]);
+    expect(outputLines(page.body)).toEqual(["tail line 100", "tail line 101", "tail line 102", "tail line 103", "tail line 104"]);
+    const end = await server.call("GET", `${base()}/executions/${done.id}/log?offset=121`, { token });
+    expect(end.body).toMatchObject({ entries: [], next_offset: 121, complete: true });
   });
 });

@@ -4,7 +4,17 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer } from "../../scripts/lib/server.mjs";
 import { createScratchDatabase } from "../../scripts/lib/postgres.mjs";
-import { engineServer, finished, FIXTURE_AGENT, newStore, newTask, workspaceOn, type EngineServer, type Store } from "../helpers/engine";
+import {
+  engineServer,
+  finished,
+  FIXTURE_AGENT,
+  newStore,
+  newTask,
+  outputLines,
+  workspaceOn,
+  type EngineServer,
+  type Store,
+} from "../helpers/engine";
 
 // What needs a server of its own: stored positions no request can make any more, an agent whose
 // log lines are long, and a data directory the server creates itself.
@@ -68,7 +78,7 @@ describe("execution log pages", () => {
     const started = await server.call("POST", ws(`/tasks/${task.id}/runs`), { token, json: { instructions: "wide 300" } });
     expect(started.status).toBe(202);
     const done = await finished(server.call, token, wsId, started.body.id, 60_000);
-    expect(done.line_count).toBe(300);
+    expect(done.line_count).toBe(301); // the prompt, then 300 lines
 
     const lines: string[] = [];
     let offset = 0;
@@ -77,14 +87,13 @@ describe("execution log pages", () => {
       const page = await server.call("GET", ws(`/executions/${done.id}/log?offset=${offset}&limit=10000`), { token });
       expect(page.status).toBe(200);
       expect(page.body.offset).toBe(offset);
-      const bytes = page.body.lines.reduce((sum: number, line: string) => sum + Buffer.byteLength(line) + 1, 0);
-      expect(bytes).toBeLessThanOrEqual(1024 * 1024);
-      expect(page.body.next_offset).toBe(offset + page.body.lines.length);
-      lines.push(...page.body.lines);
+      expect(JSON.stringify(page.body.entries).length).toBeLessThanOrEqual(1024 * 1024);
+      expect(page.body.next_offset).toBe(offset + page.body.entries.length);
+      lines.push(...outputLines(page.body));
       offset = page.body.next_offset;
       pages++;
       if (page.body.complete) break;
-      expect(page.body.lines.length).toBeGreaterThan(0);
+      expect(page.body.entries.length).toBeGreaterThan(0);
     }
     expect(pages).toBe(3);
     expect(lines).toEqual(Array.from({ length: 300 }, (_, i) => `wide ${i} ${"w".repeat(10_000)}`));
@@ -92,7 +101,7 @@ describe("execution log pages", () => {
     // The largest offset accepted, plus the largest limit, is past the integer range: still a page.
     const far = await server.call("GET", ws(`/executions/${done.id}/log?offset=2147483647&limit=10000`), { token });
     expect(far.status).toBe(200);
-    expect(far.body).toMatchObject({ lines: [], next_offset: 2147483647, complete: true });
+    expect(far.body).toMatchObject({ entries: [], next_offset: 2147483647, complete: true });
   });
 });
 

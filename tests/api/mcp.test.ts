@@ -2,7 +2,16 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStream } from "../helpers/sse";
-import { engineServer, eventually, FIXTURE_AGENT, newStore, workspaceOn, type EngineServer, type Store } from "../helpers/engine";
+import {
+  engineServer,
+  eventually,
+  FIXTURE_AGENT,
+  newStore,
+  outputLines,
+  workspaceOn,
+  type EngineServer,
+  type Store,
+} from "../helpers/engine";
 
 // The MCP server (POST /api/mcp) through the SDK's own client, on a server of its own whose agent
 // is the test fixture (start_run, and a live agent token to act with).
@@ -188,7 +197,7 @@ describe("MCP server: tools", () => {
       return page.complete ? page : undefined;
     }, 20_000);
     expect(log).toMatchObject({ status: "succeeded", offset: 0 });
-    expect(log.lines).toContain("working on run me");
+    expect(outputLines(log)).toContain("working on run me");
   });
 
   it("answers errors in the HTTP API's words, as tool errors", async () => {
@@ -330,7 +339,9 @@ describe("MCP server: an agent token", () => {
     const execution = data(await tool(owner, "start_run", { workspace_id: wsId, task_id: task.id, instructions: "hold 60" }));
     const agentToken = await eventually(async () => {
       const page = data(await tool(owner, "get_run_log", { workspace_id: wsId, execution_id: execution.id }));
-      return page.lines.find((line: string) => line.startsWith("TOKEN="))?.slice("TOKEN=".length);
+      return outputLines(page)
+        .find((line: string) => line.startsWith("TOKEN="))
+        ?.slice("TOKEN=".length);
     }, 20_000);
     expect(agentToken).toMatch(/^tbg_/);
 

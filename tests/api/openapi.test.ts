@@ -108,6 +108,7 @@ describe("GET /openapi.json", () => {
     expect(Object.keys(question.properties).sort()).toEqual([
       "answer",
       "answered_at",
+      "execution_id",
       "content",
       "context",
       "created_at",

@@ -5,6 +5,7 @@ import { createTask } from "../helpers/tasks";
 const QUESTION_KEYS = [
   "answer",
   "answered_at",
+  "execution_id",
   "content",
   "context",
   "created_at",

@@ -48,7 +48,7 @@ describe("restart after a crash", () => {
     // Some output reaches the log before the crash.
     await eventually(async () => {
       const e = await server.call("GET", `${base}/executions/${interrupted.id}`, { token });
-      return e.body.line_count >= 1 ? true : undefined;
+      return e.body.line_count >= 2 ? true : undefined; // the prompt and a line
     });
 
     server.child.kill("SIGKILL");
@@ -58,7 +58,7 @@ describe("restart after a crash", () => {
 
     server = await engineServer(store, ENV, "recovery-2");
     const after = await server.call("GET", `${base}/executions/${interrupted.id}`, { token });
-    expect(after.body).toMatchObject({ status: "failed", error_message: "interrupted by server restart", line_count: 1 });
+    expect(after.body).toMatchObject({ status: "failed", error_message: "interrupted by server restart", line_count: 2 });
     expect(after.body.finished_at).not.toBeNull();
     const runsB = await server.call("GET", `${base}/tasks/${b.id}/runs`, { token });
     expect(runsB.body[0]).toMatchObject({ status: "failed", error_message: "interrupted by server restart" });

@@ -7,6 +7,7 @@ import {
   FIXTURE_AGENT,
   newStore,
   newTask,
+  outputLines,
   processAlive,
   workspaceOn,
   type EngineServer,
@@ -50,6 +51,9 @@ describe("manual runs", () => {
     expect(started.status).toBe(202);
     expect(Object.keys(started.body).sort()).toEqual(
       [
+        "acp_session_id",
+        "acp_session_loaded",
+        "agent_id",
         "duration",
         "error_message",
         "exit_code",
@@ -72,7 +76,8 @@ describe("manual runs", () => {
     expect(started.body.runner_pid).toBeGreaterThan(0);
 
     const done = await finished(server.call, token, wsId, started.body.id);
-    expect(done).toMatchObject({ status: "succeeded", exit_code: 0, error_message: null, line_count: 2 });
+    // The prompt, then the agent's two lines.
+    expect(done).toMatchObject({ status: "succeeded", exit_code: 0, error_message: null, line_count: 3, agent_id: null });
     expect(done.report).toBe(`report for ${t.id} via manual\n`);
     expect(done.duration).toBeGreaterThanOrEqual(0);
     expect(done.finished_at).not.toBeNull();
@@ -90,15 +95,19 @@ describe("manual runs", () => {
       exit_code: 0,
       session_id: done.session_name,
       finished_at: done.finished_at,
+      execution_id: done.id,
+      agent_id: null,
+      agent_name: "AGENT_COMMAND",
+      usage: null,
     });
     const log = await getLog(done.id);
-    expect(log.body).toMatchObject({
-      lines: ["working on report task", "a line on stderr"],
-      offset: 0,
-      next_offset: 2,
-      line_count: 2,
-      complete: true,
-    });
+    expect(log.body).toMatchObject({ offset: 0, next_offset: 3, line_count: 3, complete: true });
+    expect(log.body.entries.map((e: { seq: number; type: string; update: unknown }) => [e.seq, e.type, e.update])).toEqual([
+      [0, "prompt", { text: "succeed" }],
+      [1, "output", { stream: "stdout", text: "working on report task" }],
+      [2, "output", { stream: "stderr", text: "a line on stderr" }],
+    ]);
+    expect(Number.isNaN(Date.parse(log.body.entries[0].at))).toBe(false);
 
     const board = await server.call("GET", `${base()}/tasks/${t.id}`, { token });
     expect(board.body).toMatchObject({ latest_run_status: "succeeded", latest_run_trigger: "manual" });
@@ -109,7 +118,7 @@ describe("manual runs", () => {
     const started = await run(t.id, "env");
     const done = await finished(server.call, token, wsId, started.body.id);
     expect(done.status).toBe("succeeded");
-    const { lines } = (await getLog(done.id)).body as { lines: string[] };
+    const lines = outputLines((await getLog(done.id)).body);
     expect(lines).toEqual(
       expect.arrayContaining([
         "TASKBOARD_TRIGGER=manual",
@@ -255,16 +264,17 @@ describe("manual runs", () => {
     const t = await task();
     const started = await run(t.id, "lines 100000");
     const done = await finished(server.call, token, wsId, started.body.id, 60_000);
-    expect(done).toMatchObject({ status: "succeeded", line_count: 100_000 });
-    const tail = await getLog(done.id, "?offset=99990&limit=100");
-    expect(tail.body.lines).toHaveLength(10);
-    expect(tail.body.lines[9]).toBe(`line 99999 ${"x".repeat(40)}`);
-    expect(tail.body).toMatchObject({ offset: 99990, next_offset: 100_000, complete: true });
-    let offset = 0;
+    // Entry 0 is the prompt; line n is entry n + 1.
+    expect(done).toMatchObject({ status: "succeeded", line_count: 100_001 });
+    const tail = await getLog(done.id, "?offset=99991&limit=100");
+    expect(outputLines(tail.body)).toHaveLength(10);
+    expect(outputLines(tail.body)[9]).toBe(`line 99999 ${"x".repeat(40)}`);
+    expect(tail.body).toMatchObject({ offset: 99991, next_offset: 100_001, complete: true });
+    let offset = 1;
     let expected = 0;
-    while (offset < 100_000) {
+    while (offset < 100_001) {
       const page = await getLog(done.id, `?offset=${offset}&limit=10000`);
-      for (const line of page.body.lines) expect(line.startsWith(`line ${expected++} `)).toBe(true);
+      for (const line of outputLines(page.body)) expect(line.startsWith(`line ${expected++} `)).toBe(true);
       offset = page.body.next_offset;
     }
     expect(expected).toBe(100_000);
@@ -280,6 +290,14 @@ describe("manual runs", () => {
     const bad = await server.call("POST", `${base()}/tasks/${t.id}/runs`, { token, json: { instructions: 5 } });
     expect(bad.status).toBe(422);
     expect(bad.body.detail[0]).toMatchObject({ loc: ["body", "instructions"], type: "string_type" });
+    const unknownAgent = await server.call("POST", `${base()}/tasks/${t.id}/runs`, { token, json: { agent_id: "nope" } });
+    expect(unknownAgent).toMatchObject({ status: 404, body: { detail: "Agent not found" } });
+    const badComment = await server.call("POST", `${base()}/tasks/${t.id}/runs`, {
+      token,
+      json: { comments: [{ path: "a.ts", line: 0, body: "x" }] },
+    });
+    expect(badComment.status).toBe(422);
+    expect(badComment.body.detail[0]).toMatchObject({ loc: ["body", "comments", 0, "line"] });
     const badOffset = await getLog("any", "?offset=-1");
     expect(badOffset.status).toBe(422);
     expect(badOffset.body.detail[0]).toMatchObject({ loc: ["query", "offset"], type: "greater_than_equal" });

@@ -306,6 +306,7 @@ if (onPostgres()) {
           "priority",
           "created_at",
           "answered_at",
+          "execution_id",
         ].sort(),
       );
       expect(question).toMatchObject({
@@ -357,6 +358,9 @@ if (onPostgres()) {
           "finished_at",
           "duration_seconds",
           "trigger",
+          "agent_id",
+          "agent_name",
+          "usage",
         ].sort(),
       );
       expect(runs[0]).toMatchObject({

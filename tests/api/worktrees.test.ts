@@ -28,7 +28,7 @@ beforeAll(async () => {
     SCHEDULER_INTERVAL_MS: "200",
   });
   ({ token, wsId } = await workspaceOn(server));
-});
+}, 180_000); // a fresh server on a busy machine
 
 afterAll(async () => {
   await server?.stop();

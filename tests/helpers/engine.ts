@@ -143,3 +143,8 @@ export function processAlive(pid: number): boolean {
     return false;
   }
 }
+
+/** The text of a log page's `output` entries (a command agent's lines), in order. */
+export function outputLines(log: { entries: { type: string; update: { text?: string } }[] }): string[] {
+  return log.entries.filter((entry) => entry.type === "output").map((entry) => entry.update.text ?? "");
+}

@@ -1,6 +1,5 @@
 import { z } from "zod";
 import type { OperationSpec } from "@/lib/openapi/types";
-import { taskRunResponse } from "@/lib/tasks/schemas";
 import { taskDiffQuery, taskDiffResponse } from "@/lib/worktrees/schemas";
 import {
   execution,
@@ -11,6 +10,7 @@ import {
   logQuery,
   startRunBody,
   taskParams,
+  runHistoryItem,
 } from "@/lib/runs/schemas";
 
 // Error responses without a schema get the document's shared {detail} body.
@@ -25,13 +25,16 @@ export const runOperations: OperationSpec[] = [
     tags: ["runs"],
     params: taskParams,
     query: listRunsQuery,
-    responses: { 200: { description: "Task runs", schema: z.array(taskRunResponse) }, 404: notFound("Workspace or task") },
+    responses: { 200: { description: "Task runs", schema: z.array(runHistoryItem) }, 404: notFound("Workspace or task") },
   },
   {
     method: "post",
     path: "/api/workspaces/{id}/tasks/{task_id}/runs",
     operationId: "startTaskRun",
-    summary: "Run the agent on the task now (trigger manual); without instructions the task's title and description are used",
+    summary:
+      "Run an agent on the task now (trigger manual): the profile `agent_id`, else the workspace's default profile, else AGENT_COMMAND or the demo agent. " +
+      "Without instructions the task's title and description are used; review `comments` are appended with file:line references. " +
+      "A follow-up on the same task continues its working directory and, where the agent supports session/load, its ACP session.",
     tags: ["runs"],
     params: taskParams,
     body: startRunBody,
@@ -40,8 +43,8 @@ export const runOperations: OperationSpec[] = [
         description: "The execution: `running` with its runner_pid once started here, `queued` while the concurrency cap holds it",
         schema: execution,
       },
-      404: notFound("Workspace or task"),
-      409: { description: "An execution of this task is already queued or running" },
+      404: notFound("Workspace, task or agent profile"),
+      409: { description: "An execution of this task is already queued, running or waiting for input" },
     },
   },
   {
@@ -90,7 +93,8 @@ export const runOperations: OperationSpec[] = [
     path: "/api/workspaces/{id}/executions/{execution_id}/log",
     operationId: "getExecutionLog",
     summary:
-      "Output lines from `offset` (0-based), at most `limit` (default 1000, max 10000); new lines also arrive as execution.updated events",
+      "Structured log entries from seq `offset` (0-based), at most `limit` (default 1000, max 10000) and about 1 MiB; " +
+      "`type` is the ACP sessionUpdate (update = its payload as received) or output/prompt/permission/stop/error/git. New entries also arrive as execution.updated events",
     tags: ["runs"],
     params: executionParams,
     query: logQuery,
@@ -100,7 +104,8 @@ export const runOperations: OperationSpec[] = [
     method: "post",
     path: "/api/workspaces/{id}/executions/{execution_id}/cancel",
     operationId: "cancelExecution",
-    summary: "Cancel a queued or running execution: SIGTERM to its process group, SIGKILL after a grace period",
+    summary:
+      "Cancel a queued, running or waiting execution: an ACP agent gets session/cancel (a pending permission question is answered `cancelled`), then SIGTERM to its process group, SIGKILL after a grace period",
     tags: ["runs"],
     params: executionParams,
     responses: {

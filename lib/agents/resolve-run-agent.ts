@@ -1,0 +1,63 @@
+import type { Tx } from "@/lib/db/client";
+import { notFound } from "@/lib/api/errors";
+import type { AgentKind } from "@/lib/agents/schemas";
+import { agentPresets } from "@/lib/agents/presets";
+import { agentCommand } from "@/lib/runner/config";
+
+// Which agent a run uses, decided when it starts and kept on the execution (agent_profile), so a
+// profile changed or deleted later does not change a run already queued: the named profile, else
+// the workspace's default profile, else AGENT_COMMAND as a command profile, else the demo agent.
+
+export interface AgentSnapshot {
+  name: string;
+  kind: AgentKind;
+  command: string;
+  args: string[];
+  env_passthrough: string[];
+  /**
+   * True for AGENT_COMMAND and the demo agent: they get the server's environment without its
+   * secrets, as AGENT_COMMAND always did. A profile's agent gets only its env_passthrough.
+   */
+  inherit_env: boolean;
+}
+
+export interface RunAgent {
+  agentId: string | null;
+  agentName: string;
+  snapshot: AgentSnapshot;
+}
+
+export async function resolveRunAgent(tx: Tx, workspaceId: string, agentId: string | null | undefined): Promise<RunAgent> {
+  const profile = agentId
+    ? await tx.agentProfile.findFirst({ where: { id: agentId, workspaceId } })
+    : await tx.agentProfile.findFirst({ where: { workspaceId, isDefault: true } });
+  if (agentId && !profile) throw notFound("Agent");
+  if (profile) {
+    return {
+      agentId: profile.id,
+      agentName: profile.name,
+      snapshot: {
+        name: profile.name,
+        kind: profile.kind as AgentKind,
+        command: profile.command,
+        args: profile.args,
+        env_passthrough: profile.envPassthrough,
+        inherit_env: false,
+      },
+    };
+  }
+  const line = agentCommand();
+  if (line) {
+    return {
+      agentId: null,
+      agentName: "AGENT_COMMAND",
+      snapshot: { name: "AGENT_COMMAND", kind: "command", command: "/bin/sh", args: ["-c", line], env_passthrough: [], inherit_env: true },
+    };
+  }
+  const demo = agentPresets().find((preset) => preset.preset === "demo")!;
+  return {
+    agentId: null,
+    agentName: demo.name,
+    snapshot: { name: demo.name, kind: "command", command: demo.command, args: demo.args, env_passthrough: [], inherit_env: true },
+  };
+}
