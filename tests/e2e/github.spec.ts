@@ -55,6 +55,10 @@ test("a pull request delivery shows on its card live, and Settings shows the del
   await expect(page.getByTestId("codehost-last-delivery")).toContainText("pull_request.opened");
   // Installation 4711 is not one of the fake GitHub's: asking it about mergeability fails, visibly.
   await expect(page.getByTestId("codehost-last-delivery")).toContainText("failed:");
+  // The automations of a connected workspace, all off until an owner switches them on.
+  const automations = page.getByRole("group", { name: "Automations" });
+  await expect(automations.getByRole("checkbox", { name: /Fix conflicts automatically/ })).not.toBeChecked();
+  await screenshot(page, "github-settings-automations");
 
   await deliver(request, "installation", { action: "deleted", installation: { id: 4711 }, sender: { login: "octocat" } });
   await page.reload();
@@ -158,6 +162,8 @@ test("a conflicted pull request turns its card red live; Fix conflicts merges, p
   await card.getByRole("button", { name: "Fix conflicts" }).click();
   // git merges main into the branch without conflicts here, so the run pushes and succeeds without the agent.
   await expect(card.getByTestId("conflict-badge")).toHaveCount(0, { timeout: 30_000 });
+  await page.keyboard.press("Escape");
+  await expect(card.getByRole("link", { name: `PR #${pull.number}` })).toBeVisible();
   const after = await fakeGithub<{ sha: string | null }>(request, "/head", { repo, branch: "tb/fix-me" });
   expect(after.sha).not.toBe(before);
   expect(after.sha).toMatch(/^[0-9a-f]{40}$/);
