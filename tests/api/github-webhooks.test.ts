@@ -16,7 +16,7 @@ beforeAll(async () => {
   fake = await startFakeGithub();
   store = await newStore("github-webhooks");
   server = await engineServer(store, fake.env(SECRET), "github-webhooks");
-});
+}, 180_000);
 
 afterAll(async () => {
   await server?.stop();
