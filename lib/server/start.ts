@@ -3,7 +3,7 @@ import { createFirstAdmin } from "@/lib/users/create-user";
 import { needsSetup } from "@/lib/users/needs-setup";
 import { setupCode } from "@/lib/auth/setup-code";
 import { HttpError } from "@/lib/api/errors";
-import { ensureDataDir } from "@/lib/config";
+import { ensureDataDir, passwordLoginEnabled } from "@/lib/config";
 import { startEventPruning } from "@/lib/events/prune-events";
 import { startEventListener } from "@/lib/events/wake";
 import { startEngine } from "@/lib/runner/start";
@@ -34,6 +34,13 @@ async function bootstrapAdmin(db: Awaited<ReturnType<typeof connection>>["db"]) 
   const password = process.env.ADMIN_PASSWORD;
   if (!username || !password) return;
   if (!(await needsSetup(db))) return;
+  if (!passwordLoginEnabled()) {
+    // Such an administrator could never sign in; docs/sso.md, "First administrator".
+    console.log(
+      "[taskboard] ADMIN_USERNAME ignored: PASSWORD_LOGIN=false; the first allowed single sign-on user becomes the administrator",
+    );
+    return;
+  }
   try {
     await createFirstAdmin(db, username, password);
     console.log(`[taskboard] created the first administrator "${username}" from ADMIN_USERNAME`);
