@@ -12,6 +12,7 @@ import { Dialog } from "@/components/ui/dialog";
 import { dangerButton, ErrorText, inputClass, primaryButton, secondaryButton, Spinner } from "@/components/ui/field";
 import { useToast } from "@/components/ui/toast";
 import { FixConflictsButton } from "@/components/executions/fix-conflicts-button";
+import { OpenPullRequestButton } from "@/components/github/open-pull-request-button";
 import { QuestionItem, useAnswer } from "@/components/questions/question-panel";
 import { useWorkspaceUi } from "@/components/workspace/workspace-context";
 import { statusLabel } from "@/components/runs/run-view";
@@ -146,6 +147,7 @@ export function TaskDialog({ workspaceId, taskId, onClose }: { workspaceId: stri
                 Run agent…
               </button>
               {task.data?.has_merge_conflict ? <FixConflictsButton task={task.data} /> : null}
+              {task.data ? <OpenPullRequestButton workspaceId={workspaceId} task={task.data} /> : null}
               <span className="ml-auto" />
               {confirmDelete ? (
                 <>

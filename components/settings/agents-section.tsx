@@ -16,6 +16,7 @@ import {
 } from "@/lib/client/agents";
 import { dangerButton, ErrorText, inputClass, primaryButton, secondaryButton, Spinner } from "@/components/ui/field";
 import { useToast } from "@/components/ui/toast";
+import { WorktreeDiskUse } from "@/components/settings/worktree-disk-use";
 
 const card = "rounded-lg border border-slate-200 bg-white p-5 dark:border-slate-800 dark:bg-slate-900";
 const muted = "text-sm text-slate-600 dark:text-slate-400";
@@ -42,6 +43,7 @@ export function RepositorySection({ workspaceId }: { workspaceId: string }) {
           <p className="text-sm" data-testid="repository-status">
             Agents work on <strong className="break-all">{repository.data.url}</strong>, from <code>{repository.data.default_branch}</code>.
           </p>
+          <WorktreeDiskUse repository={repository.data} />
           <button type="button" className={secondaryButton} disabled={remove.isPending} onClick={() => remove.mutate()}>
             Disconnect
           </button>

@@ -15,6 +15,7 @@ import { membersQuery, useAddMember, useRemoveMember } from "@/lib/client/member
 import type { CreatedApiKey, Member } from "@/lib/client/types";
 import { workspaceQuery } from "@/lib/client/workspaces";
 import { codehostLabel } from "@/components/workspace/codehost-badge";
+import { GithubAutomationSettings } from "@/components/github/github-automation-settings";
 import { Dialog } from "@/components/ui/dialog";
 import { dangerButton, ErrorText, inputClass, primaryButton, secondaryButton } from "@/components/ui/field";
 import { useToast } from "@/components/ui/toast";
@@ -132,6 +133,7 @@ function CodehostSection({ workspaceId }: { workspaceId: string }) {
           )}
           <ErrorText>{connect.error?.message ?? disconnect.error?.message ?? install.error?.message}</ErrorText>
           {isOwner ? <LastDelivery workspaceId={workspaceId} /> : null}
+          {status.data.connected ? <GithubAutomationSettings workspaceId={workspaceId} canEdit={isOwner} /> : null}
         </>
       )}
     </section>

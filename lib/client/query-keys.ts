@@ -93,6 +93,7 @@ export const codehostKeys = {
   status: (workspaceId: string) => ["codehost", workspaceId] as const,
   repositories: (workspaceId: string) => ["codehost", workspaceId, "repositories"] as const,
   deliveries: (workspaceId: string) => ["codehost", workspaceId, "deliveries"] as const,
+  settings: (workspaceId: string) => ["codehost", workspaceId, "settings"] as const,
 };
 
 export const webhookKeys = {

@@ -6,6 +6,7 @@ import type {
   codehostStatus,
   connectCodehostBody,
   deliveriesResponse,
+  githubSettings,
   installationRepositoriesResponse,
   installResponse,
 } from "@/lib/codehost/schemas";
@@ -58,6 +59,7 @@ export type CodehostStatus = z.output<typeof codehostStatus>;
 export type GithubInstall = z.output<typeof installResponse>;
 export type GithubRepositories = z.output<typeof installationRepositoriesResponse>;
 export type GithubDeliveries = z.output<typeof deliveriesResponse>;
+export type GithubSettings = z.output<typeof githubSettings>;
 export type Member = z.output<typeof member>;
 export type ApiKey = z.output<typeof apiKey>;
 export type CreatedApiKey = z.output<typeof createdApiKey>;

@@ -47,7 +47,14 @@ export type RemoteEnv = Record<string, string> | undefined;
  */
 function git(dir: string, remoteEnv?: RemoteEnv): SimpleGit {
   const extra = remoteEnv ?? {};
-  return simpleGit({ ...OPTIONS, allowEnvironment: [...ALLOWED, ...Object.keys(extra)], baseDir: dir, config: COMMITTER }).env({
+  return simpleGit({
+    ...OPTIONS,
+    // GIT_CONFIG_COUNT/KEY/VALUE carry an installation token's header (lib/github/git-remote.ts).
+    unsafe: { ...OPTIONS.unsafe, allowUnsafeConfigEnvCount: "GIT_CONFIG_COUNT" in extra },
+    allowEnvironment: [...ALLOWED, ...Object.keys(extra)],
+    baseDir: dir,
+    config: COMMITTER,
+  }).env({
     ...GIT_ENV,
     ...extra,
   });

@@ -2,7 +2,8 @@ import fs from "node:fs";
 import type { Db } from "@/lib/db/client";
 import type { Execution } from "@/lib/generated/prisma/client";
 import { recordEvents } from "@/lib/events/record-events";
-import { ensureWorktree, syncClone, taskBranchName } from "@/lib/git/task-worktree";
+import { abortMerge, ensureWorktree, mergeInProgress, syncClone, taskBranchName } from "@/lib/git/task-worktree";
+import { isGitAuthFailure } from "@/lib/github/git-remote";
 import { gitRemoteFor } from "@/lib/repositories/git-remote-for";
 import { repositoryCloneDir } from "@/lib/repositories/repository";
 import { agentWorkdir } from "@/lib/runner/config";
@@ -19,7 +20,7 @@ import { lastLine, WorkdirError, type PreparedWorkdir, type WorkdirLog } from "@
 export async function prepareWorkdir(db: Db, execution: Execution, log: WorkdirLog): Promise<PreparedWorkdir> {
   const dir = agentWorkdir(execution.workspaceId, execution.taskId);
   const repository = await db.workspaceRepository.findUnique({ where: { workspaceId: execution.workspaceId } });
-  const remote = repository ? await gitRemoteFor(db, execution.workspaceId) : null;
+  let remote = repository ? await gitRemoteFor(db, execution.workspaceId) : null;
   if (!repository || !remote) {
     if (execution.trigger === RUN_TRIGGER.fix_conflicts) throw new WorkdirError("The workspace has no repository to merge in");
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -29,9 +30,19 @@ export async function prepareWorkdir(db: Db, execution: Execution, log: WorkdirL
   const defaultBranch = repository.defaultBranch;
 
   await log("git", { step: "sync", message: `Fetching ${remote.url}` });
-  await syncClone(remote.url, cloneDir, remote.env).catch((error: Error) => {
-    throw new WorkdirError(`git could not fetch ${remote.url}: ${lastLine(error.message)}`);
-  });
+  // A token revoked or expired early is refused once: the run goes on with a freshly minted one.
+  const synced = await syncClone(remote.url, cloneDir, remote.env).then(
+    () => null,
+    (error: Error) => error,
+  );
+  if (synced && remote.env && isGitAuthFailure(synced.message))
+    remote = (await gitRemoteFor(db, execution.workspaceId, { fresh: true })) ?? remote;
+  if (synced) {
+    const retry = remote;
+    await syncClone(retry.url, cloneDir, retry.env).catch((error: Error) => {
+      throw new WorkdirError(`git could not fetch ${retry.url}: ${lastLine(error.message)}`);
+    });
+  }
 
   const branch = await taskBranch(db, execution);
   if (execution.trigger === RUN_TRIGGER.fix_conflicts && !branch.existing) {
@@ -48,6 +59,11 @@ export async function prepareWorkdir(db: Db, execution: Execution, log: WorkdirL
     throw new WorkdirError(`git could not make the task's worktree on ${branch.name}: ${lastLine(error.message)}`);
   });
   await recordWorktree(db, { taskId: execution.taskId, workspaceId: execution.workspaceId, path: dir, branch: branch.name });
+  if (await mergeInProgress(dir)) {
+    // A fix that was cancelled before its agent started left its merge behind.
+    await abortMerge(dir);
+    await log("git", { step: "abort", message: "Aborted a merge an earlier run left unfinished" });
+  }
   await log("git", {
     step: "worktree",
     message: reused ? `Reusing the task's worktree on ${branch.name}` : `Made the task's worktree on ${branch.name} in ${dir}`,

@@ -2,13 +2,13 @@
 // share: the shape of their answers and of the `git` log entries.
 
 /** One `git` entry of the execution log: what the server did in git, in words. */
-export interface GitLogUpdate {
+export type GitLogUpdate = {
   step: "sync" | "branch" | "worktree" | "merge" | "commit" | "push" | "abort";
   message: string;
   files?: string[];
-}
+};
 
-/** Appends an entry to the execution's log (the runner's log writer). */
+/** Appends an entry to the execution's log (the runner's log writer, lib/runs/append-log-entries.ts `LogWriter`). */
 export type WorkdirLog = (type: "git", update: GitLogUpdate) => unknown;
 
 export interface PreparedWorkdir {
