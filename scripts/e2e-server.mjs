@@ -1,19 +1,33 @@
 // Serves the production build for Playwright on E2E_PORT with a fresh embedded database and a
-// known administrator, and removes that database when Playwright stops it.
+// known administrator, and removes that database when Playwright stops it. Its GitHub is a fake
+// (tests/fixtures/fake-github-process.ts) started first, whose App settings the server gets; browser
+// tests arrange what the fake holds through its control port (E2E_PORT + 1000).
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import readline from "node:readline";
 import { root } from "./lib/build-state.mjs";
 import { E2E_ADMIN, E2E_GITHUB_WEBHOOK_SECRET } from "./lib/e2e-admin.mjs";
 
 const port = process.env.E2E_PORT || "3210";
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "taskboard-e2e-"));
+const fakeGithub = spawn(process.execPath, ["--import", "tsx", path.join(root, "tests/fixtures/fake-github-process.ts")], {
+  cwd: root,
+  stdio: ["ignore", "pipe", "inherit"],
+  env: { ...process.env, FAKE_GITHUB_CONTROL_PORT: String(Number(port) + 1000), FAKE_GITHUB_WEBHOOK_SECRET: E2E_GITHUB_WEBHOOK_SECRET },
+});
+const first = await new Promise((resolve, reject) => {
+  fakeGithub.once("exit", (code) => reject(new Error(`the fake GitHub exited with ${code}`)));
+  readline.createInterface({ input: fakeGithub.stdout }).once("line", resolve);
+});
+const github = JSON.parse(first).env;
 const server = spawn(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", port], {
   cwd: root,
   stdio: "inherit",
   env: {
     ...process.env,
+    ...github,
     NODE_ENV: "production",
     DATA_DIR: dataDir,
     DATABASE_URL: "",
@@ -25,8 +39,14 @@ const server = spawn(process.execPath, [path.join(root, "node_modules/next/dist/
   },
 });
 const cleanUp = () => fs.rmSync(dataDir, { recursive: true, force: true });
-for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.on(signal, () => {
+    server.kill(signal);
+    fakeGithub.kill(signal);
+  });
+}
 server.on("exit", (code) => {
+  fakeGithub.kill("SIGTERM");
   cleanUp();
   process.exit(code ?? 0);
 });

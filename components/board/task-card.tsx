@@ -2,11 +2,12 @@
 
 import { useSortable } from "@dnd-kit/sortable";
 import { CSS } from "@dnd-kit/utilities";
-import { memo } from "react";
+import { memo, useId, useState } from "react";
 import type { Task } from "@/lib/client/types";
 import type { ColumnKey } from "@/lib/tasks/columns";
 import { Spinner } from "@/components/ui/field";
 import { FixConflictsButton } from "@/components/executions/fix-conflicts-button";
+import { useWorkspaceUi } from "@/components/workspace/workspace-context";
 import { QUESTION_STATUS } from "@/lib/questions/statuses";
 import { RUN_STATUS } from "@/lib/runs/statuses";
 
@@ -62,8 +63,10 @@ export const SortableTaskCard = memo(function SortableTaskCard({
         }
         listeners?.onKeyDown?.(event);
       }}
-      className={`cursor-grab touch-none rounded-lg border border-slate-200 bg-white p-3 shadow-sm hover:border-slate-400 dark:border-slate-700 dark:bg-slate-900 dark:hover:border-slate-500 ${isDragging ? "opacity-40" : ""}`}
+      data-run-state={runState(task) ?? undefined}
+      className={`relative cursor-grab touch-none rounded-lg border bg-white p-3 shadow-sm hover:border-slate-400 dark:bg-slate-900 dark:hover:border-slate-500 ${CARD_STATE_STYLE[runState(task) ?? "idle"]} ${isDragging ? "opacity-40" : ""}`}
     >
+      <CardMenu task={task} onOpen={onOpen} />
       <CardBody task={task} />
     </div>
   );
@@ -74,7 +77,12 @@ export function CardBody({ task }: { task: Task }) {
   const blocked = Boolean(task.blocked) || openQuestions > 0;
   return (
     <>
-      <p className="line-clamp-2 text-sm font-medium break-words">{task.title}</p>
+      <p className="line-clamp-2 pr-6 text-sm font-medium break-words">
+        <span className="mr-1 font-normal text-slate-600 dark:text-slate-400" data-testid="task-number">
+          #{task.number}
+        </span>
+        {task.title}
+      </p>
       <div className="mt-2 flex flex-wrap items-center gap-1.5 text-xs">
         <span
           className={`rounded px-1.5 py-0.5 font-semibold uppercase ${PRIORITY_STYLE[task.priority] ?? PRIORITY_STYLE.p2}`}
@@ -160,18 +168,22 @@ export function CardBody({ task }: { task: Task }) {
 function RunStatus({ task }: { task: Task }) {
   const status = task.latest_run_status;
   if (!status) return null;
+  if (status === RUN_STATUS.waiting_for_input) {
+    return (
+      <span
+        data-testid="run-status"
+        className="rounded bg-amber-500 px-1.5 py-0.5 font-semibold text-slate-950"
+        title="The agent asked a question: answer it in the question panel or the run's view"
+      >
+        ⏸ Waiting for input
+      </span>
+    );
+  }
   if (status === RUN_STATUS.running || status === RUN_STATUS.queued) {
     return (
       <span data-testid="run-status" className="flex items-center gap-1 text-slate-700 dark:text-slate-300">
         <Spinner label={status === RUN_STATUS.running ? "Agent running" : "Agent queued"} />{" "}
-        {status === RUN_STATUS.running ? "Running" : "Queued"}
-      </span>
-    );
-  }
-  if (status === RUN_STATUS.waiting_for_input) {
-    return (
-      <span data-testid="run-status" className="text-amber-800 dark:text-amber-300">
-        ? Agent waits for an answer
+        {status === RUN_STATUS.running ? "Agent running" : "Queued"}
       </span>
     );
   }
@@ -193,6 +205,76 @@ function RunStatus({ task }: { task: Task }) {
     </span>
   );
 }
+
+/** Where people are needed, at a glance: a card waiting for an answer stands out; a running one is marked. */
+function runState(task: Task): "waiting" | "running" | null {
+  if (task.latest_run_status === RUN_STATUS.waiting_for_input) return "waiting";
+  if (task.latest_run_status === RUN_STATUS.running || task.latest_run_status === RUN_STATUS.queued) return "running";
+  return null;
+}
+
+const CARD_STATE_STYLE = {
+  idle: "border-slate-200 dark:border-slate-700",
+  running: "border-blue-500 dark:border-blue-400",
+  waiting: "border-amber-500 ring-2 ring-amber-400 dark:border-amber-400",
+};
+
+/** The card's menu: open it, or start an agent on it. Keys and pointers stay out of the drag. */
+function CardMenu({ task, onOpen }: { task: Task; onOpen: (taskId: string) => void }) {
+  const ui = useWorkspaceUi();
+  const [open, setOpen] = useState(false);
+  const menuId = useId();
+  const stop = (event: React.SyntheticEvent) => event.stopPropagation();
+  const choose = (action: () => void) => (event: React.MouseEvent) => {
+    event.stopPropagation();
+    setOpen(false);
+    action();
+  };
+  return (
+    <div
+      className="absolute top-2 right-2"
+      onPointerDown={stop}
+      onClick={stop}
+      onKeyDown={(event) => {
+        event.stopPropagation();
+        if (event.key === "Escape") setOpen(false);
+      }}
+    >
+      <button
+        type="button"
+        aria-label={`Actions for ${task.title}`}
+        aria-haspopup="menu"
+        aria-expanded={open}
+        aria-controls={open ? menuId : undefined}
+        onClick={() => setOpen((value) => !value)}
+        className="rounded px-1.5 text-slate-600 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800"
+      >
+        ⋯
+      </button>
+      {open ? (
+        <ul
+          id={menuId}
+          role="menu"
+          aria-label={`Actions for ${task.title}`}
+          className="absolute right-0 z-20 mt-1 w-36 rounded-md border border-slate-200 bg-white py-1 text-sm shadow-lg dark:border-slate-700 dark:bg-slate-900"
+        >
+          <li role="none">
+            <button type="button" role="menuitem" autoFocus className={menuItem} onClick={choose(() => ui.runAgent(task.id))}>
+              Run agent…
+            </button>
+          </li>
+          <li role="none">
+            <button type="button" role="menuitem" className={menuItem} onClick={choose(() => onOpen(task.id))}>
+              Open
+            </button>
+          </li>
+        </ul>
+      ) : null}
+    </div>
+  );
+}
+
+const menuItem = "block w-full px-3 py-1.5 text-left hover:bg-slate-100 dark:hover:bg-slate-800";
 
 const PR_STATE_STYLE: Record<NonNullable<Task["pr_state"]>, string> = {
   open: "bg-green-100 text-green-900 dark:bg-green-950 dark:text-green-200",

@@ -12,9 +12,12 @@ import { Dialog } from "@/components/ui/dialog";
 import { dangerButton, ErrorText, inputClass, primaryButton, secondaryButton, Spinner } from "@/components/ui/field";
 import { useToast } from "@/components/ui/toast";
 import { FixConflictsButton } from "@/components/executions/fix-conflicts-button";
+import { OpenPullRequestButton } from "@/components/github/open-pull-request-button";
 import { QuestionItem, useAnswer } from "@/components/questions/question-panel";
 import { TaskActivity } from "@/components/board/task-activity";
 import { TaskDependencies } from "@/components/board/task-dependencies";
+import { useWorkspaceUi } from "@/components/workspace/workspace-context";
+import { statusLabel } from "@/components/runs/run-view";
 
 interface Draft {
   title: string;
@@ -28,6 +31,7 @@ interface Draft {
 
 export function TaskDialog({ workspaceId, taskId, onClose }: { workspaceId: string; taskId: string; onClose: () => void }) {
   const toast = useToast();
+  const ui = useWorkspaceUi();
   const task = useQuery(taskQuery(workspaceId, taskId));
   const runs = useQuery(taskRunsQuery(workspaceId, taskId));
   const projects = useQuery(projectsQuery(workspaceId));
@@ -44,7 +48,7 @@ export function TaskDialog({ workspaceId, taskId, onClose }: { workspaceId: stri
   const questions = task.data?.questions ?? [];
 
   return (
-    <Dialog open onClose={onClose} title={task.data ? "Task details" : "Loading task…"} wide>
+    <Dialog open onClose={onClose} title={task.data ? `Task #${task.data.number}` : "Loading task…"} wide>
       {task.isPending || !draft ? (
         task.isError ? (
           <ErrorText>Could not load the task: {task.error.message}</ErrorText>
@@ -141,7 +145,11 @@ export function TaskDialog({ workspaceId, taskId, onClose }: { workspaceId: stri
               <button type="submit" className={primaryButton} disabled={save.isPending}>
                 {save.isPending ? "Saving…" : "Save"}
               </button>
+              <button type="button" className={secondaryButton} onClick={() => ui.runAgent(taskId)}>
+                Run agent…
+              </button>
               {task.data?.has_merge_conflict ? <FixConflictsButton task={task.data} /> : null}
+              {task.data ? <OpenPullRequestButton workspaceId={workspaceId} task={task.data} /> : null}
               <span className="ml-auto" />
               {confirmDelete ? (
                 <>
@@ -209,22 +217,54 @@ export function TaskDialog({ workspaceId, taskId, onClose }: { workspaceId: stri
               <table className="w-full text-left text-sm">
                 <thead className="text-xs text-slate-600 dark:text-slate-400">
                   <tr>
-                    <th className="py-1">#</th>
+                    <th className="py-1">Run</th>
                     <th>Status</th>
+                    <th>Agent</th>
                     <th>Trigger</th>
                     <th>Duration</th>
-                    <th>Exit</th>
+                    <th>Changes</th>
                     <th>Error</th>
                   </tr>
                 </thead>
                 <tbody>
                   {runs.data.map((run) => (
-                    <tr key={run.id} className="border-t border-slate-200 dark:border-slate-800">
-                      <td className="py-1">{run.attempt_number}</td>
-                      <td>{run.status}</td>
+                    <tr
+                      key={run.id}
+                      data-testid="run-row"
+                      className={`border-t border-slate-200 dark:border-slate-800 ${run.execution_id ? "cursor-pointer hover:bg-slate-50 dark:hover:bg-slate-800" : ""}`}
+                      onClick={() => run.execution_id && ui.watchExecution(run.execution_id, runTitle(run.attempt_number, task.data))}
+                    >
+                      <td className="py-1">
+                        {run.execution_id ? (
+                          <button
+                            type="button"
+                            className="text-blue-800 underline dark:text-blue-300"
+                            aria-label={`Open run ${run.attempt_number}`}
+                            onClick={(event) => {
+                              event.stopPropagation();
+                              ui.watchExecution(run.execution_id!, runTitle(run.attempt_number, task.data));
+                            }}
+                          >
+                            #{run.attempt_number}
+                          </button>
+                        ) : (
+                          `#${run.attempt_number}`
+                        )}
+                      </td>
+                      <td>{statusLabel(run.status)}</td>
+                      <td>{run.agent_name ?? "—"}</td>
                       <td>{run.trigger ?? "manual"}</td>
                       <td>{run.duration_seconds != null ? `${run.duration_seconds.toFixed(1)} s` : "—"}</td>
-                      <td>{run.exit_code ?? "—"}</td>
+                      <td>
+                        {run.files_changed != null ? (
+                          <span title={run.commit_sha ?? undefined}>
+                            {run.files_changed} files <span className="text-green-800 dark:text-green-300">+{run.lines_added ?? 0}</span>{" "}
+                            <span className="text-red-800 dark:text-red-300">−{run.lines_removed ?? 0}</span>
+                          </span>
+                        ) : (
+                          "—"
+                        )}
+                      </td>
                       <td className="max-w-60 truncate" title={run.error_message ?? ""}>
                         {run.error_message ?? ""}
                       </td>
@@ -240,6 +280,10 @@ export function TaskDialog({ workspaceId, taskId, onClose }: { workspaceId: stri
       )}
     </Dialog>
   );
+}
+
+function runTitle(attempt: number, task: Task | undefined): string {
+  return task ? `Run ${attempt} · #${task.number} ${task.title}` : `Run ${attempt}`;
 }
 
 function toDraft(task: Task): Draft {

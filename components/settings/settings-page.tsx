@@ -15,17 +15,21 @@ import { membersQuery, useAddMember, useRemoveMember } from "@/lib/client/member
 import type { CreatedApiKey, Member } from "@/lib/client/types";
 import { workspaceQuery } from "@/lib/client/workspaces";
 import { codehostLabel } from "@/components/workspace/codehost-badge";
+import { GithubAutomationSettings } from "@/components/github/github-automation-settings";
 import { Dialog } from "@/components/ui/dialog";
 import { dangerButton, ErrorText, inputClass, primaryButton, secondaryButton } from "@/components/ui/field";
 import { useToast } from "@/components/ui/toast";
 import { DependenciesSection } from "@/components/settings/dependencies-section";
 import { WebhooksSection } from "@/components/settings/webhooks-section";
+import { AgentsSection, RepositorySection } from "@/components/settings/agents-section";
 
 export function SettingsPage({ workspaceId }: { workspaceId: string }) {
   return (
     <main className="mx-auto max-w-3xl space-y-8 px-6 py-6">
       <h1 className="text-xl font-semibold">Settings</h1>
       <CodehostSection workspaceId={workspaceId} />
+      <RepositorySection workspaceId={workspaceId} />
+      <AgentsSection workspaceId={workspaceId} />
       <MembersSection workspaceId={workspaceId} />
       <DependenciesSection workspaceId={workspaceId} />
       <OwnersWebhooks workspaceId={workspaceId} />
@@ -131,6 +135,7 @@ function CodehostSection({ workspaceId }: { workspaceId: string }) {
           )}
           <ErrorText>{connect.error?.message ?? disconnect.error?.message ?? install.error?.message}</ErrorText>
           {isOwner ? <LastDelivery workspaceId={workspaceId} /> : null}
+          {status.data.connected ? <GithubAutomationSettings workspaceId={workspaceId} canEdit={isOwner} /> : null}
         </>
       )}
     </section>

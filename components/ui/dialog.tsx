@@ -15,7 +15,8 @@ export function Dialog({
   onClose: () => void;
   title: string;
   children: React.ReactNode;
-  wide?: boolean;
+  /** true: for forms with more fields; "full": for views such as a run's log and diff. */
+  wide?: boolean | "full";
 }) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
@@ -40,7 +41,7 @@ export function Dialog({
         // A click on the backdrop lands on the <dialog> element itself.
         if (event.target === ref.current) onClose();
       }}
-      className={`m-auto max-h-[90vh] w-[calc(100%-2rem)] ${wide ? "max-w-3xl" : "max-w-lg"} overflow-y-auto rounded-xl border border-slate-200 bg-white p-0 text-slate-900 shadow-2xl backdrop:bg-slate-950/50 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100`}
+      className={`m-auto max-h-[90vh] w-[calc(100%-2rem)] ${wide === "full" ? "max-w-6xl" : wide ? "max-w-3xl" : "max-w-lg"} overflow-y-auto rounded-xl border border-slate-200 bg-white p-0 text-slate-900 shadow-2xl backdrop:bg-slate-950/50 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100`}
     >
       {open ? (
         <div className="p-6">

@@ -7,8 +7,10 @@ export interface WorkspaceUi {
   questionsOpen: boolean;
   setQuestionsOpen: (open: boolean | ((open: boolean) => boolean)) => void;
   openHelp: () => void;
-  /** Opens a live view of an execution (fix conflicts, a triggered schedule). */
+  /** Opens a run's live view (by its execution): a started run, fix conflicts, a history row. */
   watchExecution: (executionId: string, title: string) => void;
+  /** Opens the Run agent dialog for a task. */
+  runAgent: (taskId: string) => void;
   openTask: (taskId: string) => void;
 }
 

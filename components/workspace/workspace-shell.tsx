@@ -9,7 +9,8 @@ import { ToastProvider } from "@/components/ui/toast";
 import { CodehostBadge } from "@/components/workspace/codehost-badge";
 import { HelpDialog } from "@/components/workspace/help-dialog";
 import { QuestionPanel } from "@/components/questions/question-panel";
-import { ExecutionDialog } from "@/components/executions/execution-dialog";
+import { RunDialog } from "@/components/runs/run-view";
+import { RunAgentDialog } from "@/components/runs/run-agent-dialog";
 import { TaskDialog } from "@/components/board/task-dialog";
 import { WorkspaceContext, type WorkspaceUi } from "@/components/workspace/workspace-context";
 import { useOpenQuestions } from "@/lib/client/questions";
@@ -34,12 +35,21 @@ function Shell({ workspaceId, username, children }: { workspaceId: string; usern
   const [helpOpen, setHelpOpen] = useState(false);
   const [execution, setExecution] = useState<{ id: string; title: string } | null>(null);
   const [taskId, setTaskId] = useState<string | null>(null);
+  const [runTaskId, setRunTaskId] = useState<string | null>(null);
   const workspace = useQuery(workspaceQuery(workspaceId));
   const openQuestions = useOpenQuestions(workspaceId);
 
   const watchExecution = useCallback((id: string, title: string) => setExecution({ id, title }), []);
   const ui = useMemo<WorkspaceUi>(
-    () => ({ workspaceId, questionsOpen, setQuestionsOpen, openHelp: () => setHelpOpen(true), watchExecution, openTask: setTaskId }),
+    () => ({
+      workspaceId,
+      questionsOpen,
+      setQuestionsOpen,
+      openHelp: () => setHelpOpen(true),
+      watchExecution,
+      openTask: setTaskId,
+      runAgent: setRunTaskId,
+    }),
     [workspaceId, questionsOpen, watchExecution],
   );
 
@@ -149,10 +159,29 @@ function Shell({ workspaceId, username, children }: { workspaceId: string; usern
         </div>
       </div>
       <HelpDialog open={helpOpen} onClose={() => setHelpOpen(false)} />
-      {execution ? (
-        <ExecutionDialog workspaceId={workspaceId} executionId={execution.id} title={execution.title} onClose={() => setExecution(null)} />
-      ) : null}
       {taskId ? <TaskDialog workspaceId={workspaceId} taskId={taskId} onClose={() => setTaskId(null)} /> : null}
+      {runTaskId ? (
+        <RunAgentDialog
+          workspaceId={workspaceId}
+          taskId={runTaskId}
+          onClose={() => setRunTaskId(null)}
+          onStarted={(id, title) => {
+            setRunTaskId(null);
+            watchExecution(id, title);
+          }}
+        />
+      ) : null}
+      {/* Last, so it opens above the task dialog a history row was clicked in. */}
+      {execution ? (
+        <RunDialog
+          key={execution.id}
+          workspaceId={workspaceId}
+          executionId={execution.id}
+          title={execution.title}
+          onClose={() => setExecution(null)}
+          onWatch={watchExecution}
+        />
+      ) : null}
     </WorkspaceContext.Provider>
   );
 }

@@ -1,7 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "@/lib/client/api";
 import { codehostKeys } from "@/lib/client/query-keys";
-import type { CodehostConnectInput, CodehostStatus, GithubDeliveries, GithubInstall, GithubRepositories } from "@/lib/client/types";
+import type {
+  CodehostConnectInput,
+  CodehostStatus,
+  GithubDeliveries,
+  GithubInstall,
+  GithubRepositories,
+  GithubSettings,
+} from "@/lib/client/types";
 
 // The workspace's GitHub connection.
 
@@ -56,5 +63,23 @@ export function useLastGithubDelivery(workspaceId: string, enabled: boolean) {
     select: (page) => page.items[0] ?? null,
     enabled,
     refetchInterval: 30_000,
+  });
+}
+
+/** How the workspace follows GitHub: merged → done and the three automations. */
+export function useGithubSettings(workspaceId: string) {
+  return useQuery({
+    queryKey: codehostKeys.settings(workspaceId),
+    queryFn: () => api<GithubSettings>(`${codehostUrl(workspaceId)}/github/settings`),
+  });
+}
+
+/** Changes some of them (owners); the cache takes the server's answer. */
+export function useUpdateGithubSettings(workspaceId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (patch: Partial<GithubSettings>) =>
+      api<GithubSettings>(`${codehostUrl(workspaceId)}/github/settings`, { method: "PATCH", json: patch }),
+    onSuccess: (saved) => client.setQueryData(codehostKeys.settings(workspaceId), saved),
   });
 }

@@ -78,10 +78,25 @@ export const executionKeys = {
   log: (workspaceId: string, executionId: string) => [...executionKeys.detail(workspaceId, executionId), "log"] as const,
 };
 
+export const diffKeys = {
+  task: (workspaceId: string, taskId: string) => [...taskKeys.detail(workspaceId, taskId), "diff"] as const,
+};
+
+export const agentKeys = {
+  all: (workspaceId: string) => ["agents", workspaceId] as const,
+  list: (workspaceId: string) => [...agentKeys.all(workspaceId), "list"] as const,
+  presets: (workspaceId: string) => [...agentKeys.all(workspaceId), "presets"] as const,
+};
+
+export const repositoryKeys = {
+  detail: (workspaceId: string) => ["repository", workspaceId] as const,
+};
+
 export const codehostKeys = {
   status: (workspaceId: string) => ["codehost", workspaceId] as const,
   repositories: (workspaceId: string) => ["codehost", workspaceId, "repositories"] as const,
   deliveries: (workspaceId: string) => ["codehost", workspaceId, "deliveries"] as const,
+  settings: (workspaceId: string) => ["codehost", workspaceId, "settings"] as const,
 };
 
 export const webhookKeys = {

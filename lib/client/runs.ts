@@ -1,14 +1,54 @@
-import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
+import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "@/lib/client/api";
-import { executionKeys, taskKeys } from "@/lib/client/query-keys";
-import type { Execution, TaskRun } from "@/lib/client/types";
+import { findTask, patchTask } from "@/lib/client/board-cache";
+import { diffKeys, executionKeys, taskKeys } from "@/lib/client/query-keys";
+import type { Execution, RunHistoryItem, StartRunInput, Task, TaskDiff } from "@/lib/client/types";
+import { RUN_STATUS } from "@/lib/runs/statuses";
 
-// A task's agent runs: their history, and starting the conflict-fixing run.
+// A task's agent runs: their history, starting one (from the Run agent dialog or a review's
+// "Request changes"), the conflict-fixing run, and the diff of the task's branch.
+
+export type RunRecord = RunHistoryItem;
 
 export function taskRunsQuery(workspaceId: string, taskId: string) {
   return queryOptions({
     queryKey: taskKeys.runs(workspaceId, taskId),
-    queryFn: () => api<TaskRun[]>(`/api/workspaces/${workspaceId}/tasks/${taskId}/runs`),
+    queryFn: () => api<RunRecord[]>(`/api/workspaces/${workspaceId}/tasks/${taskId}/runs`),
+  });
+}
+
+/**
+ * Starts an agent run. The card shows "Queued" at once and goes back to what it showed if the server
+ * refuses (a run already active, a deleted profile); the execution it returns is cached for the live view.
+ */
+export function useStartRun(workspaceId: string, taskId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: StartRunInput) =>
+      api<Execution>(`/api/workspaces/${workspaceId}/tasks/${taskId}/runs`, { method: "POST", json: input }),
+    onMutate: () => {
+      const before = findTask(client, workspaceId, taskId);
+      const previous = before
+        ? { status: before.latest_run_status, error: before.latest_run_error, trigger: before.latest_run_trigger }
+        : null;
+      patchTask(client, workspaceId, taskId, (task) => ({ ...task, latest_run_status: RUN_STATUS.queued, latest_run_error: null }));
+      return { previous };
+    },
+    onError: (_error, _input, context) => {
+      const previous = context?.previous;
+      if (previous) {
+        patchTask(client, workspaceId, taskId, (task: Task) => ({
+          ...task,
+          latest_run_status: previous.status,
+          latest_run_error: previous.error,
+          latest_run_trigger: previous.trigger,
+        }));
+      }
+    },
+    onSuccess: (execution) => {
+      client.setQueryData(executionKeys.detail(workspaceId, execution.id), execution);
+      client.invalidateQueries({ queryKey: taskKeys.runs(workspaceId, taskId) });
+    },
   });
 }
 
@@ -18,5 +58,15 @@ export function useFixConflicts(workspaceId: string, taskId: string) {
   return useMutation({
     mutationFn: () => api<Execution>(`/api/workspaces/${workspaceId}/tasks/${taskId}/fix-conflicts`, { method: "POST" }),
     onSuccess: (execution) => client.setQueryData(executionKeys.detail(workspaceId, execution.id), execution),
+  });
+}
+
+/** The task branch's changes against its base (409 in words when the task has no branch or no repository). */
+export function useTaskDiff(workspaceId: string, taskId: string, enabled = true) {
+  return useQuery({
+    queryKey: diffKeys.task(workspaceId, taskId),
+    queryFn: () => api<TaskDiff>(`/api/workspaces/${workspaceId}/tasks/${taskId}/diff`),
+    enabled,
+    retry: false,
   });
 }

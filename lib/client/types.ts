@@ -6,17 +6,19 @@ import type {
   codehostStatus,
   connectCodehostBody,
   deliveriesResponse,
+  githubSettings,
   installationRepositoriesResponse,
   installResponse,
 } from "@/lib/codehost/schemas";
 import type { createProjectBody, projectResponse } from "@/lib/projects/schemas";
 import type { questionResponse } from "@/lib/questions/schemas";
-import type { execution, executionLog } from "@/lib/runs/schemas";
+import type { execution, executionLog, logEntry, runHistoryItem } from "@/lib/runs/schemas";
 import type { createScheduleBody, scheduleResponse, triggerResponse } from "@/lib/schedules/schemas";
 import type {
   boardResponse,
   createTaskBody,
   paginatedTasksResponse,
+  runUsage,
   taskResponse,
   taskRunResponse,
   updateTaskBody,
@@ -32,6 +34,7 @@ import type {
   updateWebhookBody,
   webhookResponse,
 } from "@/lib/webhooks/schemas";
+import type { taskDiffResponse } from "@/lib/worktrees/schemas";
 import type { ColumnKey, SORT_FIELDS } from "@/lib/tasks/columns";
 import { ACTIVE_RUN_STATUSES as ACTIVE } from "@/lib/runs/statuses";
 
@@ -45,6 +48,7 @@ export const DEFAULT_SORT: ColumnSort = { by: "position", dir: "asc" };
 
 export type Question = z.output<typeof questionResponse>;
 export type TaskRun = z.output<typeof taskRunResponse>;
+export type RunHistoryItem = z.output<typeof runHistoryItem>;
 export type Task = Omit<z.output<typeof taskResponse>, "status"> & { status: ColumnKey };
 export type TaskPage = Omit<z.output<typeof paginatedTasksResponse>, "items"> & { items: Task[] };
 export type BoardColumnPage = Omit<z.output<typeof boardResponse>["columns"][number], "items"> & { items: Task[] };
@@ -57,6 +61,7 @@ export type CodehostStatus = z.output<typeof codehostStatus>;
 export type GithubInstall = z.output<typeof installResponse>;
 export type GithubRepositories = z.output<typeof installationRepositoriesResponse>;
 export type GithubDeliveries = z.output<typeof deliveriesResponse>;
+export type GithubSettings = z.output<typeof githubSettings>;
 export type Member = z.output<typeof member>;
 export type ApiKey = z.output<typeof apiKey>;
 export type CreatedApiKey = z.output<typeof createdApiKey>;
@@ -86,3 +91,29 @@ export type ScheduleInput = z.input<typeof createScheduleBody>;
 export type CodehostConnectInput = z.input<typeof connectCodehostBody>;
 export type CreateWebhookInput = z.input<typeof createWebhookBody>;
 export type UpdateWebhookInput = z.input<typeof updateWebhookBody>;
+
+// ---- Agent runs (docs/agents.md): the structured log, usage and the task's diff.
+
+/** One stored log entry: `type` is ACP's sessionUpdate (or output, prompt, permission, stop, error, git). */
+export type LogEntry = z.output<typeof logEntry>;
+export type RunLogPage = ExecutionLog;
+/** Only what the agent reported; a missing figure is null, never guessed. */
+export type RunUsage = z.output<typeof runUsage>;
+
+/** The task branch's changes against its base: files, then hunks (lib/worktrees/schemas.ts). */
+export type TaskDiff = z.output<typeof taskDiffResponse>;
+export type DiffFile = TaskDiff["files"][number];
+export type DiffLine = DiffFile["hunks"][number]["lines"][number];
+
+/** A review comment on a line of the diff, sent back with "Request changes". */
+export interface ReviewComment {
+  path: string;
+  line: number;
+  body: string;
+}
+
+export interface StartRunInput {
+  instructions?: string;
+  agent_id?: string;
+  comments?: ReviewComment[];
+}

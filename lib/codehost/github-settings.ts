@@ -5,17 +5,21 @@ import type { deliveriesResponse, githubSettings, githubSettingsPatch } from "@/
 // The workspace's GitHub behaviour and the deliveries it received: what Settings shows the owner.
 
 export async function githubSettingsOf(db: Db, workspaceId: string): Promise<z.output<typeof githubSettings>> {
-  const row = await db.workspace.findUniqueOrThrow({ where: { id: workspaceId }, select: { githubMergedToDone: true } });
-  return { merged_to_done: row.githubMergedToDone };
+  return serialize(await db.workspace.findUniqueOrThrow({ where: { id: workspaceId }, select: SETTINGS }));
 }
 
 export async function updateGithubSettings(db: Db, workspaceId: string, patch: z.output<typeof githubSettingsPatch>) {
   const row = await db.workspace.update({
     where: { id: workspaceId },
-    data: { githubMergedToDone: patch.merged_to_done },
-    select: { githubMergedToDone: true },
+    data: {
+      githubMergedToDone: patch.merged_to_done,
+      githubAutoOpenPr: patch.auto_open_pull_request,
+      githubAutoFixConflicts: patch.auto_fix_conflicts,
+      githubAutoFixChecks: patch.auto_fix_checks,
+    },
+    select: SETTINGS,
   });
-  return { merged_to_done: row.githubMergedToDone };
+  return serialize(row);
 }
 
 /** The newest deliveries for the workspace's installation or repository (one statement). */
@@ -30,4 +34,20 @@ export async function recentDeliveries(db: Db, workspaceId: string, limit: numbe
     ORDER BY d.received_at DESC, d.delivery_id DESC
     LIMIT ${limit}`;
   return { items: rows.map((row) => ({ ...row, received_at: row.received_at.toISOString() })) };
+}
+
+const SETTINGS = { githubMergedToDone: true, githubAutoOpenPr: true, githubAutoFixConflicts: true, githubAutoFixChecks: true } as const;
+
+function serialize(row: {
+  githubMergedToDone: boolean;
+  githubAutoOpenPr: boolean;
+  githubAutoFixConflicts: boolean;
+  githubAutoFixChecks: boolean;
+}) {
+  return {
+    merged_to_done: row.githubMergedToDone,
+    auto_open_pull_request: row.githubAutoOpenPr,
+    auto_fix_conflicts: row.githubAutoFixConflicts,
+    auto_fix_checks: row.githubAutoFixChecks,
+  };
 }

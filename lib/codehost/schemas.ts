@@ -73,6 +73,17 @@ export const deliveriesResponse = z.object({
 
 export const githubSettings = z.object({
   merged_to_done: z.boolean().describe("A merged pull request moves its linked task to done (default true)."),
+  auto_open_pull_request: z
+    .boolean()
+    .describe("When an agent run succeeds with commits on the task's branch, push it and open a pull request (default false)."),
+  auto_fix_conflicts: z
+    .boolean()
+    .describe("When a linked pull request turns conflicted, start fix-conflicts; at most once per head commit (default false)."),
+  auto_fix_checks: z
+    .boolean()
+    .describe(
+      "When a linked pull request's checks fail, start an agent run with the failing checks; at most once per head commit (default false).",
+    ),
 });
 
 export const githubSettingsPatch = githubSettings.partial();

@@ -6,16 +6,24 @@ import { afterEach, describe, expect, it } from "vitest";
 import {
   branchChanges,
   branchDiff,
+  changedFiles,
   commitAll,
   concludeMerge,
+  containsRef,
   ensureWorktree,
   filesWithMarkers,
   mergeDefaultBranch,
+  mergeInProgress,
   pushBranch,
+  rangeNumstat,
+  rangePatch,
+  refSha,
   removeWorktree,
+  resetTo,
   syncClone,
   taskBranchName,
 } from "@/lib/git/task-worktree";
+import { parseNumstat, parseUnifiedDiff } from "@/lib/worktrees/task-diff";
 
 // Against real git: a bare repository on disk is the remote, as a hosted one would be.
 
@@ -126,6 +134,79 @@ describe("task worktrees", () => {
     await ensureWorktree(clone, dir, "tb/5-x", "main");
     expect(await mergeDefaultBranch(clone, dir, "tb/5-x", "main")).toEqual({ state: "clean" });
     expect(fs.readFileSync(path.join(dir, "b.txt"), "utf8")).toBe("B\n");
+  });
+
+  it("reads a branch's diff from the clone: added, deleted, renamed, binary and unusual paths", async () => {
+    const { remote, root } = bareRemote({ "keep.txt": "1\n2\n3\n", "old name.txt": "same\ncontent\nhere\n", "gone.txt": "bye\n" });
+    const clone = path.join(root, "clone");
+    await syncClone(remote, clone);
+    const dir = path.join(root, "wt", "6");
+    await ensureWorktree(clone, dir, "tb/6-diff", "main");
+    fs.writeFileSync(path.join(dir, "keep.txt"), "1\ntwo\n3\n");
+    fs.renameSync(path.join(dir, "old name.txt"), path.join(dir, "new näme.txt"));
+    fs.rmSync(path.join(dir, "gone.txt"));
+    fs.writeFileSync(path.join(dir, "logo.bin"), Buffer.from([0, 1, 2, 0, 255]));
+    fs.writeFileSync(path.join(dir, 'quote".txt'), "q\n");
+    await commitAll(dir, "changes");
+
+    const { baseSha, headSha, numstat } = await rangeNumstat(clone, "refs/heads/tb/6-diff", "main");
+    const files = parseNumstat(numstat);
+    const parsed = parseUnifiedDiff(await rangePatch(clone, baseSha, headSha, 1));
+    const byPath = Object.fromEntries(parsed.map((file) => [file.path, file]));
+    expect(files.map((file) => [file.path, file.old_path, file.status, file.additions, file.deletions, file.binary])).toEqual([
+      ["gone.txt", null, "modified", 0, 1, false],
+      ["keep.txt", null, "modified", 1, 1, false],
+      ["logo.bin", null, "modified", 0, 0, true],
+      ["new näme.txt", "old name.txt", "renamed", 0, 0, false],
+      ['quote".txt', null, "modified", 1, 0, false],
+    ]);
+    expect(byPath["gone.txt"].status).toBe("deleted");
+    expect(byPath["logo.bin"].status).toBe("added");
+    expect(byPath["new näme.txt"].status).toBe("renamed");
+    expect(byPath['quote".txt'].status).toBe("added");
+    expect(byPath["keep.txt"].hunks).toEqual([
+      {
+        header: "@@ -1,3 +1,3 @@",
+        lines: [
+          { type: "context", text: "1", old_line: 1, new_line: 1 },
+          { type: "del", text: "2", old_line: 2, new_line: null },
+          { type: "add", text: "two", old_line: null, new_line: 2 },
+          { type: "context", text: "3", old_line: 3, new_line: 3 },
+        ],
+      },
+    ]);
+    // Only the paths asked for.
+    const one = parseUnifiedDiff(await rangePatch(clone, baseSha, headSha, 3, ["keep.txt"]));
+    expect(one.map((file) => file.path)).toEqual(["keep.txt"]);
+  });
+
+  it("tells a merge in progress, the files it touched, and puts a branch back", async () => {
+    const { remote, root, work } = bareRemote({ "s.txt": "base\n" });
+    gitIn(work, "checkout", "-q", "-b", "tb/8-x");
+    fs.writeFileSync(path.join(work, "s.txt"), "task\n");
+    gitIn(work, "commit", "-q", "-am", "task");
+    gitIn(work, "push", "-q", "origin", "tb/8-x");
+    gitIn(work, "checkout", "-q", "main");
+    fs.writeFileSync(path.join(work, "s.txt"), "main\n");
+    gitIn(work, "commit", "-q", "-am", "main");
+    gitIn(work, "push", "-q", "origin", "main");
+    const clone = path.join(root, "clone");
+    await syncClone(remote, clone);
+    const dir = path.join(root, "wt", "8");
+    await ensureWorktree(clone, dir, "tb/8-x", "main");
+    const before = (await refSha(dir, "HEAD"))!;
+    expect(await mergeInProgress(dir)).toBe(false);
+    expect(await containsRef(dir, "refs/remotes/origin/main")).toBe(false);
+    await mergeDefaultBranch(clone, dir, "tb/8-x", "main");
+    expect(await mergeInProgress(dir)).toBe(true);
+    fs.writeFileSync(path.join(dir, "extra.txt"), "new\n");
+    expect((await changedFiles(dir)).sort()).toEqual(["extra.txt", "s.txt"]);
+    fs.writeFileSync(path.join(dir, "s.txt"), "both\n");
+    await concludeMerge(dir, ["s.txt"]);
+    expect(await containsRef(dir, "refs/remotes/origin/main")).toBe(true);
+    await resetTo(dir, before);
+    expect(await refSha(dir, "HEAD")).toBe(before);
+    expect(await refSha(dir, "refs/heads/no-such-branch")).toBeNull();
   });
 
   it("names branches tb/<number>-<slug>", () => {

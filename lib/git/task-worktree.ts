@@ -38,19 +38,37 @@ export interface BranchChanges {
   linesRemoved: number;
 }
 
-function git(dir: string): SimpleGit {
-  return simpleGit({ ...OPTIONS, baseDir: dir, config: COMMITTER }).env(GIT_ENV);
+/** What a remote needs beyond its URL: variables for git (`gitRemoteFor`), such as credentials in GIT_CONFIG_* form. */
+export type RemoteEnv = Record<string, string> | undefined;
+
+/**
+ * `remoteEnv` comes from the server's own configuration (lib/repositories/git-remote-for.ts), never
+ * from a request, so its GIT_* names are let through simple-git's guard by name.
+ */
+function git(dir: string, remoteEnv?: RemoteEnv): SimpleGit {
+  const extra = remoteEnv ?? {};
+  return simpleGit({
+    ...OPTIONS,
+    // GIT_CONFIG_COUNT/KEY/VALUE carry an installation token's header (lib/github/git-remote.ts).
+    unsafe: { ...OPTIONS.unsafe, allowUnsafeConfigEnvCount: "GIT_CONFIG_COUNT" in extra },
+    allowEnvironment: [...ALLOWED, ...Object.keys(extra)],
+    baseDir: dir,
+    config: COMMITTER,
+  }).env({
+    ...GIT_ENV,
+    ...extra,
+  });
 }
 
 /** Clones the repository once, without checking anything out, then fetches every branch. */
-export async function syncClone(url: string, cloneDir: string): Promise<void> {
+export async function syncClone(url: string, cloneDir: string, remoteEnv?: RemoteEnv): Promise<void> {
   if (!fs.existsSync(path.join(cloneDir, "HEAD")) && !fs.existsSync(path.join(cloneDir, ".git"))) {
     fs.mkdirSync(path.dirname(cloneDir), { recursive: true, mode: 0o700 });
-    await simpleGit(OPTIONS).env(GIT_ENV).clone(url, cloneDir, ["--no-checkout"]);
+    await git(path.dirname(cloneDir), remoteEnv).clone(url, cloneDir, ["--no-checkout"]);
   } else {
     await git(cloneDir).remote(["set-url", "origin", url]);
   }
-  await git(cloneDir).fetch(["origin", "--prune"]);
+  await git(cloneDir, remoteEnv).fetch(["origin", "--prune"]);
 }
 
 /**
@@ -105,8 +123,14 @@ export type MergeResult = { state: "clean" } | { state: "conflicted"; files: str
  * Fetches, brings the task's branch up to date with its remote copy, and merges the default branch
  * into it. A clean merge is committed at once; a conflicted one is left in progress for an agent.
  */
-export async function mergeDefaultBranch(cloneDir: string, dir: string, branch: string, defaultBranch: string): Promise<MergeResult> {
-  await git(cloneDir).fetch(["origin", "--prune"]);
+export async function mergeDefaultBranch(
+  cloneDir: string,
+  dir: string,
+  branch: string,
+  defaultBranch: string,
+  remoteEnv?: RemoteEnv,
+): Promise<MergeResult> {
+  await git(cloneDir, remoteEnv).fetch(["origin", "--prune"]);
   const repo = git(dir);
   if (await hasRef(repo, `refs/remotes/origin/${branch}`)) await repo.raw(["merge", "--ff-only", `origin/${branch}`]);
   // simple-git resolves a git command that exits non-zero without writing to stderr, as a conflicted
@@ -145,8 +169,8 @@ export async function abortMerge(dir: string): Promise<void> {
     .catch(() => {});
 }
 
-export async function pushBranch(dir: string, branch: string): Promise<void> {
-  await git(dir).push("origin", `${branch}:refs/heads/${branch}`);
+export async function pushBranch(dir: string, branch: string, remoteEnv?: RemoteEnv): Promise<void> {
+  await git(dir, remoteEnv).push("origin", `${branch}:refs/heads/${branch}`);
 }
 
 /** Removes the worktree's files; the branch stays in the clone (and on the remote once pushed). */
@@ -187,4 +211,67 @@ export async function remoteHeads(url: string): Promise<string[]> {
     .split("\n")
     .map((line) => line.split("\t")[1]?.replace(/^refs\/heads\//, ""))
     .filter((name): name is string => Boolean(name));
+}
+
+/** True while a merge waits to be concluded in the worktree (MERGE_HEAD exists). */
+export async function mergeInProgress(dir: string): Promise<boolean> {
+  return hasRef(git(dir), "MERGE_HEAD");
+}
+
+/** Files that differ from HEAD in the worktree, staged or not, and new files: where markers could hide. */
+export async function changedFiles(dir: string): Promise<string[]> {
+  const repo = git(dir);
+  const tracked = await repo.raw(["diff", "--name-only", "-z", "HEAD"]);
+  const untracked = await repo.raw(["ls-files", "--others", "--exclude-standard", "-z"]);
+  return [...new Set([...tracked.split("\0"), ...untracked.split("\0")].filter(Boolean))];
+}
+
+/** Whether `ref` is part of HEAD's history (a merge of it was completed). */
+export async function containsRef(dir: string, ref: string): Promise<boolean> {
+  const repo = git(dir);
+  const [head, other] = await Promise.all([repo.revparse(["HEAD"]), repo.revparse([ref])]);
+  return (await repo.raw(["merge-base", head.trim(), other.trim()])).trim() === other.trim();
+}
+
+/** The sha of a ref in the repository at `dir`, or null when there is no such ref. */
+export async function refSha(dir: string, ref: string): Promise<string | null> {
+  const sha = (
+    await git(dir)
+      .raw(["rev-parse", "--verify", "--quiet", `${ref}^{commit}`])
+      .catch(() => "")
+  ).trim();
+  return sha || null;
+}
+
+export interface RangeNumstat {
+  baseSha: string;
+  headSha: string;
+  /** `git diff -M --numstat -z` output: exact paths, "-" counts for binary files. */
+  numstat: string;
+}
+
+const DIFF = ["-c", "core.quotePath=false", "diff", "--no-color", "--no-ext-diff", "-M"];
+
+/**
+ * What `head` (a ref of the clone) changed since it left `origin/<defaultBranch>`, per file, read
+ * from the clone itself so it is there even after the task's worktree was cleaned up.
+ */
+export async function rangeNumstat(cloneDir: string, head: string, defaultBranch: string): Promise<RangeNumstat> {
+  const repo = git(cloneDir);
+  const headSha = (await repo.revparse([`${head}^{commit}`])).trim();
+  const baseSha = (await repo.raw(["merge-base", headSha, `refs/remotes/origin/${defaultBranch}`])).trim();
+  const numstat = await repo.raw([...DIFF, "--numstat", "-z", baseSha, headSha]);
+  return { baseSha, headSha, numstat };
+}
+
+/** The unified diff between two commits, of the given paths only when `paths` is set (taken literally). */
+export async function rangePatch(cloneDir: string, baseSha: string, headSha: string, context: number, paths?: string[]): Promise<string> {
+  const limit = paths ? ["--", ...paths.map((file) => `:(literal)${file}`)] : [];
+  if (paths && paths.length === 0) return "";
+  return git(cloneDir).raw([...DIFF, `--unified=${context}`, baseSha, headSha, ...limit]);
+}
+
+/** Puts the worktree's branch back at `sha`, dropping what came after (a merge that failed its checks). */
+export async function resetTo(dir: string, sha: string): Promise<void> {
+  await git(dir).raw(["reset", "--hard", "--quiet", sha]);
 }

@@ -9,6 +9,7 @@ import type { BoardChange } from "@/lib/github/interpret-delivery";
 import { pickLinkedTask, type PullRequestChange } from "@/lib/github/pull-request-event";
 import type { PushChange } from "@/lib/github/push-event";
 import { updateTask } from "@/lib/tasks/update-task";
+import { startAutoFixChecks, startAutoFixConflicts } from "@/lib/github-sync/start-automatic-run";
 
 // What a verified delivery does to the board. The database part runs before the webhook is
 // answered; anything that asks GitHub comes back as a FollowUp, run after the answer. Every task
@@ -37,6 +38,8 @@ type TaskRow = {
   has_merge_conflict: boolean;
   merged_to_done: boolean;
   installation_id: number;
+  auto_fix_conflicts: boolean;
+  auto_fix_checks: boolean;
 };
 
 export async function applyBoardChange(db: Db, change: BoardChange): Promise<Applied> {
@@ -109,11 +112,13 @@ async function applyChecks(db: Db, change: ChecksChange): Promise<Applied> {
     result: `checks of ${change.head_sha} changed for ${rows.length} task(s)`,
     // One event says how one run went; the verdict is over all runs of the commit.
     followUp: async (github) => {
-      const { checks } = await fetchChecks(github, rows[0].installation_id, change.repo, change.head_sha);
+      const { checks, failing } = await fetchChecks(github, rows[0].installation_id, change.repo, change.head_sha);
+      const lines = [`checks: ${checks ?? "none"}`];
       for (const task of rows) {
         if (task.checks !== checks) await updateTask(db, task.workspace_id, task.id, {}, { checks });
+        if (checks === "failure" && task.auto_fix_checks) lines.push(await startAutoFixChecks(db, task, change.head_sha, failing));
       }
-      return `checks: ${checks ?? "none"}`;
+      return lines.join("; ");
     },
   };
 }
@@ -142,6 +147,9 @@ async function recheckMergeability(db: Db, github: GithubApp, repo: string, task
       await updateTask(db, task.workspace_id, task.id, { has_merge_conflict: found.has_merge_conflict });
     }
     lines.push(`#${task.pr_number}: ${found.mergeable_state}`);
+    if (found.has_merge_conflict && found.state === "open" && task.auto_fix_conflicts) {
+      lines.push(await startAutoFixConflicts(db, task, found.head_sha));
+    }
   }
   return `mergeability ${lines.join(", ")}`;
 }
@@ -149,7 +157,8 @@ async function recheckMergeability(db: Db, github: GithubApp, repo: string, task
 // ---------------------------------------------------------------- helpers
 
 const TASK_COLUMNS = Prisma.sql`t.id, t.workspace_id, t.number, t.branch, t.status, t.pr_url, t.pr_number, t.pr_head_sha, t.checks, t.has_merge_conflict,
-  w.github_merged_to_done AS merged_to_done, w.github_installation_id AS installation_id`;
+  w.github_merged_to_done AS merged_to_done, w.github_installation_id AS installation_id,
+  w.github_auto_fix_conflicts AS auto_fix_conflicts, w.github_auto_fix_checks AS auto_fix_checks`;
 
 function connectedTo(repo: string, installationId: number | null) {
   return Prisma.sql`lower(w.github_repo) = lower(${repo}) AND w.github_installation_id IS NOT NULL

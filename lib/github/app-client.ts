@@ -60,7 +60,9 @@ export function createGithubApp(settings: GithubAppSettings, options: GithubAppO
   return { settings, app, installationToken, asInstallation };
 }
 
-let fromEnv: { key: string; client: GithubApp | null } | undefined;
+// On globalThis: Next bundles the routes and instrumentation (the runner) separately, and one token
+// cache per process means one installation token in use at a time, not one per bundle.
+const shared = globalThis as typeof globalThis & { __taskboardGithubApp?: { key: string; client: GithubApp | null } };
 
 /** The server's App client from the environment (null when not configured), built once per settings. */
 export function githubAppFromEnv(env: Record<string, string | undefined> = process.env): GithubApp | null {
@@ -68,11 +70,11 @@ export function githubAppFromEnv(env: Record<string, string | undefined> = proce
   const key = ["GITHUB_APP_ID", "GITHUB_APP_PRIVATE_KEY", "GITHUB_APP_PRIVATE_KEY_FILE", "GITHUB_API_URL", "GITHUB_APP_SLUG"]
     .map((name) => env[name] ?? "")
     .join("\0");
-  if (fromEnv?.key !== key) {
+  if (shared.__taskboardGithubApp?.key !== key) {
     const settings = githubAppSettings(env);
-    fromEnv = { key, client: settings ? createGithubApp(settings) : null };
+    shared.__taskboardGithubApp = { key, client: settings ? createGithubApp(settings) : null };
   }
-  return fromEnv.client;
+  return shared.__taskboardGithubApp.client;
 }
 
 /** The HTTP status of an Octokit RequestError (or undefined for anything else). */

@@ -16,10 +16,27 @@ export type GitRemoteAccess = {
   expiresAt: Date;
 };
 
-export async function gitRemoteAccess(github: GithubApp, installationId: number, repo: string): Promise<GitRemoteAccess> {
-  const { token, expiresAt } = await github.installationToken(installationId);
+/**
+ * The remote of the connected repository with a token valid for at least the cache's margin (a fresh
+ * one once the cached token is that close to `expires_at`). `fresh` mints a new one regardless: after
+ * git was refused, because a token can be revoked or expire early.
+ */
+export async function gitRemoteAccess(
+  github: GithubApp,
+  installationId: number,
+  repo: string,
+  options: { fresh?: boolean } = {},
+): Promise<GitRemoteAccess> {
+  const { token, expiresAt } = await github.installationToken(installationId, options);
   const web = github.settings.webUrl;
   return { url: `${web}/${repoFullName.parse(repo)}.git`, env: gitAuthEnv(web, token), expiresAt };
+}
+
+/** git's own words when the remote refused the credentials (HTTP 401/403), as opposed to any other failure. */
+export function isGitAuthFailure(message: string): boolean {
+  return /Authentication failed|could not read Username|terminal prompts disabled|The requested URL returned error: 40[13]|HTTP 40[13]/i.test(
+    message,
+  );
 }
 
 function gitAuthEnv(webUrl: string, token: string): Record<string, string> {

@@ -6,6 +6,8 @@ import type { WorkspaceRepository } from "@/lib/generated/prisma/client";
 import { forbidden, notFound, ValidationError } from "@/lib/api/errors";
 import { dataDir } from "@/lib/config";
 import { remoteHeads } from "@/lib/git/task-worktree";
+import { removeWorkspaceWorktrees } from "@/lib/worktrees/sweep-worktrees";
+import { worktreeDiskUse } from "@/lib/worktrees/worktree-records";
 import { isLocalRepository, type repositoryResponse, type setRepositoryBody } from "@/lib/repositories/schemas";
 
 /** The server's clone of a workspace's repository. */
@@ -16,7 +18,7 @@ export function repositoryCloneDir(workspaceId: string): string {
 export async function getRepository(db: Db, workspaceId: string) {
   const row = await db.workspaceRepository.findUnique({ where: { workspaceId } });
   if (!row) throw notFound("Repository");
-  return serializeRepository(row);
+  return serializeRepository(row, await worktreeDiskUse(db, workspaceId));
 }
 
 /**
@@ -32,25 +34,39 @@ export async function setRepository(db: Db, workspaceId: string, input: z.output
     throw invalid("default_branch", input.default_branch, `The repository has no branch ${input.default_branch}`);
   }
   const previous = await db.workspaceRepository.findUnique({ where: { workspaceId } });
-  const data = { url: input.url, defaultBranch: input.default_branch };
+  const data = {
+    url: input.url,
+    defaultBranch: input.default_branch,
+    ...(input.worktree_retention_days !== undefined ? { worktreeRetentionDays: input.worktree_retention_days } : {}),
+  };
   const row = await db.workspaceRepository.upsert({ where: { workspaceId }, create: { workspaceId, ...data }, update: data });
   // Another repository's clone and worktrees mean nothing for the new one.
-  if (previous && previous.url !== input.url) fs.rmSync(repositoryCloneDir(workspaceId), { recursive: true, force: true });
-  return serializeRepository(row);
+  if (previous && previous.url !== input.url) {
+    await removeWorkspaceWorktrees(db, workspaceId);
+    fs.rmSync(repositoryCloneDir(workspaceId), { recursive: true, force: true });
+  }
+  return serializeRepository(row, await worktreeDiskUse(db, workspaceId));
 }
 
 /** Disconnects; the server's clone goes (branches pushed to the remote stay there). */
 export async function deleteRepository(db: Db, workspaceId: string) {
   const { count } = await db.workspaceRepository.deleteMany({ where: { workspaceId } });
   if (count === 0) throw notFound("Repository");
+  await removeWorkspaceWorktrees(db, workspaceId);
   fs.rmSync(repositoryCloneDir(workspaceId), { recursive: true, force: true });
 }
 
-export function serializeRepository(row: WorkspaceRepository): z.output<typeof repositoryResponse> {
+export function serializeRepository(
+  row: WorkspaceRepository,
+  worktrees: { count: number; bytes: number },
+): z.output<typeof repositoryResponse> {
   return {
     workspace_id: row.workspaceId,
     url: row.url,
     default_branch: row.defaultBranch,
+    worktree_retention_days: row.worktreeRetentionDays,
+    worktree_count: worktrees.count,
+    worktree_disk_bytes: worktrees.bytes,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };

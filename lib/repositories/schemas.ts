@@ -23,12 +23,23 @@ export const setRepositoryBody = z.object({
     .max(200)
     .regex(/^(?!-)(?!.*\.\.)[A-Za-z0-9._/-]+$/, "A branch name")
     .default("main"),
+  worktree_retention_days: z
+    .int()
+    .min(0)
+    .max(3650)
+    .optional()
+    .describe(
+      "Worktrees of tasks done for longer than this many days are removed (their branches stay). Default 7; left out on a change: kept.",
+    ),
 });
 
 export const repositoryResponse = z.object({
   workspace_id: z.string(),
   url: z.string(),
   default_branch: z.string(),
+  worktree_retention_days: z.int(),
+  worktree_count: z.int().describe("Task worktrees on the server's disk now."),
+  worktree_disk_bytes: z.int().describe("Their files' size in bytes, as measured after each run (the shared clone not counted)."),
   created_at: z.string(),
   updated_at: z.string(),
 });

@@ -13,8 +13,10 @@ export async function listTaskRuns(db: Db, workspaceId: string, taskId: string, 
     where: { taskId },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: limit,
+    include: { execution: { select: { id: true } } },
   });
-  return runs.map(serializeTaskRun);
+  // The history opens each run's live view, which reads the execution.
+  return runs.map((run) => ({ ...serializeTaskRun(run), execution_id: run.execution?.id ?? null }));
 }
 
 export async function getExecution(db: Db, workspaceId: string, executionId: string) {

@@ -5,6 +5,7 @@ import { serializeExecution, serializeTaskRun } from "@/lib/runs/serialize";
 import { RUN_STATUS, RUN_TRIGGER, STARTED_RUN_STATUSES, type FinishedRunStatus, type RunStatus } from "@/lib/runs/statuses";
 import type { Db, Tx } from "@/lib/db/client";
 import { endOfColumn, lockColumn } from "@/lib/tasks/positions";
+import { afterRunFinished } from "@/lib/github-sync/after-run";
 
 // What the API (lib/runs) and the runner (lib/runner) both need of an execution's lifetime. The
 // runner imports lib/runs, never the other way round.
@@ -39,7 +40,8 @@ export async function finishExecution(
   from: readonly RunStatus[] = STARTED_RUN_STATUSES,
 ): Promise<Execution | null> {
   const now = new Date();
-  return db.$transaction(async (tx) => {
+  let ended: Execution | null = null;
+  const result = await db.$transaction(async (tx) => {
     const current = await tx.execution.findUnique({ where: { id: executionId } });
     if (!current) return null;
     const facts = {
@@ -100,8 +102,12 @@ export async function finishExecution(
       ...(task ? [{ type: task.moved ? ("task.moved" as const) : ("task.updated" as const), taskId: task.id }] : []),
       executionEvent(execution),
     ]);
+    ended = execution;
     return execution;
   });
+  // Pushing to or opening the task's pull request happens after the commit, off the runner's path.
+  if (ended) afterRunFinished(db, ended);
+  return result;
 }
 
 export function executionEvent(execution: Execution, extra?: object): NewEvent {

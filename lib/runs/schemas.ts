@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { floatNumber, INT32_MAX, queryBool, queryInt } from "@/lib/api/validation";
-import { runStatus } from "@/lib/tasks/schemas";
+import { runStatus, taskRunResponse } from "@/lib/tasks/schemas";
 
 export const taskParams = z.object({ id: z.string(), task_id: z.string() });
 export const executionParams = z.object({ id: z.string(), execution_id: z.string() });
@@ -44,6 +44,11 @@ export const logQuery = z.object({
 });
 
 // The task run record is the tasks API's `taskRunResponse` (lib/tasks/schemas.ts), shared by both.
+
+/** A row of a task's run history: the run, and the execution whose live view it opens. */
+export const runHistoryItem = taskRunResponse.extend({
+  execution_id: z.string().nullable().describe("The run's execution (its log and live view); null only for runs made before executions."),
+});
 
 export const execution = z.object({
   id: z.string(),

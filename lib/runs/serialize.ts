@@ -22,6 +22,10 @@ export function serializeTaskRun(run: TaskRun): TaskRunResponse {
     agent_id: run.agentId,
     agent_name: run.agentName,
     usage: (run.usage as RunUsage | null) ?? null,
+    commit_sha: run.commitSha,
+    files_changed: run.filesChanged,
+    lines_added: run.linesAdded,
+    lines_removed: run.linesRemoved,
   };
 }
 

@@ -37,8 +37,12 @@ export async function startManualRun(db: Db, workspaceId: string, taskId: string
 /** Runs the agent with the conflict-fixing template on a task whose pull request has a merge conflict. */
 export async function startFixConflicts(db: Db, workspaceId: string, taskId: string, userId: string, keepStatus: boolean) {
   const task = await findTask(db, workspaceId, taskId);
-  if (!task.prUrl) throw conflict("The task has no pull request (pr_url)");
+  // The merge happens in git (lib/runs/fix-conflicts-flow.ts): it needs the branch to merge into
+  // (the task's `branch`, which the code-host link sets to the PR's head branch) and a repository.
+  if (!task.branch) throw conflict("The task has no branch to merge into: set its branch (the pull request's head branch) first");
   if (!task.hasMergeConflict) throw conflict("The task's pull request has no merge conflict");
+  const repository = await db.workspaceRepository.findUnique({ where: { workspaceId }, select: { workspaceId: true } });
+  if (!repository) throw conflict("The workspace has no repository: connect one in Settings to merge in git");
   const { execution } = await startExecution(db, {
     workspaceId,
     taskId,

@@ -101,6 +101,8 @@ describe("an agent token", () => {
       ["POST", `/api/workspaces/${wsId}/webhooks`, { url: "https://example.invalid/hook", events: ["*"] }],
       ["PATCH", `/api/workspaces/${wsId}/webhooks/0190b8f0-0000-7000-8000-000000000001`, { enabled: false }],
       ["GET", `/api/workspaces/${wsId}/webhooks/0190b8f0-0000-7000-8000-000000000001/deliveries`],
+      // What leaves for GitHub is a person's call.
+      ["POST", `/api/workspaces/${wsId}/tasks/0190b8f0-0000-7000-8000-000000000001/pull-request`, {}],
     ];
     for (const [method, path, json] of refused) {
       const response = await as(method, path, json);

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { questionResponse } from "@/lib/questions/schemas";
-import { execution, executionEvent, executionLog } from "@/lib/runs/schemas";
+import { execution, executionEvent, executionLog, runHistoryItem } from "@/lib/runs/schemas";
 import { scheduleDetailResponse, scheduleResponse, triggerResponse } from "@/lib/schedules/schemas";
 import { boardResponse, paginatedTasksResponse, taskResponse, taskRunResponse } from "@/lib/tasks/schemas";
 import { activityResponse } from "@/lib/activity/schemas";
@@ -132,7 +132,7 @@ describe("every response and event matches its schema exactly", () => {
     expectShape(taskResponse, single, "GET task");
     expectShape(paginatedTasksResponse, await ok("GET", `${base()}/board/column/in_progress`), "column page");
     expectShape(boardResponse, await ok("GET", `${base()}/board`), "board");
-    expectShape(z.array(taskRunResponse), await ok("GET", `${base()}/tasks/${task.id}/runs`), "GET runs");
+    expectShape(z.array(runHistoryItem), await ok("GET", `${base()}/tasks/${task.id}/runs`), "GET runs");
     expectShape(z.array(questionResponse), await ok("GET", `${base()}/questions`), "GET questions");
 
     // Live events: every type seen, each payload the record it names.

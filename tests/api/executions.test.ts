@@ -42,68 +42,15 @@ async function conflicted(title: string, status = "in_progress") {
 }
 
 describe("POST /tasks/{task_id}/fix-conflicts", () => {
-  it("starts a fix with the template's instructions; success clears the conflict and moves the task to review", async () => {
-    const task = await conflicted("succeed fixing");
-    const started = await fix(task.id);
-    expect(started.status).toBe(202);
-    expect(started.body).toMatchObject({ task_id: task.id, workspace_id: wsId, keep_status: false, exit_code: null, report: null });
-    expect(["queued", "running"]).toContain(started.body.status);
-    const done = await finished(server.call, token, wsId, started.body.id);
-    expect(done.status).toBe("succeeded");
-    const log = await server.call("GET", `${base()}/executions/${done.id}/log`, { token });
-    expect(outputLines(log.body)[0]).toBe(`Pull request: ${PR}`);
-
-    const after = await server.call("GET", `${base()}/tasks/${task.id}`, { token });
-    expect(after.body).toMatchObject({
-      has_merge_conflict: false,
-      status: "in_review",
-      latest_run_status: "succeeded",
-      latest_run_trigger: "fix_conflicts",
-    });
-    const runs = await server.call("GET", `${base()}/tasks/${task.id}/runs`, { token });
-    expect(runs.body[0]).toMatchObject({ trigger: "fix_conflicts", status: "succeeded", attempt_number: 1 });
-  });
-
-  it("keeps the task's column with keep_status=true", async () => {
-    const task = await conflicted("succeed keeping", "todo");
-    const started = await fix(task.id, "?keep_status=true");
-    expect(started.body.keep_status).toBe(true);
-    await finished(server.call, token, wsId, started.body.id);
-    const after = await server.call("GET", `${base()}/tasks/${task.id}`, { token });
-    expect(after.body).toMatchObject({ has_merge_conflict: false, status: "todo" });
-  });
-
-  it("leaves the conflict and shows the error when the fix fails", async () => {
-    const task = await conflicted("fail 4");
-    const started = await fix(task.id);
-    const done = await finished(server.call, token, wsId, started.body.id);
-    expect(done).toMatchObject({ status: "failed", exit_code: 4 });
-    const after = await server.call("GET", `${base()}/tasks/${task.id}`, { token });
-    expect(after.body).toMatchObject({
-      has_merge_conflict: true,
-      status: "in_progress",
-      latest_run_status: "failed",
-      latest_run_error: "the agent exited with code 4: something went wrong",
-    });
-  });
-
-  it("answers 409 without a pull request, without a conflict, or while a run is active", async () => {
+  // The merge itself, its agent, push and the conflict's clearing: tests/api/worktrees.test.ts.
+  it("answers 409 without a branch or without a conflict", async () => {
     const bare = await newTask(server.call, token, wsId, { title: "no pr" });
     expect((await fix(bare.id)).status).toBe(409);
     const clean = await newTask(server.call, token, wsId, { title: "no conflict", pr_url: PR });
+    await server.call("PATCH", `${base()}/tasks/${clean.id}`, { token, json: { branch: "feature/x" } });
     const noConflict = await fix(clean.id);
     expect(noConflict.status).toBe(409);
     expect(noConflict.body.detail).toMatch(/merge conflict/);
-
-    const busy = await conflicted("sleep 30");
-    const first = await fix(busy.id);
-    expect(first.status).toBe(202);
-    const second = await fix(busy.id);
-    expect(second).toMatchObject({ status: 409, body: { detail: "An execution of this task is already running" } });
-    const cancelled = await server.call("POST", `${base()}/executions/${first.body.id}/cancel`, { token });
-    expect(cancelled.body.status).toBe("cancelled");
-    const after = await server.call("GET", `${base()}/tasks/${busy.id}`, { token });
-    expect(after.body.has_merge_conflict).toBe(true);
   });
 
   it("answers 404 for an unknown task and 422 for a bad keep_status", async () => {

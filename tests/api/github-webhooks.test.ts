@@ -16,7 +16,7 @@ beforeAll(async () => {
   fake = await startFakeGithub();
   store = await newStore("github-webhooks");
   server = await engineServer(store, fake.env(SECRET), "github-webhooks");
-});
+}, 180_000);
 
 afterAll(async () => {
   await server?.stop();
@@ -278,9 +278,10 @@ describe("POST /api/webhooks/github", () => {
   it("leaves a merged PR's task where it is when the workspace turns merged_to_done off", async () => {
     const { repo, installationId, wsId, token, task } = await connected();
     const settings = `/api/workspaces/${wsId}/codehost/github/settings`;
-    expect((await server.call("GET", settings, { token })).body).toEqual({ merged_to_done: true });
+    const automations = { auto_open_pull_request: false, auto_fix_conflicts: false, auto_fix_checks: false };
+    expect((await server.call("GET", settings, { token })).body).toEqual({ merged_to_done: true, ...automations });
     const off = await server.call("PATCH", settings, { token, json: { merged_to_done: false } });
-    expect(off.body).toEqual({ merged_to_done: false });
+    expect(off.body).toEqual({ merged_to_done: false, ...automations });
     expect((await server.call("PATCH", settings, { token, json: { merged_to_done: "no" } })).status).toBe(422);
 
     const created = await newTask(server.call, token, wsId, { title: "stays" });

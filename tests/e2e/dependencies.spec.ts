@@ -17,7 +17,7 @@ test("add a blocker from the task dialog, see 'blocked by 1' until the blocker i
   await expect(card.getByTestId("blocked-by-badge")).toHaveCount(0);
 
   await card.click();
-  const dialog = page.getByRole("dialog", { name: "Task details" });
+  const dialog = page.getByRole("dialog", { name: /^Task #/ });
   await expect(dialog.getByText("Nothing: this task waits for no other task.")).toBeVisible();
   // The picker by keyboard only: type, arrow down to the second match, Enter.
   const picker = dialog.getByRole("combobox", { name: "Add a blocker" });

@@ -48,11 +48,12 @@ test("fix conflicts on a conflicted task and watch its execution finish", async 
   await card.getByRole("button", { name: "Fix conflicts" }).click();
   const dialog = page.getByRole("dialog", { name: "Fixing conflicts: Conflicted PR" });
   await expect(dialog).toBeVisible();
-  await expect(dialog.getByTestId("execution-log")).toContainText("[demo agent]");
+  // The fix-conflicts progress is the run view: log, status, report.
+  await expect(dialog.getByTestId("run-log")).toContainText("[demo agent]");
   await screenshot(page, "execution-running");
-  await expect(dialog.getByTestId("execution-status")).toHaveText("succeeded", { timeout: 30_000 });
-  await expect(dialog.getByTestId("execution-report")).toContainText("Demo agent report");
-  expect(Number(await dialog.getByTestId("execution-lines").textContent())).toBeGreaterThan(3);
+  await expect(dialog.getByTestId("run-status-value")).toHaveText("succeeded", { timeout: 30_000 });
+  await dialog.getByRole("tab", { name: "Report" }).click();
+  await expect(dialog.getByTestId("run-report")).toContainText("Demo agent report");
   await screenshot(page, "execution-finished");
   await page.keyboard.press("Escape");
   await expect(card.getByTestId("run-status")).toContainText("succeeded");
@@ -92,7 +93,7 @@ test("create a schedule, see its next runs, and trigger it", async ({ page, requ
   await screenshot(page, "schedules");
   await row.getByRole("button", { name: "Watch progress" }).click();
   const progress = page.getByRole("dialog", { name: "Run of Nightly triage" });
-  await expect(progress.getByTestId("execution-status")).toHaveText("succeeded", { timeout: 30_000 });
+  await expect(progress.getByTestId("run-status-value")).toHaveText("succeeded", { timeout: 30_000 });
 });
 
 test("a second browser sees changes made through the API without reloading", async ({ page, browser, request }) => {

@@ -12,6 +12,9 @@ import {
   installResponse,
   webhookAnswer,
 } from "@/lib/codehost/schemas";
+import { openPullRequestBody } from "@/lib/github-sync/schemas";
+import { taskParams } from "@/lib/runs/schemas";
+import { taskResponse } from "@/lib/tasks/schemas";
 
 // The provider is GitHub: /codehost and /github are two spellings of the same operations.
 export const codehostOperations: OperationSpec[] = (["codehost", "github"] as const).flatMap((segment): OperationSpec[] => {
@@ -136,5 +139,25 @@ export const githubOperations: OperationSpec[] = [
     params: workspaceParams,
     body: githubSettingsPatch,
     responses: { 200: { description: "Settings", schema: githubSettings }, 403: { description: "Only workspace owners may do this" } },
+  },
+  {
+    method: "post",
+    path: "/api/workspaces/{id}/tasks/{task_id}/pull-request",
+    operationId: "openTaskPullRequest",
+    summary:
+      "Push the task's branch and open a pull request on the connected GitHub repository (the task's title; the last successful run's report and the task's link as body); links the task and moves it to in_review (not agent tokens)",
+    tags: ["codehost"],
+    params: taskParams,
+    body: openPullRequestBody,
+    responses: {
+      201: { description: "Opened; the linked task", schema: taskResponse },
+      200: { description: "GitHub already had an open pull request for the branch: linked to it; the linked task", schema: taskResponse },
+      403: { description: "Agent tokens may not do this" },
+      404: { description: "Workspace or task not found, or the caller is not a member of the workspace" },
+      409: {
+        description:
+          "No GitHub repository connected or no App configured, the task has no branch or already an open pull request, the branch has no commits beyond the base, or git or GitHub refused (in words)",
+      },
+    },
   },
 ];

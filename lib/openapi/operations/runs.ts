@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { OperationSpec } from "@/lib/openapi/types";
-import { taskRunResponse } from "@/lib/tasks/schemas";
+import { taskDiffQuery, taskDiffResponse } from "@/lib/worktrees/schemas";
 import {
   execution,
   executionLog,
@@ -10,6 +10,7 @@ import {
   logQuery,
   startRunBody,
   taskParams,
+  runHistoryItem,
 } from "@/lib/runs/schemas";
 
 // Error responses without a schema get the document's shared {detail} body.
@@ -24,7 +25,7 @@ export const runOperations: OperationSpec[] = [
     tags: ["runs"],
     params: taskParams,
     query: listRunsQuery,
-    responses: { 200: { description: "Task runs", schema: z.array(taskRunResponse) }, 404: notFound("Workspace or task") },
+    responses: { 200: { description: "Task runs", schema: z.array(runHistoryItem) }, 404: notFound("Workspace or task") },
   },
   {
     method: "post",
@@ -54,14 +55,31 @@ export const runOperations: OperationSpec[] = [
     path: "/api/workspaces/{id}/tasks/{task_id}/fix-conflicts",
     operationId: "fixConflicts",
     summary:
-      "Run the agent with the conflict-fixing instructions; on success has_merge_conflict is cleared and, unless keep_status, the task moves to in_review",
+      "Merge the default branch into the task's branch in git: a clean merge is pushed without the agent; conflicts go to the agent with the conflict-fixing instructions and the conflicted files, and the merge is committed and pushed only when no marker remains. After the push has_merge_conflict is cleared and, unless keep_status, the task moves to in_review",
     tags: ["runs"],
     params: taskParams,
     query: fixConflictsQuery,
     responses: {
       202: { description: "The execution record", schema: execution },
       404: notFound("Workspace or task"),
-      409: { description: "The task has no pr_url, no merge conflict, or an execution already running" },
+      409: {
+        description: "The task has no branch, no merge conflict, the workspace no repository, or an execution is already running",
+      },
+    },
+  },
+  {
+    method: "get",
+    path: "/api/workspaces/{id}/tasks/{task_id}/diff",
+    operationId: "getTaskDiff",
+    summary:
+      "The task branch's changes against the point where it left the default branch: files, then hunks, then lines (at most 20,000 changed lines get hunks; `truncated` says when some were left out)",
+    tags: ["runs"],
+    params: taskParams,
+    query: taskDiffQuery,
+    responses: {
+      200: { description: "The diff", schema: taskDiffResponse },
+      404: notFound("Workspace or task"),
+      409: { description: "The workspace has no repository, the task no branch, or the server has not fetched the branch yet" },
     },
   },
   {

@@ -147,7 +147,13 @@ describe("from an agent branch to a pull request", () => {
       title: "Login page",
       body: "Report of the run.\n\nTask: #tb-12",
     });
-    expect(opened).toEqual({ number: expect.any(Number), html_url: `${github.url}/${REPO}/pull/${opened.number}`, head_sha: sha });
+    expect(opened).toEqual({
+      number: expect.any(Number),
+      html_url: `${github.url}/${REPO}/pull/${opened.number}`,
+      head_sha: sha,
+      draft: false,
+      created: true,
+    });
     expect(github.pull(REPO, opened.number)).toMatchObject({
       head: "tb/12-login-page",
       base: "main",
@@ -155,12 +161,13 @@ describe("from an agent branch to a pull request", () => {
       body: "Report of the run.\n\nTask: #tb-12",
     });
 
-    // A second PR for the same branch is GitHub's 422; an unpushed branch too.
-    await expect(
-      openPullRequest(app, INSTALLATION, REPO, { head: "tb/12-login-page", base: "main", title: "again", body: "" }),
-    ).rejects.toMatchObject({
-      status: 422,
+    // A second PR for the same branch is GitHub's 422 "already exists": the open one is found and returned.
+    expect(await openPullRequest(app, INSTALLATION, REPO, { head: "tb/12-login-page", base: "main", title: "again", body: "" })).toEqual({
+      ...opened,
+      created: false,
     });
+    expect(github.requests.at(-1)).toMatchObject({ method: "GET", path: expect.stringContaining("head=acme%3Atb%2F12-login-page") });
+    // An unpushed branch is GitHub's 422 too, and stays an error.
     await expect(
       openPullRequest(app, INSTALLATION, REPO, { head: "tb/never-pushed", base: "main", title: "x", body: "" }),
     ).rejects.toMatchObject({

@@ -1,0 +1,260 @@
+"use client";
+
+import { useState } from "react";
+import {
+  useAgentPresets,
+  useAgentProfiles,
+  useCreateAgent,
+  useDeleteAgent,
+  useDeleteRepository,
+  useRepository,
+  useSetRepository,
+  useUpdateAgent,
+  type AgentPreset,
+  type AgentProfile,
+  type AgentUpdate,
+} from "@/lib/client/agents";
+import { dangerButton, ErrorText, inputClass, primaryButton, secondaryButton, Spinner } from "@/components/ui/field";
+import { useToast } from "@/components/ui/toast";
+import { WorktreeDiskUse } from "@/components/settings/worktree-disk-use";
+
+const card = "rounded-lg border border-slate-200 bg-white p-5 dark:border-slate-800 dark:bg-slate-900";
+const muted = "text-sm text-slate-600 dark:text-slate-400";
+
+/** The git repository agents work on: each task gets a worktree of it on its own branch. */
+export function RepositorySection({ workspaceId }: { workspaceId: string }) {
+  const repository = useRepository(workspaceId);
+  const save = useSetRepository(workspaceId);
+  const remove = useDeleteRepository(workspaceId);
+  const [url, setUrl] = useState("");
+  const [branch, setBranch] = useState("main");
+  const toast = useToast();
+  return (
+    <section aria-labelledby="repository-title" className={card}>
+      <h2 id="repository-title" className="mb-2 font-semibold">
+        Repository
+      </h2>
+      {repository.isPending ? (
+        <div className="h-6 w-48 animate-pulse rounded bg-slate-200 dark:bg-slate-800" />
+      ) : repository.isError ? (
+        <ErrorText>Could not read the repository: {repository.error.message}</ErrorText>
+      ) : repository.data ? (
+        <div className="flex flex-wrap items-center gap-3">
+          <p className="text-sm" data-testid="repository-status">
+            Agents work on <strong className="break-all">{repository.data.url}</strong>, from <code>{repository.data.default_branch}</code>.
+          </p>
+          <WorktreeDiskUse repository={repository.data} />
+          <button type="button" className={secondaryButton} disabled={remove.isPending} onClick={() => remove.mutate()}>
+            Disconnect
+          </button>
+          <ErrorText>{remove.error?.message}</ErrorText>
+        </div>
+      ) : (
+        <form
+          className="space-y-3"
+          onSubmit={(event) => {
+            event.preventDefault();
+            save.mutate({ url: url.trim(), default_branch: branch.trim() || "main" }, { onSuccess: () => toast("Repository connected") });
+          }}
+        >
+          <p className={muted}>
+            Without a repository, agents run in an empty scratch directory. With one, each task gets its own worktree and branch.
+          </p>
+          <label className="block text-sm font-medium">
+            Git URL or path on the server
+            <input
+              required
+              value={url}
+              onChange={(e) => setUrl(e.target.value)}
+              placeholder="https://github.com/acme/app.git"
+              className={inputClass}
+            />
+          </label>
+          <label className="block text-sm font-medium">
+            Default branch
+            <input value={branch} onChange={(e) => setBranch(e.target.value)} className={inputClass} />
+          </label>
+          <ErrorText>{save.error?.message}</ErrorText>
+          <button type="submit" className={primaryButton} disabled={save.isPending}>
+            {save.isPending ? <Spinner label="Checking the repository" /> : null} Connect repository
+          </button>
+        </form>
+      )}
+    </section>
+  );
+}
+
+/** Agent profiles: which agent a run starts. Writing one is for administrators (it is a command the server runs). */
+export function AgentsSection({ workspaceId }: { workspaceId: string }) {
+  const profiles = useAgentProfiles(workspaceId);
+  const presets = useAgentPresets(workspaceId);
+  const create = useCreateAgent(workspaceId);
+  const update = useUpdateAgent(workspaceId);
+  const remove = useDeleteAgent(workspaceId);
+  const toast = useToast();
+  const [editing, setEditing] = useState<string | null>(null);
+  const error = create.error ?? update.error ?? remove.error;
+  const addPreset = (preset: AgentPreset) =>
+    create.mutate(
+      { name: preset.name, kind: preset.kind, command: preset.command, args: preset.args, env_passthrough: preset.env_passthrough },
+      { onSuccess: () => toast(`Added ${preset.name}`) },
+    );
+  return (
+    <section aria-labelledby="agents-title" className={card}>
+      <h2 id="agents-title" className="mb-2 font-semibold">
+        Agents
+      </h2>
+      <ErrorText>{error?.message}</ErrorText>
+      {profiles.isPending ? (
+        <div className="h-6 w-48 animate-pulse rounded bg-slate-200 dark:bg-slate-800" />
+      ) : profiles.isError ? (
+        <ErrorText>Could not read the agent profiles: {profiles.error.message}</ErrorText>
+      ) : profiles.data.length === 0 ? (
+        <p className={muted}>No profiles yet: runs use the server&apos;s default agent (AGENT_COMMAND, or the bundled demo agent).</p>
+      ) : (
+        <ul className="mb-4 divide-y divide-slate-200 dark:divide-slate-800" aria-label="Agent profiles">
+          {profiles.data.map((agent) => (
+            <li key={agent.id} className="flex flex-wrap items-center gap-3 py-2" data-testid="agent-profile">
+              {editing === agent.id ? (
+                <AgentEditForm
+                  agent={agent}
+                  pending={update.isPending}
+                  onCancel={() => setEditing(null)}
+                  onSave={(change) =>
+                    update.mutate(change, {
+                      onSuccess: () => {
+                        setEditing(null);
+                        toast(`Saved ${change.name ?? agent.name}`);
+                      },
+                    })
+                  }
+                />
+              ) : (
+                <>
+                  <div className="min-w-0 flex-1">
+                    <p className="text-sm font-medium">
+                      {agent.name}{" "}
+                      {agent.is_default ? (
+                        <span className="ml-1 rounded bg-blue-100 px-1.5 text-xs text-blue-900 dark:bg-blue-900 dark:text-blue-100">
+                          default
+                        </span>
+                      ) : null}
+                    </p>
+                    <p className={`${muted} truncate font-mono text-xs`}>
+                      {agent.kind === "acp" ? "ACP" : "command"}: {[agent.command, ...agent.args].join(" ")}
+                    </p>
+                  </div>
+                  {!agent.is_default ? (
+                    <button type="button" className={secondaryButton} onClick={() => update.mutate({ id: agent.id, is_default: true })}>
+                      Make default
+                    </button>
+                  ) : null}
+                  <button type="button" className={secondaryButton} aria-label={`Edit ${agent.name}`} onClick={() => setEditing(agent.id)}>
+                    Edit
+                  </button>
+                  <button
+                    type="button"
+                    className={dangerButton}
+                    aria-label={`Delete ${agent.name}`}
+                    onClick={() => remove.mutate(agent.id, { onSuccess: () => toast(`Deleted ${agent.name}`) })}
+                  >
+                    Delete
+                  </button>
+                </>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      <h3 className="mb-2 text-sm font-semibold">Add from a preset</h3>
+      {presets.isPending ? (
+        <Spinner label="Loading presets" />
+      ) : presets.isError ? (
+        <ErrorText>Could not read the presets: {presets.error.message}</ErrorText>
+      ) : (
+        <ul className="grid gap-2 sm:grid-cols-2" aria-label="Agent presets">
+          {presets.data.map((preset) => (
+            <li key={preset.preset} className="rounded-md border border-slate-200 p-3 dark:border-slate-800">
+              <p className="text-sm font-medium">{preset.name}</p>
+              <p className={`${muted} mb-2 text-xs`}>{preset.setup}</p>
+              <button type="button" className={secondaryButton} disabled={create.isPending} onClick={() => addPreset(preset)}>
+                Add {preset.name}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+/** Edits what a profile starts: the program, its arguments (one per line) and the variables it receives. */
+function AgentEditForm({
+  agent,
+  pending,
+  onSave,
+  onCancel,
+}: {
+  agent: AgentProfile;
+  pending: boolean;
+  onSave: (change: AgentUpdate) => void;
+  onCancel: () => void;
+}) {
+  const [name, setName] = useState(agent.name);
+  const [kind, setKind] = useState(agent.kind);
+  const [command, setCommand] = useState(agent.command);
+  const [args, setArgs] = useState(agent.args.join("\n"));
+  const [env, setEnv] = useState(agent.env_passthrough.join(", "));
+  return (
+    <form
+      aria-label={`Edit ${agent.name}`}
+      className="grid w-full grid-cols-2 gap-x-3"
+      onSubmit={(event) => {
+        event.preventDefault();
+        onSave({
+          id: agent.id,
+          name: name.trim(),
+          kind,
+          command: command.trim(),
+          args: args.split("\n").filter((line) => line.trim() !== ""),
+          env_passthrough: env
+            .split(",")
+            .map((item) => item.trim())
+            .filter(Boolean),
+        });
+      }}
+    >
+      <label className="mb-2 block text-sm font-medium">
+        Name
+        <input required value={name} onChange={(e) => setName(e.target.value)} className={inputClass} />
+      </label>
+      <label className="mb-2 block text-sm font-medium">
+        Protocol
+        <select value={kind} onChange={(e) => setKind(e.target.value as AgentProfile["kind"])} className={inputClass}>
+          <option value="acp">Agent Client Protocol</option>
+          <option value="command">Command (instructions on stdin)</option>
+        </select>
+      </label>
+      <label className="col-span-2 mb-2 block text-sm font-medium">
+        Command
+        <input required value={command} onChange={(e) => setCommand(e.target.value)} className={`${inputClass} font-mono`} />
+      </label>
+      <label className="mb-2 block text-sm font-medium">
+        Arguments (one per line)
+        <textarea rows={3} value={args} onChange={(e) => setArgs(e.target.value)} className={`${inputClass} font-mono`} />
+      </label>
+      <label className="mb-2 block text-sm font-medium">
+        Environment passed through (comma-separated names)
+        <input value={env} onChange={(e) => setEnv(e.target.value)} className={`${inputClass} font-mono`} />
+      </label>
+      <div className="col-span-2 flex gap-2">
+        <button type="submit" className={primaryButton} disabled={pending}>
+          {pending ? "Saving…" : "Save profile"}
+        </button>
+        <button type="button" className={secondaryButton} onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,36 @@
+// What the runner and the git side of a run (prepare-workdir, conclude-workdir, fix-conflicts-flow)
+// share: the shape of their answers and of the `git` log entries.
+
+/** One `git` entry of the execution log: what the server did in git, in words. */
+export type GitLogUpdate = {
+  step: "sync" | "branch" | "worktree" | "merge" | "commit" | "push" | "abort";
+  message: string;
+  files?: string[];
+};
+
+/** Appends an entry to the execution's log (the runner's log writer, lib/runs/append-log-entries.ts `LogWriter`). */
+export type WorkdirLog = (type: "git", update: GitLogUpdate) => unknown;
+
+export interface PreparedWorkdir {
+  cwd: string;
+  /** The task's branch, or null in a scratch directory. */
+  branch: string | null;
+  /** Set when there is nothing for the agent to do (a conflict fix whose merge was clean). */
+  skipAgent?: { report: string };
+  /** Instructions to give instead of the execution's own (a conflict fix adds the conflicted files). */
+  instructions?: string;
+}
+
+/** A reason in words why the workdir could not be prepared; the runner fails the execution with it. */
+export class WorkdirError extends Error {}
+
+export function lastLine(text: string): string {
+  return (
+    text
+      .trim()
+      .split("\n")
+      .map((line) => line.trim())
+      .filter(Boolean)
+      .at(-1) ?? text
+  );
+}

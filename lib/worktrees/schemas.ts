@@ -1,0 +1,38 @@
+import { z } from "zod";
+import { queryInt } from "@/lib/api/validation";
+
+export const taskDiffQuery = z.object({
+  context: queryInt(z.int().min(0).max(50)).default(3).describe("Unchanged lines shown around each change (git's --unified), 0–50."),
+});
+
+const diffLine = z.object({
+  type: z.enum(["context", "add", "del"]),
+  text: z.string().describe("The line without its +, - or space prefix."),
+  old_line: z.int().nullable(),
+  new_line: z.int().nullable(),
+});
+
+export const diffFile = z.object({
+  path: z.string(),
+  old_path: z.string().nullable().describe("The path before a rename; null otherwise."),
+  status: z.enum(["added", "modified", "deleted", "renamed"]),
+  additions: z.int(),
+  deletions: z.int(),
+  binary: z.boolean(),
+  hunks: z.array(z.object({ header: z.string().describe("The @@ line."), lines: z.array(diffLine) })),
+});
+
+export const taskDiffResponse = z.object({
+  branch: z.string(),
+  base: z.string().describe("The default branch the changes are measured against (from where the branch left it)."),
+  commit_sha: z.string(),
+  files_changed: z.int(),
+  lines_added: z.int(),
+  lines_removed: z.int(),
+  files: z.array(diffFile),
+  truncated: z
+    .boolean()
+    .describe("True when the diff was too large to send whole: every file is listed, but files past the limit have no hunks."),
+});
+
+export type DiffFile = z.output<typeof diffFile>;

@@ -1,0 +1,46 @@
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+import { Api, screenshot, signIn } from "./helpers";
+
+// The repository section of Settings reports the workspace's worktree disk use in one line, after a
+// run has made a task's worktree from a bare repository on disk.
+
+test("Settings shows the worktrees' disk use after a run", async ({ page, request }) => {
+  const api = await Api.asAdmin(request);
+  const ws = await api.workspace();
+  const remote = bareRemote();
+  await api.call("PUT", `/api/workspaces/${ws.id}/repository`, { url: remote }, 200);
+  const task = await api.task(ws.id, { title: "Worktree for the screenshot", status: "todo" });
+  const started = await api.call<{ id: string }>("POST", `/api/workspaces/${ws.id}/tasks/${task.id}/runs`, {}, 202);
+  await expect
+    .poll(async () => (await api.call<{ status: string }>("GET", `/api/workspaces/${ws.id}/executions/${started.id}`)).status, {
+      timeout: 30_000,
+    })
+    .toBe("succeeded");
+
+  await signIn(page, `/w/${ws.id}/settings`);
+  const repository = page.getByRole("region", { name: "Repository" });
+  const line = repository.getByTestId("worktree-disk-use");
+  await expect(line).toContainText(/^1 task worktree uses \d+(\.\d)? (bytes|KB|MB)/);
+  await expect(line).toContainText("removed 7 days after it is done (its branch stays)");
+  await screenshot(page, "settings-worktree-disk-use");
+});
+
+function bareRemote(): string {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "e2e-remote-"));
+  const work = path.join(root, "work");
+  const remote = path.join(root, "remote.git");
+  const git = (cwd: string, ...args: string[]) =>
+    execFileSync("git", ["-c", "user.name=e2e", "-c", "user.email=e2e@e2e", ...args], { cwd });
+  execFileSync("git", ["init", "-q", "--bare", "-b", "main", remote]);
+  execFileSync("git", ["init", "-q", "-b", "main", work]);
+  fs.writeFileSync(path.join(work, "README.md"), "# Demo\n\nA repository for the worktree screenshot.\n");
+  git(work, "add", "-A");
+  git(work, "commit", "-q", "-m", "seed");
+  git(work, "remote", "add", "origin", remote);
+  git(work, "push", "-q", "origin", "main");
+  return remote;
+}
