@@ -66,6 +66,11 @@ export function DiffView({
         </button>
       </div>
       <ErrorText>{start.error ? `Not sent: ${start.error.message}` : null}</ErrorText>
+      {data.truncated ? (
+        <p className="mb-3 text-sm text-slate-700 dark:text-slate-300">
+          The diff is too large to show whole: files past the limit are listed without their lines.
+        </p>
+      ) : null}
       {data.files.length === 0 ? (
         <p className="text-sm text-slate-600 dark:text-slate-400">The branch has no changes against {data.base}.</p>
       ) : (

@@ -67,8 +67,13 @@ export async function driveAcpAgent(options: DriveAcpOptions): Promise<AcpOutcom
   );
   // Updates are applied in arrival order by the caller; the SDK dispatches notifications without
   // waiting, so nothing here may await between receiving and handing on an update.
+  // While session/load replays the earlier conversation as updates, they are not handed on: the
+  // earlier run's log already has them (notifications arrive, and are dispatched, before the answer).
+  let replaying = false;
   const app = client({ name: "taskboard" })
-    .onNotification("session/update", ({ params }) => options.onUpdate(params.update))
+    .onNotification("session/update", ({ params }) => {
+      if (!replaying) options.onUpdate(params.update);
+    })
     .onRequest("session/request_permission", async ({ params, signal }) => {
       const aborted = anySignal([signal, options.signal]);
       const answer = await options.onPermission(params, aborted);
@@ -104,8 +109,12 @@ export async function driveAcpAgent(options: DriveAcpOptions): Promise<AcpOutcom
         let sessionId: string;
         let resumed = false;
         if (options.resumeSessionId && init.agentCapabilities?.loadSession) {
-          // session/load replays the old conversation as updates; the caller's log already has them.
-          await agent.request("session/load", { sessionId: options.resumeSessionId, cwd, mcpServers });
+          replaying = true;
+          try {
+            await agent.request("session/load", { sessionId: options.resumeSessionId, cwd, mcpServers });
+          } finally {
+            replaying = false;
+          }
           sessionId = options.resumeSessionId;
           resumed = true;
         } else {

@@ -2,13 +2,13 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/r
 import { api } from "@/lib/client/api";
 import { findTask, patchTask } from "@/lib/client/board-cache";
 import { diffKeys, executionKeys, taskKeys } from "@/lib/client/query-keys";
-import type { Execution, RunExtras, RunHistoryItem, StartRunInput, Task, TaskDiff } from "@/lib/client/types";
+import type { Execution, RunHistoryItem, StartRunInput, Task, TaskDiff } from "@/lib/client/types";
 import { RUN_STATUS } from "@/lib/runs/statuses";
 
 // A task's agent runs: their history, starting one (from the Run agent dialog or a review's
 // "Request changes"), the conflict-fixing run, and the diff of the task's branch.
 
-export type RunRecord = RunHistoryItem & RunExtras;
+export type RunRecord = RunHistoryItem;
 
 export function taskRunsQuery(workspaceId: string, taskId: string) {
   return queryOptions({

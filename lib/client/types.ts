@@ -23,6 +23,15 @@ import type {
   updateTaskBody,
 } from "@/lib/tasks/schemas";
 import type { member, workspace, workspaceWithRole } from "@/lib/workspaces/schemas";
+import type {
+  createdWebhookResponse,
+  createWebhookBody,
+  deliveriesResponse as webhookDeliveriesResponse,
+  deliveryResponse as webhookDeliveryResponse,
+  updateWebhookBody,
+  webhookResponse,
+} from "@/lib/webhooks/schemas";
+import type { taskDiffResponse } from "@/lib/worktrees/schemas";
 import type { ColumnKey, SORT_FIELDS } from "@/lib/tasks/columns";
 import { ACTIVE_RUN_STATUSES as ACTIVE } from "@/lib/runs/statuses";
 
@@ -54,6 +63,10 @@ export type ApiKey = z.output<typeof apiKey>;
 export type CreatedApiKey = z.output<typeof createdApiKey>;
 export type Workspace = z.output<typeof workspace>;
 export type WorkspaceWithRole = z.output<typeof workspaceWithRole>;
+export type Webhook = z.output<typeof webhookResponse>;
+export type CreatedWebhook = z.output<typeof createdWebhookResponse>;
+export type WebhookDelivery = z.output<typeof webhookDeliveryResponse>;
+export type WebhookDeliveries = z.output<typeof webhookDeliveriesResponse>;
 
 export const ACTIVE_RUN_STATUSES = new Set<string>(ACTIVE);
 
@@ -63,6 +76,8 @@ export type UpdateTaskInput = z.input<typeof updateTaskBody>;
 export type ProjectInput = z.input<typeof createProjectBody>;
 export type ScheduleInput = z.input<typeof createScheduleBody>;
 export type CodehostConnectInput = z.input<typeof connectCodehostBody>;
+export type CreateWebhookInput = z.input<typeof createWebhookBody>;
+export type UpdateWebhookInput = z.input<typeof updateWebhookBody>;
 
 // ---- Agent runs (docs/agents.md): the structured log, usage and the task's diff.
 
@@ -72,40 +87,10 @@ export type RunLogPage = ExecutionLog;
 /** Only what the agent reported; a missing figure is null, never guessed. */
 export type RunUsage = z.output<typeof runUsage>;
 
-/** What the worktree adds to a run record (absent until that server part is merged). */
-export interface RunExtras {
-  commit_sha?: string | null;
-  files_changed?: number | null;
-  lines_added?: number | null;
-  lines_removed?: number | null;
-}
-
-export interface DiffLine {
-  type: "context" | "add" | "del";
-  text: string;
-  old_line: number | null;
-  new_line: number | null;
-}
-
-export interface DiffFile {
-  path: string;
-  old_path: string | null;
-  status: "added" | "modified" | "deleted" | "renamed";
-  additions: number;
-  deletions: number;
-  binary: boolean;
-  hunks: { header: string; lines: DiffLine[] }[];
-}
-
-export interface TaskDiff {
-  branch: string;
-  base: string;
-  commit_sha: string | null;
-  files_changed: number;
-  lines_added: number;
-  lines_removed: number;
-  files: DiffFile[];
-}
+/** The task branch's changes against its base: files, then hunks (lib/worktrees/schemas.ts). */
+export type TaskDiff = z.output<typeof taskDiffResponse>;
+export type DiffFile = TaskDiff["files"][number];
+export type DiffLine = DiffFile["hunks"][number]["lines"][number];
 
 /** A review comment on a line of the diff, sent back with "Request changes". */
 export interface ReviewComment {

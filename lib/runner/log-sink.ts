@@ -19,6 +19,7 @@ export class LogSink {
   private pending: NewLogEntry[] = [];
   private pendingChars = 0;
   private lastFlushAt = 0;
+  private expedited = false;
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
   private drainWaiters: (() => void)[] = [];
@@ -54,6 +55,11 @@ export class LogSink {
     this.add({ type, update, at: new Date() }, size);
     this.schedule();
     return this.pendingChars < MAX_PENDING_CHARS;
+  }
+
+  /** The next entry is written at once, whenever the last batch was (the agent's first words, which a watcher waits for). */
+  expedite() {
+    this.expedited = true;
   }
 
   drained(): Promise<void> {
@@ -94,7 +100,8 @@ export class LogSink {
 
   private schedule() {
     if (this.timer || this.pending.length === 0) return;
-    const wait = Math.max(0, this.lastFlushAt + this.intervalMs - Date.now());
+    const wait = this.expedited ? 0 : Math.max(0, this.lastFlushAt + this.intervalMs - Date.now());
+    this.expedited = false;
     this.timer = setTimeout(() => {
       this.timer = undefined;
       void this.flushNow().then(() => this.schedule());

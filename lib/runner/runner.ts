@@ -21,9 +21,9 @@ import { appendLogEntries, type LogWriter } from "@/lib/runs/append-log-entries"
 import type { RunUsage } from "@/lib/tasks/schemas";
 import { LogSink } from "@/lib/runner/log-sink";
 import { agentOf, previousSession, ReportText, UsageTally } from "@/lib/runner/acp-run";
-import { prepareWorkdir } from "@/lib/runs/prepare-workdir";
 import { concludeWorkdir } from "@/lib/runs/conclude-workdir";
-import type { PreparedWorkdir } from "@/lib/runs/workdir";
+import { prepareWorkdir } from "@/lib/runs/prepare-workdir";
+import { WorkdirError, type PreparedWorkdir, type WorkdirLog } from "@/lib/runs/workdir";
 import { agentEnvironment } from "@/lib/runner/environment";
 import { sweepOrphans } from "@/lib/runner/recovery";
 import { killGroup, stopGroup } from "@/lib/server/processes";
@@ -228,11 +228,13 @@ export class Runner implements RunnerHandle {
       sink.push(type, update);
       await sink.settled();
     };
+    const gitLog: WorkdirLog = (type, update) => log(type, { ...update });
     let prepared: PreparedWorkdir;
     try {
-      prepared = await prepareWorkdir(this.db, execution, log);
+      prepared = await prepareWorkdir(this.db, execution, gitLog);
     } catch (error) {
-      const message = `could not prepare the working directory: ${(error as Error).message}`;
+      const message =
+        error instanceof WorkdirError ? error.message : `could not prepare the working directory: ${(error as Error).message}`;
       sink.push("error", { message });
       await sink.close();
       await finishExecution(this.db, execution.id, { status: RUN_STATUS.failed, errorMessage: message });
@@ -257,10 +259,11 @@ export class Runner implements RunnerHandle {
       cwd,
       detached: true, // its own process group (and session), so cancel and timeout reach all of it
       stdio: ["pipe", "pipe", "pipe"],
-      env: agentEnvironment(execution, { secret, workdir: cwd, reportFile }, agent),
+      env: agentEnvironment({ ...execution, instructions }, { secret, workdir: cwd, reportFile }, agent),
     });
     entry.child = child;
     entry.acp = agent.kind === "acp";
+    sink.expedite();
     const spawnError = await new Promise<Error | null>((resolve) => {
       child.once("spawn", () => resolve(null));
       child.once("error", resolve);
@@ -298,10 +301,8 @@ export class Runner implements RunnerHandle {
     killGroup(pid, "SIGTERM");
 
     let verdict = ran.verdict;
-    const concluded = await concludeWorkdir(this.db, execution, cwd, log, verdict.status === RUN_STATUS.succeeded).catch(
-      (error: Error) => ({
-        failed: error.message,
-      }),
+    const concluded = await concludeWorkdir(this.db, execution, cwd, gitLog, verdict.status === RUN_STATUS.succeeded).catch(
+      (error: Error) => ({ failed: error.message }),
     );
     if (concluded.failed && verdict.status === RUN_STATUS.succeeded) {
       verdict = { status: RUN_STATUS.failed, exitCode: verdict.exitCode, errorMessage: concluded.failed };

@@ -1,5 +1,4 @@
 import type { Db } from "@/lib/db/client";
-import type { Prisma } from "@/lib/generated/prisma/client";
 import { recordEvents } from "@/lib/events/record-events";
 import { executionEvent } from "@/lib/runs/finish-execution";
 import type { LogEntry } from "@/lib/runs/schemas";
@@ -24,50 +23,55 @@ const EVENT_CHARS_MAX = 64 * 1024;
 
 /**
  * Appends entries to the execution's log in one transaction, with the execution.updated event
- * (carrying the entries when the batch is small) as its last statement. Returns them as stored.
+ * (carrying the entries when the batch is small) as its last statement. Returns where they went:
+ * the first entry's seq and how many.
  */
-export async function appendLogEntries(db: Db, executionId: string, entries: NewLogEntry[]): Promise<LogEntry[]> {
-  if (entries.length === 0) return [];
-  const rows = entries.map((entry) => ({ type: entry.type, update: storable(entry.update), at: entry.at ?? new Date() }));
+export async function appendLogEntries(db: Db, executionId: string, entries: NewLogEntry[]): Promise<{ offset: number; count: number }> {
+  if (entries.length === 0) return { offset: 0, count: 0 };
+  const rows = entries.map((entry) => ({ type: entry.type, json: storable(entry.update), at: (entry.at ?? new Date()).toISOString() }));
+  // The batch as one JSON text, built from each payload's JSON without parsing it again.
+  const batch = `[${rows.map((row) => `{"at":${JSON.stringify(row.at)},"type":${JSON.stringify(row.type)},"update":${row.json}}`).join(",")}]`;
   return db.$transaction(async (tx) => {
     const execution = await tx.execution.update({
       where: { id: executionId },
-      data: { lineCount: { increment: rows.length }, lastActivityAt: rows[rows.length - 1].at },
+      data: { lineCount: { increment: rows.length }, lastActivityAt: new Date(rows[rows.length - 1].at) },
     });
     const first = execution.lineCount - rows.length;
-    await tx.executionLogEntry.createMany({
-      data: rows.map((row, index) => ({ executionId, seq: first + index, at: row.at, type: row.type, update: row.update })),
-    });
-    const stored: LogEntry[] = rows.map((row, index) => ({
-      seq: first + index,
-      at: row.at.toISOString(),
-      type: row.type,
-      update: row.update as Record<string, unknown>,
-    }));
-    const small = stored.length <= EVENT_ENTRIES_MAX && JSON.stringify(stored).length <= EVENT_CHARS_MAX;
-    await recordEvents(tx, execution.workspaceId, [
-      executionEvent(execution, small ? { log: { offset: first, entries: stored } } : undefined),
-    ]);
-    return stored;
+    // One parameter however many entries (a fast agent's batch holds tens of thousands): the array
+    // is unpacked by the database, so no statement reaches the bind-parameter limit.
+    await tx.$executeRaw`
+      INSERT INTO "execution_log_entries" ("execution_id", "seq", "at", "type", "update")
+      SELECT ${executionId}, ${first}::int + (t.n - 1)::int, (t.e->>'at')::timestamptz, t.e->>'type', t.e->'update'
+      FROM jsonb_array_elements(${batch}::jsonb) WITH ORDINALITY AS t(e, n)`;
+    const small = rows.length <= EVENT_ENTRIES_MAX && batch.length <= EVENT_CHARS_MAX;
+    const log = small
+      ? {
+          offset: first,
+          entries: rows.map((row, index): LogEntry => ({ seq: first + index, at: row.at, type: row.type, update: JSON.parse(row.json) })),
+        }
+      : undefined;
+    await recordEvents(tx, execution.workspaceId, [executionEvent(execution, log ? { log } : undefined)]);
+    return { offset: first, count: rows.length };
   });
 }
 
-/** Appends one entry (see appendLogEntries). */
-export async function appendLogEntry(db: Db, executionId: string, type: string, update: Record<string, unknown>): Promise<LogEntry> {
-  const [stored] = await appendLogEntries(db, executionId, [{ type, update }]);
-  return stored;
+/** Appends one entry (see appendLogEntries); returns its seq. */
+export async function appendLogEntry(db: Db, executionId: string, type: string, update: Record<string, unknown>): Promise<{ seq: number }> {
+  const { offset } = await appendLogEntries(db, executionId, [{ type, update }]);
+  return { seq: offset };
 }
 
 /**
- * PostgreSQL's jsonb refuses the NUL character, and an agent may print anything: NULs become U+FFFD.
- * An oversized payload is replaced by what it was and how big, so one entry never holds megabytes.
+ * The payload's JSON text. PostgreSQL's jsonb refuses the NUL character, and an agent may print
+ * anything: NULs become U+FFFD. An oversized payload is replaced by what it was and how big, so one
+ * entry never holds megabytes.
  */
-function storable(update: Record<string, unknown>): Prisma.InputJsonObject {
+function storable(update: Record<string, unknown>): string {
   const json = JSON.stringify(update ?? {}).replaceAll("\\u0000", "\\ufffd");
-  if (json.length <= LOG_ENTRY_MAX_CHARS) return JSON.parse(json) as Prisma.InputJsonObject;
+  if (json.length <= LOG_ENTRY_MAX_CHARS) return json;
   const kind = typeof update.sessionUpdate === "string" ? { sessionUpdate: update.sessionUpdate } : {};
   const id = typeof update.toolCallId === "string" ? { toolCallId: update.toolCallId } : {};
-  return { ...kind, ...id, truncated: true, chars: json.length };
+  return JSON.stringify({ ...kind, ...id, truncated: true, chars: json.length });
 }
 
 /** How the runner hands its log to others during a run (the worktree steps write `git` entries with it). */

@@ -108,10 +108,10 @@ describe("GET /openapi.json", () => {
     expect(Object.keys(question.properties).sort()).toEqual([
       "answer",
       "answered_at",
-      "execution_id",
       "content",
       "context",
       "created_at",
+      "execution_id",
       "id",
       "options",
       "priority",
@@ -120,7 +120,7 @@ describe("GET /openapi.json", () => {
       "task_title",
       "workspace_id",
     ]);
-    expect(question.required).toHaveLength(12);
+    expect(question.required).toHaveLength(13);
     const projects = op("get", "/api/workspaces/{id}/projects").responses["200"].content["application/json"].schema;
     expect(projects.type).toBe("array");
     expect(Object.keys(resolve(projects.items).properties)).toEqual(

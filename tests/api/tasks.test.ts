@@ -361,6 +361,10 @@ if (onPostgres()) {
           "agent_id",
           "agent_name",
           "usage",
+          "commit_sha",
+          "files_changed",
+          "lines_added",
+          "lines_removed",
         ].sort(),
       );
       expect(runs[0]).toMatchObject({

@@ -1,3 +1,6 @@
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { Api, column, openBoard, screenshot, signIn } from "./helpers";
@@ -19,6 +22,7 @@ test("start an agent from the card, answer its permission question in the panel,
     201,
   );
   await api.call("POST", `/api/workspaces/${ws.id}/agents`, { name: "Shell", kind: "command", command: "cat" }, 201);
+  await api.call("PUT", `/api/workspaces/${ws.id}/repository`, { url: bareRepository(), default_branch: "main" });
   const task = await api.task(ws.id, { title: "Add a greeting", description: "Say hello in FAKE_AGENT.md.", status: "todo" });
 
   await signIn(page, `/w/${ws.id}`);
@@ -30,8 +34,7 @@ test("start an agent from the card, answer its permission question in the panel,
   await card.getByRole("button", { name: "Actions for Add a greeting" }).click();
   await page.getByRole("menuitem", { name: "Run agent…" }).click();
   const runDialog = page.getByRole("dialog", { name: /^Run agent on #\d+$/ });
-  await expect(runDialog.getByLabel("Agent")).toHaveValue(/.+/);
-  await expect(runDialog.getByLabel("Agent").locator("option:checked")).toHaveText("Fake ACP (default)");
+  await expect(runDialog.getByRole("combobox").locator("option:checked")).toHaveText("Fake ACP (default)");
   await expect(runDialog.getByLabel("Instructions")).toHaveValue("Add a greeting\n\nSay hello in FAKE_AGENT.md.");
   await runDialog.getByRole("button", { name: "Start run" }).click();
 
@@ -70,12 +73,31 @@ test("start an agent from the card, answer its permission question in the panel,
   await expect(log).toContainText("Permission answered: allow-once.");
   await expect(log.getByTestId("log-tool-call").filter({ hasText: "Write FAKE_AGENT.md" })).toContainText("done");
   await expect(log.getByTestId("log-permission")).toContainText("Answered");
-  await expect(finished.getByTestId("run-plan")).toContainText(/3 of 3 done/);
+  await expect(finished.getByTestId("run-plan")).toContainText(/Plan · (\d+) of \1 done/);
   await expect(finished.getByTestId("run-usage")).not.toHaveText("not reported");
   await screenshot(page, "run-view-finished");
 
-  const runs = await api.call<{ status: string; agent_name: string | null }[]>("GET", `/api/workspaces/${ws.id}/tasks/${task.id}/runs`);
-  expect(runs[0]).toMatchObject({ status: "succeeded", agent_name: "Fake ACP" });
+  // Review: the diff of the task's branch, a comment on a line, "Request changes" starts a follow-up.
+  await finished.getByRole("tab", { name: "Diff" }).click();
+  const diff = finished.getByTestId("diff-view");
+  await expect(diff.getByRole("region", { name: "Changes to FAKE_AGENT.md" })).toBeVisible({ timeout: 30_000 });
+  await diff.getByRole("button", { name: "Comment on line 1 of FAKE_AGENT.md" }).click();
+  await diff.getByLabel("Comment on FAKE_AGENT.md:1").fill("Say hello to the reader too.");
+  await diff.getByRole("button", { name: "Add comment" }).click();
+  await expect(diff).toContainText("Say hello to the reader too.");
+  await screenshot(page, "run-view-review");
+  await diff.getByRole("button", { name: "Request changes (1)" }).click();
+  const followUp = page.getByRole("dialog", { name: /^Follow-up: Run 1/ });
+  await expect(followUp.getByTestId("run-log")).toContainText("FAKE_AGENT.md:1", { timeout: 30_000 });
+  await followUp.getByRole("button", { name: "Cancel run" }).click();
+  await expect(followUp.getByTestId("run-status-value")).toHaveText("cancelled", { timeout: 30_000 });
+
+  const runs = await api.call<{ status: string; agent_name: string | null; files_changed: number | null }[]>(
+    "GET",
+    `/api/workspaces/${ws.id}/tasks/${task.id}/runs`,
+  );
+  expect(runs.map((run) => run.status)).toEqual(["cancelled", "succeeded"]);
+  expect(runs[1]).toMatchObject({ agent_name: "Fake ACP", files_changed: 1 });
 });
 
 test("Settings lists agent profiles and the repository section", async ({ page, request }) => {
@@ -106,3 +128,18 @@ test("Settings lists agent profiles and the repository section", async ({ page, 
   await profile.getByRole("button", { name: "Delete Claude Code" }).click();
   await expect(agents.getByTestId("agent-profile").filter({ hasText: "Claude Code" })).toHaveCount(0);
 });
+
+/** A bare repository with one commit on main, as a remote on the server's disk (administrators may connect one). */
+function bareRepository(): string {
+  const remote = fs.mkdtempSync(path.join(os.tmpdir(), "e2e-remote-"));
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), "e2e-clone-"));
+  const git = (cwd: string, ...args: string[]) =>
+    execFileSync("git", ["-c", "user.name=E2E", "-c", "user.email=e2e@example.invalid", ...args], { cwd, stdio: "pipe" });
+  git(remote, "init", "--bare", "-b", "main");
+  git(work, "init", "-b", "main");
+  fs.writeFileSync(path.join(work, "README.md"), "A project.\n");
+  git(work, "add", ".");
+  git(work, "commit", "-m", "Start");
+  git(work, "push", remote, "main");
+  return remote;
+}
