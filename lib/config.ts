@@ -52,6 +52,41 @@ export function githubAppConfigured(): boolean {
   return appConfigured(process.env);
 }
 
+/** PASSWORD_LOGIN=false turns off sign-in with username and password (API and form); docs/sso.md. */
+export function passwordLoginEnabled(): boolean {
+  return !/^(false|0|no|off)$/i.test((process.env.PASSWORD_LOGIN ?? "").trim());
+}
+
+export interface OidcConfig {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** Shown on the login page: "Sign in with <name>". */
+  name: string;
+  scopes: string;
+  /** Lower-case email domains whose verified addresses may create a user. */
+  allowedDomains: string[];
+  /** Values of the `groups` claim that may create a user. */
+  allowedGroups: string[];
+}
+
+/** Single sign-on settings (docs/sso.md); null unless issuer, client id and secret are all set. */
+export function oidcConfig(): OidcConfig | null {
+  const issuer = process.env.OIDC_ISSUER?.trim().replace(/\/+$/, "");
+  const clientId = process.env.OIDC_CLIENT_ID?.trim();
+  const clientSecret = process.env.OIDC_CLIENT_SECRET;
+  if (!issuer || !clientId || !clientSecret) return null;
+  return {
+    issuer,
+    clientId,
+    clientSecret,
+    name: process.env.OIDC_NAME?.trim() || "single sign-on",
+    scopes: process.env.OIDC_SCOPES?.trim() || "openid email profile",
+    allowedDomains: list(process.env.OIDC_ALLOWED_DOMAINS).map((domain) => domain.toLowerCase().replace(/^@/, "")),
+    allowedGroups: list(process.env.OIDC_ALLOWED_GROUPS),
+  };
+}
+
 /** How often an event stream sends a heartbeat and re-checks its caller's credential and membership. */
 export function eventsHeartbeatMs(): number {
   return positiveInt(process.env.EVENTS_HEARTBEAT_SECONDS, 15) * 1000;
@@ -82,4 +117,11 @@ export function positiveInt(raw: string | undefined, fallback: number): number {
 export function positiveNumber(raw: string | undefined, fallback: number): number {
   const value = Number(raw);
   return raw && Number.isFinite(value) && value > 0 ? value : fallback;
+}
+
+function list(raw: string | undefined): string[] {
+  return (raw ?? "")
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean);
 }

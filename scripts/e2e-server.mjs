@@ -20,6 +20,8 @@ const server = spawn(process.execPath, [path.join(root, "node_modules/next/dist/
     ADMIN_USERNAME: E2E_ADMIN.username,
     ADMIN_PASSWORD: E2E_ADMIN.password,
     GITHUB_WEBHOOK_SECRET: E2E_GITHUB_WEBHOOK_SECRET,
+    // tests/e2e/webhooks.spec.ts delivers to a receiver on 127.0.0.1.
+    WEBHOOKS_ALLOW_PRIVATE_ADDRESSES: "true",
   },
 });
 const cleanUp = () => fs.rmSync(dataDir, { recursive: true, force: true });

@@ -18,6 +18,7 @@ import { codehostLabel } from "@/components/workspace/codehost-badge";
 import { Dialog } from "@/components/ui/dialog";
 import { dangerButton, ErrorText, inputClass, primaryButton, secondaryButton } from "@/components/ui/field";
 import { useToast } from "@/components/ui/toast";
+import { WebhooksSection } from "@/components/settings/webhooks-section";
 
 export function SettingsPage({ workspaceId }: { workspaceId: string }) {
   return (
@@ -25,9 +26,16 @@ export function SettingsPage({ workspaceId }: { workspaceId: string }) {
       <h1 className="text-xl font-semibold">Settings</h1>
       <CodehostSection workspaceId={workspaceId} />
       <MembersSection workspaceId={workspaceId} />
+      <OwnersWebhooks workspaceId={workspaceId} />
       <ApiKeysSection />
     </main>
   );
+}
+
+function OwnersWebhooks({ workspaceId }: { workspaceId: string }) {
+  const workspace = useQuery(workspaceQuery(workspaceId));
+  if (!workspace.data) return null;
+  return <WebhooksSection workspaceId={workspaceId} isOwner={workspace.data.role === "owner"} />;
 }
 
 const card = "rounded-lg border border-slate-200 bg-white p-5 dark:border-slate-800 dark:bg-slate-900";

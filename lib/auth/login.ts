@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 import type { Db } from "@/lib/db/client";
 import { HttpError } from "@/lib/api/errors";
-import { loginAttemptsPerMinute, loginFailuresPerUsernamePerHour } from "@/lib/config";
+import { loginAttemptsPerMinute, loginFailuresPerUsernamePerHour, passwordLoginEnabled } from "@/lib/config";
 import { authSecret } from "@/lib/auth/secret";
 import { timingDummyHash, verifyPassword } from "@/lib/auth/password";
 
@@ -45,6 +45,7 @@ export interface LoginAttempt {
 }
 
 export async function checkCredentials(db: Db, attempt: LoginAttempt) {
+  if (!passwordLoginEnabled()) throw passwordLoginOff();
   const { username, password, client } = attempt;
   // PostgreSQL text cannot hold NUL; such a name belongs to no user (next-auth's sign-in form does not
   // go through the API's validation, which refuses it with 422).
@@ -68,6 +69,14 @@ export async function checkCredentials(db: Db, attempt: LoginAttempt) {
   if (user.disabled) throw new HttpError(403, "This account is disabled");
   rememberAddress(name, client);
   return user;
+}
+
+/** PASSWORD_LOGIN=false: a 403 that says what to use instead (docs/sso.md). */
+export function passwordLoginOff() {
+  return new HttpError(
+    403,
+    "Password login is turned off on this server: sign in with single sign-on in the browser, and use an API key for scripts",
+  );
 }
 
 /** A Set-Cookie value that marks this device as one that signed in as `username`. */

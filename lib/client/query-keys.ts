@@ -80,3 +80,9 @@ export const codehostKeys = {
   repositories: (workspaceId: string) => ["codehost", workspaceId, "repositories"] as const,
   deliveries: (workspaceId: string) => ["codehost", workspaceId, "deliveries"] as const,
 };
+
+export const webhookKeys = {
+  all: (workspaceId: string) => ["webhooks", workspaceId] as const,
+  list: (workspaceId: string) => [...webhookKeys.all(workspaceId), "list"] as const,
+  deliveries: (workspaceId: string, webhookId: string) => [...webhookKeys.all(workspaceId), webhookId, "deliveries"] as const,
+};

@@ -22,6 +22,14 @@ import type {
   updateTaskBody,
 } from "@/lib/tasks/schemas";
 import type { member, workspace, workspaceWithRole } from "@/lib/workspaces/schemas";
+import type {
+  createdWebhookResponse,
+  createWebhookBody,
+  deliveriesResponse as webhookDeliveriesResponse,
+  deliveryResponse as webhookDeliveryResponse,
+  updateWebhookBody,
+  webhookResponse,
+} from "@/lib/webhooks/schemas";
 import type { ColumnKey, SORT_FIELDS } from "@/lib/tasks/columns";
 import { ACTIVE_RUN_STATUSES as ACTIVE } from "@/lib/runs/statuses";
 
@@ -52,6 +60,10 @@ export type ApiKey = z.output<typeof apiKey>;
 export type CreatedApiKey = z.output<typeof createdApiKey>;
 export type Workspace = z.output<typeof workspace>;
 export type WorkspaceWithRole = z.output<typeof workspaceWithRole>;
+export type Webhook = z.output<typeof webhookResponse>;
+export type CreatedWebhook = z.output<typeof createdWebhookResponse>;
+export type WebhookDelivery = z.output<typeof webhookDeliveryResponse>;
+export type WebhookDeliveries = z.output<typeof webhookDeliveriesResponse>;
 
 export const ACTIVE_RUN_STATUSES = new Set<string>(ACTIVE);
 
@@ -61,3 +73,5 @@ export type UpdateTaskInput = z.input<typeof updateTaskBody>;
 export type ProjectInput = z.input<typeof createProjectBody>;
 export type ScheduleInput = z.input<typeof createScheduleBody>;
 export type CodehostConnectInput = z.input<typeof connectCodehostBody>;
+export type CreateWebhookInput = z.input<typeof createWebhookBody>;
+export type UpdateWebhookInput = z.input<typeof updateWebhookBody>;

@@ -35,15 +35,20 @@ export function isBehindLog(page: EventPage, cursor: string): boolean {
   return at < BigInt(page.prunedThrough) || at > BigInt(page.head);
 }
 
+/** The JSON text of an event row (alias `x`) in its public shape (WorkspaceEvent): what streams and webhooks send. */
+export function eventJsonSql(x: string): string {
+  return `json_build_object(
+       'id', ${x}.id::text, 'type', ${x}.type, 'workspace_id', ${x}.workspace_id, 'task_id', ${x}.task_id, 'actor', ${x}.actor,
+       'at', to_char(${x}.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'data', ${x}.data)::text`;
+}
+
 const READ = statement(
   "workspace_events_after",
   `SELECT COALESCE(h.last_id, 0)::text AS head, COALESCE(h.pruned_through, 0)::text AS pruned_through, e.id, e.type, e.json
    FROM (SELECT $1::text AS workspace_id) w
    LEFT JOIN workspace_event_heads h ON h.workspace_id = w.workspace_id
    LEFT JOIN LATERAL (
-     SELECT x.id::text AS id, x.id AS n, x.type, json_build_object(
-       'id', x.id::text, 'type', x.type, 'workspace_id', x.workspace_id, 'task_id', x.task_id, 'actor', x.actor,
-       'at', to_char(x.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'data', x.data)::text AS json
+     SELECT x.id::text AS id, x.id AS n, x.type, ${eventJsonSql("x")} AS json
      FROM workspace_events x
      WHERE x.workspace_id = w.workspace_id AND x.id > COALESCE($2::bigint, h.last_id, 0)
      ORDER BY x.id

@@ -12,6 +12,8 @@ import { startPostgresRelay } from "@/lib/events/postgres-relay";
 export const EVENTS_CHANNEL = "taskboard_events";
 /** Every stream listens for this too: the relay lost its connection and notifications may be lost. */
 const ANY = "*";
+/** Every wake-up of any workspace is also emitted here, for readers of every log (the webhook worker). */
+const EVERY_WORKSPACE = "**";
 
 const state = globalThis as typeof globalThis & { __taskboardWake?: EventEmitter; __taskboardWakeListening?: Promise<void> };
 
@@ -34,8 +36,19 @@ export function onWorkspaceEvents(workspaceId: string, wake: () => void): () => 
   };
 }
 
+/** Calls `wake` whenever any workspace's log may have grown; returns the unsubscribe function. */
+export function onAnyWorkspaceEvents(wake: () => void): () => void {
+  bus().on(EVERY_WORKSPACE, wake);
+  bus().on(ANY, wake);
+  return () => {
+    bus().off(EVERY_WORKSPACE, wake);
+    bus().off(ANY, wake);
+  };
+}
+
 export function wakeWorkspace(workspaceId: string) {
   bus().emit(workspaceId);
+  bus().emit(EVERY_WORKSPACE);
 }
 
 export function wakeEveryWorkspace() {

@@ -14,6 +14,7 @@ import { runOperations } from "@/lib/openapi/operations/runs";
 import { eventOperations } from "@/lib/openapi/operations/events";
 import { agentOperations } from "@/lib/openapi/operations/agents";
 import { mcpOperations } from "@/lib/openapi/operations/mcp";
+import { webhookOperations } from "@/lib/openapi/operations/webhooks";
 import { paginatedTasksResponse, taskResponse, taskRunResponse } from "@/lib/tasks/schemas";
 import { execution } from "@/lib/runs/schemas";
 import { workspaceEvent } from "@/lib/events/schemas";
@@ -41,6 +42,7 @@ export const OPERATIONS: OperationSpec[] = [
   ...eventOperations,
   ...agentOperations,
   ...mcpOperations,
+  ...webhookOperations,
 ];
 
 /** Schemas shown once under components.schemas and referenced by name wherever they occur. */

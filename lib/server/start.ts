@@ -3,10 +3,12 @@ import { createFirstAdmin } from "@/lib/users/create-user";
 import { needsSetup } from "@/lib/users/needs-setup";
 import { setupCode } from "@/lib/auth/setup-code";
 import { HttpError } from "@/lib/api/errors";
-import { ensureDataDir } from "@/lib/config";
+import { ensureDataDir, passwordLoginEnabled } from "@/lib/config";
 import { startEventPruning } from "@/lib/events/prune-events";
 import { startEventListener } from "@/lib/events/wake";
 import { startEngine } from "@/lib/runner/start";
+import { startDeliveryWorker } from "@/lib/webhooks/deliver-webhooks";
+import { startDeliveryPruning } from "@/lib/webhooks/prune-deliveries";
 
 export async function startServer() {
   try {
@@ -23,6 +25,10 @@ export async function startServer() {
     await startEventListener();
     startEventPruning(sql);
     await startEngine(db, kind);
+    // Outbound webhooks read the event log from each endpoint's cursor; every instance runs a
+    // worker, and row locks with leases decide which one delivers (docs/webhooks.md).
+    startDeliveryWorker(db);
+    startDeliveryPruning(db);
   } catch (error) {
     console.error(`[taskboard] cannot start: ${(error as Error).message}`);
     process.exit(1);
@@ -34,6 +40,13 @@ async function bootstrapAdmin(db: Awaited<ReturnType<typeof connection>>["db"]) 
   const password = process.env.ADMIN_PASSWORD;
   if (!username || !password) return;
   if (!(await needsSetup(db))) return;
+  if (!passwordLoginEnabled()) {
+    // Such an administrator could never sign in; docs/sso.md, "First administrator".
+    console.log(
+      "[taskboard] ADMIN_USERNAME ignored: PASSWORD_LOGIN=false; the first allowed single sign-on user becomes the administrator",
+    );
+    return;
+  }
   try {
     await createFirstAdmin(db, username, password);
     console.log(`[taskboard] created the first administrator "${username}" from ADMIN_USERNAME`);

@@ -4,6 +4,8 @@ import { conflict, HttpError } from "@/lib/api/errors";
 import { hashPassword } from "@/lib/auth/password";
 import { assertSetupCode } from "@/lib/auth/setup-code";
 import { needsSetup } from "@/lib/users/needs-setup";
+import { passwordLoginEnabled } from "@/lib/config";
+import { passwordLoginOff } from "@/lib/auth/login";
 
 export async function createUser(db: Db, input: { username: string; password: string; is_admin: boolean }) {
   const passwordHash = await hashPassword(input.password);
@@ -23,6 +25,7 @@ export async function createUser(db: Db, input: { username: string; password: st
  */
 export async function createFirstAdmin(db: Db, username: string, password: string, from?: { client: string; code?: string }) {
   if (!(await needsSetup(db))) throw setupDone();
+  if (!passwordLoginEnabled()) throw passwordLoginOff();
   if (from) assertSetupCode(from.client, from.code);
   const passwordHash = await hashPassword(password);
   return db.$transaction(async (tx) => {

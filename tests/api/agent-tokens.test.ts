@@ -96,6 +96,11 @@ describe("an agent token", () => {
       ["DELETE", `/api/workspaces/${wsId}/agents/0190b8f0-0000-7000-8000-000000000001`],
       ["PUT", `/api/workspaces/${wsId}/repository`, { url: "https://example.invalid/r.git" }],
       ["DELETE", `/api/workspaces/${wsId}/repository`],
+      // Webhooks send the workspace's activity to a URL of the owner's choosing.
+      ["GET", `/api/workspaces/${wsId}/webhooks`],
+      ["POST", `/api/workspaces/${wsId}/webhooks`, { url: "https://example.invalid/hook", events: ["*"] }],
+      ["PATCH", `/api/workspaces/${wsId}/webhooks/0190b8f0-0000-7000-8000-000000000001`, { enabled: false }],
+      ["GET", `/api/workspaces/${wsId}/webhooks/0190b8f0-0000-7000-8000-000000000001/deliveries`],
     ];
     for (const [method, path, json] of refused) {
       const response = await as(method, path, json);

@@ -4,6 +4,12 @@ import { questionResponse } from "@/lib/questions/schemas";
 import { execution, executionEvent, executionLog } from "@/lib/runs/schemas";
 import { scheduleDetailResponse, scheduleResponse, triggerResponse } from "@/lib/schedules/schemas";
 import { boardResponse, paginatedTasksResponse, taskResponse, taskRunResponse } from "@/lib/tasks/schemas";
+import {
+  createdWebhookResponse,
+  deliveriesResponse as webhookDeliveriesResponse,
+  deliveryResponse as webhookDeliveryResponse,
+  webhookResponse,
+} from "@/lib/webhooks/schemas";
 import { baseUrl, call, newUser, newWorkspace, uniqueName } from "../helpers/api";
 
 // Every response and live event is parsed with the strict form of its one zod schema: a field
@@ -130,6 +136,26 @@ describe("every response and event matches its schema exactly", () => {
       const schema = EVENT_DATA[event.type];
       if (schema) expectShape(schema, event.data, `event ${event.type}`);
     }
+  });
+
+  it("webhooks and their deliveries", async () => {
+    // Loopback is refused by the SSRF guard on this server: the attempt is recorded with its error.
+    const created = await ok("POST", `${base()}/webhooks`, { url: "http://127.0.0.1:9/hook", events: ["task.created"] }, 201);
+    expectShape(createdWebhookResponse, created, "POST webhooks");
+    expectShape(z.array(webhookResponse), await ok("GET", `${base()}/webhooks`), "GET webhooks");
+    const changed = await ok("PATCH", `${base()}/webhooks/${created.id}`, { description: "contract" });
+    expectShape(webhookResponse, changed, "PATCH webhook");
+    await ok("POST", `${base()}/tasks`, { title: "for the webhook", status: "todo" }, 201);
+    const deadline = Date.now() + 60_000;
+    let page = await ok("GET", `${base()}/webhooks/${created.id}/deliveries`);
+    while (!(page.items[0]?.attempts >= 1) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      page = await ok("GET", `${base()}/webhooks/${created.id}/deliveries`);
+    }
+    expect(page.items[0].error).toMatch(/^Refused/);
+    expectShape(webhookDeliveriesResponse, page, "GET deliveries");
+    const again = await ok("POST", `${base()}/webhooks/${created.id}/deliveries/${page.items[0].id}/redeliver`, undefined, 202);
+    expectShape(webhookDeliveryResponse, again, "POST redeliver");
   });
 });
 

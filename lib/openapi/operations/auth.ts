@@ -15,7 +15,7 @@ export const authOperations: OperationSpec[] = [
     responses: {
       200: { description: "Access and refresh tokens", schema: loginResult },
       401: { description: "Wrong username or password" },
-      403: { description: "The account is disabled" },
+      403: { description: "The account is disabled, or password login is turned off (PASSWORD_LOGIN=false; docs/sso.md)" },
       429: { description: "Too many failed attempts from this address; see Retry-After" },
     },
   },

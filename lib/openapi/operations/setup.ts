@@ -22,7 +22,10 @@ export const setupOperations: OperationSpec[] = [
     body: setupBody,
     responses: {
       201: { description: "The administrator", schema: user },
-      403: { description: "From another machine than the server's: the setup code is missing or wrong" },
+      403: {
+        description:
+          "From another machine than the server's: the setup code is missing or wrong; or password login is turned off (the first single sign-on user becomes the administrator)",
+      },
       409: { description: "Setup is already done" },
     },
   },

@@ -1,0 +1,325 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import type { Webhook, WebhookDelivery } from "@/lib/client/types";
+import {
+  useCreateWebhook,
+  useDeleteWebhook,
+  useRedeliver,
+  useUpdateWebhook,
+  useWebhookDeliveries,
+  webhooksQuery,
+} from "@/lib/client/webhooks";
+import { EVENT_TYPES } from "@/lib/events/event-types";
+import { ALL_EVENTS, DELIVERY_STATUS, type DeliveryStatus } from "@/lib/webhooks/statuses";
+import { dangerButton, ErrorText, inputClass, primaryButton, secondaryButton } from "@/components/ui/field";
+import { useToast } from "@/components/ui/toast";
+
+// Settings → Webhooks (owners): endpoints, the secret shown once, and each endpoint's recent
+// deliveries with "Redeliver" (docs/webhooks.md).
+
+const card = "rounded-lg border border-slate-200 bg-white p-5 dark:border-slate-800 dark:bg-slate-900";
+const muted = "text-slate-600 dark:text-slate-400";
+
+export function WebhooksSection({ workspaceId, isOwner }: { workspaceId: string; isOwner: boolean }) {
+  const hooks = useQuery({ ...webhooksQuery(workspaceId, isOwner), refetchInterval: 15_000 });
+  const [secret, setSecret] = useState<{ url: string; secret: string } | null>(null);
+  return (
+    <section aria-labelledby="webhooks-title" className={card}>
+      <h2 id="webhooks-title" className="mb-1 font-semibold">
+        Webhooks
+      </h2>
+      <p className={`mb-3 text-sm ${muted}`}>
+        Each event of this workspace (tasks, questions, runs) is POSTed as JSON to your endpoints, in order, signed with the endpoint&apos;s
+        secret (header X-Taskboard-Signature-256). Failed deliveries are retried for about a day.
+      </p>
+      {!isOwner ? (
+        <p className={`text-sm ${muted}`}>Only owners of this workspace manage its webhooks.</p>
+      ) : (
+        <>
+          <AddWebhookForm workspaceId={workspaceId} onSecret={setSecret} />
+          {secret ? <SecretOnce {...secret} onDone={() => setSecret(null)} /> : null}
+          {hooks.isPending ? (
+            <div className="h-6 w-48 animate-pulse rounded bg-slate-200 dark:bg-slate-800" aria-label="Loading webhooks" />
+          ) : hooks.isError ? (
+            <ErrorText>Could not load the webhooks: {hooks.error.message}</ErrorText>
+          ) : hooks.data.length === 0 ? (
+            <p className={`text-sm ${muted}`}>No webhooks yet.</p>
+          ) : (
+            <ul className="space-y-3" aria-label="Webhook endpoints">
+              {hooks.data.map((hook) => (
+                <WebhookItem key={hook.id} workspaceId={workspaceId} hook={hook} />
+              ))}
+            </ul>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
+
+function AddWebhookForm({ workspaceId, onSecret }: { workspaceId: string; onSecret: (shown: { url: string; secret: string }) => void }) {
+  const [url, setUrl] = useState("");
+  const [description, setDescription] = useState("");
+  const [all, setAll] = useState(true);
+  const [types, setTypes] = useState<string[]>([]);
+  const create = useCreateWebhook(workspaceId);
+  const toast = useToast();
+  const events = all ? [ALL_EVENTS] : types;
+  return (
+    <form
+      className="mb-4 space-y-3 rounded-md border border-slate-200 p-3 dark:border-slate-800"
+      aria-label="Add a webhook"
+      onSubmit={(event) => {
+        event.preventDefault();
+        create.mutate(
+          { url: url.trim(), description: description.trim(), events: events as never },
+          {
+            onSuccess: (created) => {
+              setUrl("");
+              setDescription("");
+              if (created.secret) onSecret({ url: created.url, secret: created.secret });
+              else toast("Webhook added");
+            },
+          },
+        );
+      }}
+    >
+      <div className="flex flex-wrap gap-2">
+        <label className="min-w-64 flex-1 text-sm font-medium">
+          Payload URL
+          <input
+            type="url"
+            required
+            value={url}
+            onChange={(e) => setUrl(e.target.value)}
+            placeholder="https://example.com/taskboard-hook"
+            className={inputClass}
+          />
+        </label>
+        <label className="min-w-48 flex-1 text-sm font-medium">
+          Description (optional)
+          <input value={description} onChange={(e) => setDescription(e.target.value)} maxLength={500} className={inputClass} />
+        </label>
+      </div>
+      <fieldset className="text-sm">
+        <legend className="mb-1 font-medium">Events</legend>
+        <label className="mr-4 inline-flex items-center gap-1.5">
+          <input type="radio" name="webhook-events" checked={all} onChange={() => setAll(true)} />
+          All events
+        </label>
+        <label className="inline-flex items-center gap-1.5">
+          <input type="radio" name="webhook-events" checked={!all} onChange={() => setAll(false)} />
+          Only these:
+        </label>
+        {!all ? (
+          <div className="mt-2 grid grid-cols-2 gap-1 sm:grid-cols-3">
+            {EVENT_TYPES.map((type) => (
+              <label key={type} className="inline-flex items-center gap-1.5">
+                <input
+                  type="checkbox"
+                  checked={types.includes(type)}
+                  onChange={(e) => setTypes((old) => (e.target.checked ? [...old, type] : old.filter((t) => t !== type)))}
+                />
+                <code className="text-xs">{type}</code>
+              </label>
+            ))}
+          </div>
+        ) : null}
+      </fieldset>
+      <p className={`text-xs ${muted}`}>A signing secret is generated and shown once.</p>
+      <ErrorText>{create.error ? `Not added: ${create.error.message}` : ""}</ErrorText>
+      <button type="submit" className={primaryButton} disabled={create.isPending || !url.trim() || events.length === 0}>
+        {create.isPending ? "Adding…" : "Add webhook"}
+      </button>
+    </form>
+  );
+}
+
+function SecretOnce({ url, secret, onDone }: { url: string; secret: string; onDone: () => void }) {
+  const toast = useToast();
+  return (
+    <div role="status" className="mb-4 rounded-md border border-amber-400 bg-amber-50 p-3 text-sm dark:border-amber-600 dark:bg-amber-950">
+      <p className="mb-2 font-medium">Copy the signing secret for {url} now: it is shown only once.</p>
+      <div className="flex gap-2">
+        <input
+          readOnly
+          value={secret}
+          aria-label="Webhook signing secret"
+          className={`${inputClass} mt-0 flex-1 font-mono`}
+          onFocus={(e) => e.currentTarget.select()}
+        />
+        <button
+          type="button"
+          className={secondaryButton}
+          onClick={() =>
+            navigator.clipboard
+              .writeText(secret)
+              .then(() => toast("Copied"))
+              .catch(() => toast("Copying was refused by the browser; select the secret and copy it by hand.", "error"))
+          }
+        >
+          Copy
+        </button>
+        <button type="button" className={secondaryButton} onClick={onDone}>
+          Done
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function WebhookItem({ workspaceId, hook }: { workspaceId: string; hook: Webhook }) {
+  const [open, setOpen] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const update = useUpdateWebhook(workspaceId, hook.id);
+  const remove = useDeleteWebhook(workspaceId, hook.id);
+  const toast = useToast();
+  const panelId = `webhook-deliveries-${hook.id}`;
+  return (
+    <li className="rounded-md border border-slate-200 p-3 text-sm dark:border-slate-800" data-testid="webhook-item">
+      <div className="flex flex-wrap items-center gap-2">
+        <code className="break-all font-medium">{hook.url}</code>
+        <span
+          className={`rounded px-1.5 py-0.5 text-xs ${hook.enabled ? "bg-green-100 text-green-900 dark:bg-green-950 dark:text-green-200" : "bg-slate-200 text-slate-800 dark:bg-slate-800 dark:text-slate-200"}`}
+        >
+          {hook.enabled ? "Enabled" : "Disabled"}
+        </span>
+      </div>
+      {hook.description ? <p className="mt-1">{hook.description}</p> : null}
+      <p className={`mt-1 text-xs ${muted}`}>
+        Events: {hook.events.includes(ALL_EVENTS) ? "all" : hook.events.join(", ")} · secret {hook.secret_hint}
+      </p>
+      {hook.disabled_reason ? (
+        <p className="mt-1 text-sm text-red-800 dark:text-red-300" data-testid="webhook-disabled-reason">
+          {hook.disabled_reason}
+        </p>
+      ) : null}
+      <div className="mt-2 flex flex-wrap gap-2">
+        <button type="button" className={secondaryButton} aria-expanded={open} aria-controls={panelId} onClick={() => setOpen(!open)}>
+          {open ? "Hide deliveries" : "Recent deliveries"}
+        </button>
+        <button
+          type="button"
+          className={secondaryButton}
+          disabled={update.isPending}
+          onClick={() =>
+            update.mutate(
+              { enabled: !hook.enabled },
+              { onSuccess: (saved) => toast(saved.enabled ? "Webhook enabled" : "Webhook disabled") },
+            )
+          }
+        >
+          {hook.enabled ? "Disable" : "Enable"}
+        </button>
+        {confirming ? (
+          <>
+            <button
+              type="button"
+              className={dangerButton}
+              disabled={remove.isPending}
+              onClick={() => remove.mutate(undefined, { onSuccess: () => toast("Webhook deleted") })}
+            >
+              Delete this webhook
+            </button>
+            <button type="button" className={secondaryButton} onClick={() => setConfirming(false)}>
+              Cancel
+            </button>
+          </>
+        ) : (
+          <button type="button" className={secondaryButton} onClick={() => setConfirming(true)} aria-label={`Delete webhook ${hook.url}`}>
+            Delete
+          </button>
+        )}
+      </div>
+      <ErrorText>{update.error?.message ?? remove.error?.message}</ErrorText>
+      {open ? (
+        <div id={panelId}>
+          <Deliveries workspaceId={workspaceId} webhookId={hook.id} />
+        </div>
+      ) : null}
+    </li>
+  );
+}
+
+function Deliveries({ workspaceId, webhookId }: { workspaceId: string; webhookId: string }) {
+  const deliveries = useWebhookDeliveries(workspaceId, webhookId);
+  const redeliver = useRedeliver(workspaceId, webhookId);
+  const toast = useToast();
+  if (deliveries.isPending) return <p className={`mt-2 text-sm ${muted}`}>Loading deliveries…</p>;
+  if (deliveries.isError) return <ErrorText>Could not load the deliveries: {deliveries.error.message}</ErrorText>;
+  if (deliveries.data.items.length === 0)
+    return <p className={`mt-2 text-sm ${muted}`}>No deliveries yet: they appear here as events happen.</p>;
+  return (
+    <>
+      <ErrorText>{redeliver.error ? `Not redelivered: ${redeliver.error.message}` : ""}</ErrorText>
+      <ul className="mt-2 divide-y divide-slate-200 dark:divide-slate-800" aria-label="Recent deliveries">
+        {deliveries.data.items.map((delivery) => (
+          <li key={delivery.id} className="py-2" data-testid="webhook-delivery">
+            <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+              <StatusBadge status={delivery.status} />
+              <span className="font-medium">{delivery.event_type ?? "gap"}</span>
+              {delivery.event_id ? <span className={muted}>event #{delivery.event_id}</span> : null}
+              {delivery.redelivery_of ? <span className={muted}>redelivery</span> : null}
+              <span className={muted}>{describeOutcome(delivery)}</span>
+              <span className="ml-auto flex items-center gap-3">
+                <span className={`text-xs ${muted}`}>{new Date(delivery.created_at).toLocaleString()}</span>
+                {delivery.status !== DELIVERY_STATUS.skipped ? (
+                  <button
+                    type="button"
+                    className={secondaryButton}
+                    disabled={redeliver.isPending}
+                    onClick={() => redeliver.mutate(delivery.id, { onSuccess: () => toast("Redelivery queued") })}
+                    aria-label={`Redeliver ${delivery.event_type} event ${delivery.event_id}`}
+                  >
+                    Redeliver
+                  </button>
+                ) : null}
+              </span>
+            </div>
+            {delivery.error ? <p className="mt-1 text-xs text-red-800 dark:text-red-300">{delivery.error}</p> : null}
+            {delivery.request_body ? (
+              <details className="mt-1">
+                <summary className="cursor-pointer text-xs">Request body</summary>
+                <pre className="mt-1 max-h-64 overflow-auto rounded bg-slate-100 p-2 text-xs dark:bg-slate-950">
+                  {pretty(delivery.request_body)}
+                </pre>
+              </details>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
+const STATUS_STYLE: Record<DeliveryStatus, string> = {
+  pending: "bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200",
+  succeeded: "bg-green-100 text-green-900 dark:bg-green-950 dark:text-green-200",
+  failed: "bg-red-100 text-red-900 dark:bg-red-950 dark:text-red-200",
+  skipped: "bg-slate-200 text-slate-800 dark:bg-slate-800 dark:text-slate-200",
+};
+
+function StatusBadge({ status }: { status: DeliveryStatus }) {
+  return <span className={`rounded px-1.5 py-0.5 text-xs font-medium ${STATUS_STYLE[status]}`}>{status}</span>;
+}
+
+function describeOutcome(delivery: WebhookDelivery): string {
+  if (delivery.attempts === 0) return delivery.status === DELIVERY_STATUS.skipped ? "" : "not sent yet";
+  const code = delivery.response_code === null ? "no answer" : `HTTP ${delivery.response_code}`;
+  const tries = delivery.attempts === 1 ? "1 attempt" : `${delivery.attempts} attempts`;
+  const next =
+    delivery.status === DELIVERY_STATUS.pending && delivery.next_attempt_at
+      ? `, next ${new Date(delivery.next_attempt_at).toLocaleTimeString()}`
+      : "";
+  return `${code} in ${delivery.duration_ms} ms · ${tries}${next}`;
+}
+
+function pretty(body: string): string {
+  try {
+    return JSON.stringify(JSON.parse(body), null, 2);
+  } catch {
+    return body;
+  }
+}
