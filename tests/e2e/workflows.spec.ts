@@ -1,3 +1,7 @@
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { Api, cardTitles, column, openBoard, screenshot, signIn } from "./helpers";
 
@@ -37,8 +41,13 @@ test("answer a question from the panel and the blocked badge clears", async ({ p
 test("fix conflicts on a conflicted task and watch its execution finish", async ({ page, request }) => {
   const api = await Api.asAdmin(request);
   const ws = await api.workspace();
+  // The fix merges in git: a repository, and a task branch that main has moved away from. The
+  // merge is clean, so the server pushes it and the agent is not needed (tests/api/worktrees.test.ts
+  // covers the conflicted merge an agent resolves).
+  const remote = remoteWithBranch("feature/conflicted-pr");
+  await api.call("PUT", `/api/workspaces/${ws.id}/repository`, { url: remote }, 200);
   const task = await api.task(ws.id, { title: "Conflicted PR", status: "in_review", pr_url: "https://github.com/acme/app/pull/42" });
-  await api.call("PATCH", `/api/workspaces/${ws.id}/tasks/${task.id}`, { has_merge_conflict: true });
+  await api.call("PATCH", `/api/workspaces/${ws.id}/tasks/${task.id}`, { has_merge_conflict: true, branch: "feature/conflicted-pr" });
   await signIn(page, `/w/${ws.id}`);
   await openBoard(page, ws.id);
   const card = column(page, "In review").getByRole("group", { name: "Conflicted PR" });
@@ -48,26 +57,51 @@ test("fix conflicts on a conflicted task and watch its execution finish", async 
   await card.getByRole("button", { name: "Fix conflicts" }).click();
   const dialog = page.getByRole("dialog", { name: "Fixing conflicts: Conflicted PR" });
   await expect(dialog).toBeVisible();
-  // The fix-conflicts progress is the run view: log, status, report.
-  await expect(dialog.getByTestId("run-log")).toContainText("[demo agent]");
-  await screenshot(page, "execution-running");
+  // The fix-conflicts progress is the run view: log (git's steps), status, report.
   await expect(dialog.getByTestId("run-status-value")).toHaveText("succeeded", { timeout: 30_000 });
+  await expect(dialog.getByTestId("run-log")).toContainText("Pushed feature/conflicted-pr");
+  await screenshot(page, "execution-running");
   await dialog.getByRole("tab", { name: "Report" }).click();
-  await expect(dialog.getByTestId("run-report")).toContainText("Demo agent report");
+  await expect(dialog.getByTestId("run-report")).toContainText("without conflicts");
   await screenshot(page, "execution-finished");
   await page.keyboard.press("Escape");
   await expect(card.getByTestId("run-status")).toContainText("succeeded");
-  // The fix cleared the conflict flag, and the card heard of it.
+  // The fix cleared the conflict flag after the push, and the card heard of it.
   await expect(card.getByTestId("conflict-badge")).toHaveCount(0);
 
-  // A start while another runs is refused (409), and the refusal is shown in words.
+  // A start while another run of the task is going is refused (409), and the refusal is shown in words.
   await api.call("PATCH", `/api/workspaces/${ws.id}/tasks/${task.id}`, { has_merge_conflict: true });
   const button = card.getByRole("button", { name: "Fix conflicts" });
   await expect(button).toBeVisible();
-  await api.call("POST", `/api/workspaces/${ws.id}/tasks/${task.id}/fix-conflicts`, undefined, 202);
+  await api.call("POST", `/api/workspaces/${ws.id}/tasks/${task.id}/runs`, {}, 202);
   await button.click();
   await expect(page.getByRole("alert").filter({ hasText: "already running" })).toBeVisible();
 });
+
+/** A bare repository whose `branch` and main changed different files since they parted. */
+function remoteWithBranch(branch: string): string {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "e2e-fix-"));
+  const work = path.join(root, "work");
+  const remote = path.join(root, "remote.git");
+  const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=e2e", "-c", "user.email=e2e@e2e", ...args], { cwd: work });
+  execFileSync("git", ["init", "-q", "--bare", "-b", "main", remote]);
+  execFileSync("git", ["init", "-q", "-b", "main", work]);
+  fs.writeFileSync(path.join(work, "a.txt"), "a\n");
+  fs.writeFileSync(path.join(work, "b.txt"), "b\n");
+  git("add", "-A");
+  git("commit", "-q", "-m", "seed");
+  git("remote", "add", "origin", remote);
+  git("push", "-q", "origin", "main");
+  git("checkout", "-q", "-b", branch);
+  fs.writeFileSync(path.join(work, "a.txt"), "A\n");
+  git("commit", "-q", "-am", "branch");
+  git("push", "-q", "origin", branch);
+  git("checkout", "-q", "main");
+  fs.writeFileSync(path.join(work, "b.txt"), "B\n");
+  git("commit", "-q", "-am", "main");
+  git("push", "-q", "origin", "main");
+  return remote;
+}
 
 test("create a schedule, see its next runs, and trigger it", async ({ page, request }) => {
   const api = await Api.asAdmin(request);
