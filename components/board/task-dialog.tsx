@@ -3,7 +3,8 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { projectsQuery } from "@/lib/client/projects";
-import { taskRunsQuery } from "@/lib/client/runs";
+import { taskRunsQuery, type RunRecord } from "@/lib/client/runs";
+import { totalUsage, usageText } from "@/lib/client/usage";
 import { taskQuery, useDeleteTask, useUpdateTask } from "@/lib/client/tasks";
 import type { Task, UpdateTaskInput } from "@/lib/client/types";
 import type { Priority } from "@/lib/tasks/columns";
@@ -223,6 +224,7 @@ export function TaskDialog({ workspaceId, taskId, onClose }: { workspaceId: stri
                     <th>Trigger</th>
                     <th>Duration</th>
                     <th>Changes</th>
+                    <th>Usage</th>
                     <th>Error</th>
                   </tr>
                 </thead>
@@ -265,6 +267,7 @@ export function TaskDialog({ workspaceId, taskId, onClose }: { workspaceId: stri
                           "—"
                         )}
                       </td>
+                      <td>{usageText(run.usage) || "—"}</td>
                       <td className="max-w-60 truncate" title={run.error_message ?? ""}>
                         {run.error_message ?? ""}
                       </td>
@@ -273,12 +276,25 @@ export function TaskDialog({ workspaceId, taskId, onClose }: { workspaceId: stri
                 </tbody>
               </table>
             )}
+            {runs.data ? <UsageTotal runs={runs.data} /> : null}
           </section>
 
           <TaskActivity workspaceId={workspaceId} taskId={taskId} />
         </>
       )}
     </Dialog>
+  );
+}
+
+/** The task's usage over the runs listed, only as reported (a run that reported nothing is not guessed). */
+function UsageTotal({ runs }: { runs: RunRecord[] }) {
+  const total = totalUsage(runs);
+  if (total.reported === 0) return null;
+  return (
+    <p data-testid="task-usage" className="mt-2 text-sm text-slate-600 dark:text-slate-400">
+      Usage: {total.text}
+      {total.reported < runs.length ? ` (reported by ${total.reported} of ${runs.length} runs)` : ""}
+    </p>
   );
 }
 

@@ -7,6 +7,7 @@ import { useOpenQuestions } from "@/lib/client/questions";
 import { useRunLog } from "@/lib/client/run-log";
 import { settlePermission, type PlanStep, type ReportedUsage } from "@/lib/client/run-log-model";
 import { taskRunsQuery, type RunRecord } from "@/lib/client/runs";
+import { costText, usageText } from "@/lib/client/usage";
 import { ACTIVE_RUN_STATUSES, type Question } from "@/lib/client/types";
 import { useAnswer } from "@/components/questions/question-panel";
 import { RunLogList } from "@/components/runs/run-log-list";
@@ -106,7 +107,7 @@ export function RunView({
         <div>
           <dt className="text-slate-600 dark:text-slate-400">Usage</dt>
           <dd data-testid="run-usage" className="font-medium">
-            {usageText(run, log.model.usage)}
+            {runUsageText(run, log.model.usage)}
           </dd>
         </div>
         <div className="flex items-end">
@@ -246,16 +247,13 @@ export function statusLabel(status: string): string {
 }
 
 /** Only figures the agent reported: tokens and cost on the run, else its last usage update. */
-function usageText(run: RunRecord | undefined, reported: ReportedUsage | null): string {
+function runUsageText(run: RunRecord | undefined, reported: ReportedUsage | null): string {
+  const recorded = usageText(run?.usage);
+  if (recorded) return recorded;
   const parts: string[] = [];
-  const usage = run?.usage;
-  if (usage?.total_tokens != null) parts.push(`${usage.total_tokens.toLocaleString()} tokens`);
-  else if (usage?.input_tokens != null || usage?.output_tokens != null) {
-    parts.push(`${(usage.input_tokens ?? 0).toLocaleString()} in / ${(usage.output_tokens ?? 0).toLocaleString()} out`);
-  } else if (reported?.used != null) {
+  if (reported?.used != null) {
     parts.push(`${reported.used.toLocaleString()}${reported.size != null ? ` of ${reported.size.toLocaleString()}` : ""} tokens`);
   }
-  const cost = usage?.cost ?? reported?.cost;
-  if (cost) parts.push(`${cost.amount.toFixed(cost.amount < 1 ? 4 : 2)} ${cost.currency}`);
+  if (reported?.cost) parts.push(costText(reported.cost));
   return parts.length ? parts.join(" · ") : "not reported";
 }

@@ -18,6 +18,7 @@ import { codehostLabel } from "@/components/workspace/codehost-badge";
 import { GithubAutomationSettings } from "@/components/github/github-automation-settings";
 import { Dialog } from "@/components/ui/dialog";
 import { dangerButton, ErrorText, inputClass, primaryButton, secondaryButton } from "@/components/ui/field";
+import { ShownOnce } from "@/components/ui/shown-once";
 import { useToast } from "@/components/ui/toast";
 import { DependenciesSection } from "@/components/settings/dependencies-section";
 import { WebhooksSection } from "@/components/settings/webhooks-section";
@@ -328,36 +329,13 @@ function ApiKeysSection() {
       </form>
       <ErrorText>{create.error ? `No key created: ${create.error.message}` : ""}</ErrorText>
       {created ? (
-        <div
-          role="status"
-          className="mb-3 rounded-md border border-amber-400 bg-amber-50 p-3 text-sm dark:border-amber-600 dark:bg-amber-950"
-        >
-          <p className="mb-2 font-medium">Copy the key “{created.name}” now: it is shown only once.</p>
-          <div className="flex gap-2">
-            <input
-              readOnly
-              value={created.key}
-              aria-label="New API key"
-              className={`${inputClass} mt-0 flex-1 font-mono`}
-              onFocus={(e) => e.currentTarget.select()}
-            />
-            <button
-              type="button"
-              className={secondaryButton}
-              onClick={() =>
-                navigator.clipboard
-                  .writeText(created.key)
-                  .then(() => toast("Copied"))
-                  .catch(() => toast("Copying was refused by the browser; select the key and copy it by hand.", "error"))
-              }
-            >
-              Copy
-            </button>
-            <button type="button" className={secondaryButton} onClick={() => setCreated(null)}>
-              Done
-            </button>
-          </div>
-        </div>
+        <ShownOnce
+          message={`Copy the key “${created.name}” now: it is shown only once.`}
+          value={created.key}
+          label="New API key"
+          what="the key"
+          onDone={() => setCreated(null)}
+        />
       ) : null}
       {keys.isPending ? (
         <div className="h-6 w-48 animate-pulse rounded bg-slate-200 dark:bg-slate-800" />

@@ -14,6 +14,7 @@ import {
 import { EVENT_TYPES } from "@/lib/events/event-types";
 import { ALL_EVENTS, DELIVERY_STATUS, type DeliveryStatus } from "@/lib/webhooks/statuses";
 import { dangerButton, ErrorText, inputClass, primaryButton, secondaryButton } from "@/components/ui/field";
+import { ShownOnce } from "@/components/ui/shown-once";
 import { useToast } from "@/components/ui/toast";
 
 // Settings → Webhooks (owners): endpoints, the secret shown once, and each endpoint's recent
@@ -138,35 +139,15 @@ function AddWebhookForm({ workspaceId, onSecret }: { workspaceId: string; onSecr
 }
 
 function SecretOnce({ url, secret, onDone }: { url: string; secret: string; onDone: () => void }) {
-  const toast = useToast();
   return (
-    <div role="status" className="mb-4 rounded-md border border-amber-400 bg-amber-50 p-3 text-sm dark:border-amber-600 dark:bg-amber-950">
-      <p className="mb-2 font-medium">Copy the signing secret for {url} now: it is shown only once.</p>
-      <div className="flex gap-2">
-        <input
-          readOnly
-          value={secret}
-          aria-label="Webhook signing secret"
-          className={`${inputClass} mt-0 flex-1 font-mono`}
-          onFocus={(e) => e.currentTarget.select()}
-        />
-        <button
-          type="button"
-          className={secondaryButton}
-          onClick={() =>
-            navigator.clipboard
-              .writeText(secret)
-              .then(() => toast("Copied"))
-              .catch(() => toast("Copying was refused by the browser; select the secret and copy it by hand.", "error"))
-          }
-        >
-          Copy
-        </button>
-        <button type="button" className={secondaryButton} onClick={onDone}>
-          Done
-        </button>
-      </div>
-    </div>
+    <ShownOnce
+      className="mb-4"
+      message={`Copy the signing secret for ${url} now: it is shown only once.`}
+      value={secret}
+      label="Webhook signing secret"
+      what="the secret"
+      onDone={onDone}
+    />
   );
 }
 

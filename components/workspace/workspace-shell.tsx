@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import { usePathname, useRouter } from "next/navigation";
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useQuery } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { AppHeader } from "@/components/app-header";
@@ -35,6 +35,9 @@ function Shell({ workspaceId, username, children }: { workspaceId: string; usern
   const [helpOpen, setHelpOpen] = useState(false);
   const [execution, setExecution] = useState<{ id: string; title: string } | null>(null);
   const [taskId, setTaskId] = useState<string | null>(null);
+  // A link to one task (the pull request body's "Task #tb-N" link) is the board with ?task=<id>.
+  const linkedTaskId = useSearchParams().get("task");
+  const openTaskId = taskId ?? linkedTaskId;
   const [runTaskId, setRunTaskId] = useState<string | null>(null);
   const workspace = useQuery(workspaceQuery(workspaceId));
   const openQuestions = useOpenQuestions(workspaceId);
@@ -159,7 +162,17 @@ function Shell({ workspaceId, username, children }: { workspaceId: string; usern
         </div>
       </div>
       <HelpDialog open={helpOpen} onClose={() => setHelpOpen(false)} />
-      {taskId ? <TaskDialog workspaceId={workspaceId} taskId={taskId} onClose={() => setTaskId(null)} /> : null}
+      {openTaskId ? (
+        <TaskDialog
+          workspaceId={workspaceId}
+          taskId={openTaskId}
+          onClose={() => {
+            setTaskId(null);
+            // Closing a linked task drops the parameter, so it does not open again.
+            if (linkedTaskId) router.replace(pathname);
+          }}
+        />
+      ) : null}
       {runTaskId ? (
         <RunAgentDialog
           workspaceId={workspaceId}

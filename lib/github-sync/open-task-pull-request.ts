@@ -6,6 +6,7 @@ import { pullRequestBody } from "@/lib/github/pull-request-body";
 import { repositoryCloneDir } from "@/lib/repositories/repository";
 import { withGitRemote } from "@/lib/repositories/git-remote-for";
 import { RUN_STATUS } from "@/lib/runs/statuses";
+import { lastLine } from "@/lib/runs/workdir";
 import { updateTask } from "@/lib/tasks/update-task";
 import { branchState, hasClone, pushTaskBranch } from "@/lib/github-sync/task-branch-git";
 
@@ -57,7 +58,7 @@ export async function openTaskPullRequest(db: Db, workspaceId: string, taskId: s
     if (state.local) await pushTaskBranch(cloneDir, remote, branch);
   }).catch((error: Error) => {
     if (error instanceof HttpError) throw error;
-    throw conflict(`git could not push ${branch} to ${repo}: ${lastLine(error.message)}`);
+    throw conflict(`git could not push ${branch} to ${repo}: ${lastLine(error.message).slice(0, 500)}`);
   });
 
   const report = await db.execution.findFirst({
@@ -90,15 +91,4 @@ export async function openTaskPullRequest(db: Db, workspaceId: string, taskId: s
     { pr_number: opened.number, pr_state: opened.draft ? "draft" : "open", pr_head_sha: opened.head_sha, checks: null },
   );
   return { created: opened.created, task: linked };
-}
-
-function lastLine(text: string): string {
-  return (
-    text
-      .trim()
-      .split("\n")
-      .map((line) => line.trim())
-      .filter(Boolean)
-      .at(-1) ?? text
-  ).slice(0, 500);
 }

@@ -66,6 +66,8 @@ test("start an agent from the card, answer its permission question in the panel,
   // The run's history row opens the same view: message, plan, tool call, usage.
   await card.click();
   const details = page.getByRole("dialog", { name: /^Task #\d+$/ });
+  // Per task: the usage the fake agent reported (1,000 in + 200 out), summed over the task's runs.
+  await expect(details.getByTestId("task-usage")).toContainText("1,200 tokens");
   await details.getByRole("button", { name: "Open run 1" }).click();
   const finished = page.getByRole("dialog", { name: /^Run 1 · #\d+ Add a greeting$/ });
   await expect(finished.getByTestId("run-status-value")).toHaveText("succeeded");

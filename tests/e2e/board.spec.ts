@@ -38,7 +38,7 @@ test("sign in, create a workspace and add tasks on the board", async ({ page }) 
 
   // Edit in the task dialog.
   await column(page, "Backlog").getByRole("group", { name: "Skeletons", exact: true }).click();
-  const dialog = page.getByRole("dialog", { name: "Task details" });
+  const dialog = page.getByRole("dialog", { name: /^Task #\d+$/ });
   await expect(dialog.getByLabel("Title")).toHaveValue("Skeletons");
   await dialog.getByLabel("Priority").selectOption("p0");
   await dialog.getByLabel("Tags (comma-separated)").fill("ui, polish");
@@ -180,4 +180,18 @@ test("a refused move puts the card back and says why", async ({ page, request })
   await expect.poll(() => cardTitles(page, "Done")).toEqual(["R-B"]);
   expect(await api.column(ws.id, "backlog")).toEqual(["R-A", "R-C"]);
   void a;
+});
+
+test("a link to one task (?task=<id>) opens its dialog once", async ({ page, request }) => {
+  const api = await Api.asAdmin(request);
+  const ws = await api.workspace();
+  const task = await api.task(ws.id, { title: "Linked from a pull request", status: "in_review" });
+  await signIn(page, `/w/${ws.id}?task=${task.id}`);
+  const dialog = page.getByRole("dialog", { name: /^Task #\d+$/ });
+  await expect(dialog.getByLabel("Title")).toHaveValue("Linked from a pull request");
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+  // Closing drops the parameter, so a reload shows the board alone.
+  await expect.poll(() => new URL(page.url()).searchParams.get("task")).toBeNull();
+  await expect(column(page, "In review").getByRole("group", { name: "Linked from a pull request" })).toBeVisible();
 });
