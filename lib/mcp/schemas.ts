@@ -3,6 +3,7 @@ import { createQuestionBody } from "@/lib/questions/schemas";
 import { MAX_WAIT_SECONDS } from "@/lib/questions/wait-for-answer";
 import { PROJECT_LIST_LIMIT } from "@/lib/projects/schemas";
 import { PROJECT_STATUSES } from "@/lib/projects/statuses";
+import { startRunBody } from "@/lib/runs/schemas";
 import { columnKey, createTaskBody, moveTaskBody, updateTaskBody } from "@/lib/tasks/schemas";
 
 // The tools' arguments: the HTTP API's own request schemas (same names, limits and defaults) plus
@@ -55,8 +56,7 @@ export const listProjectsArgs = z.object({
 export const startRunArgs = z.object({
   workspace_id: workspaceId,
   task_id: taskId,
-  instructions: z.string().max(100_000).nullish().describe("What the agent should do; the task's title and description when left out."),
-  force: z.boolean().optional().describe("Run even though the task is blocked by tasks that are not done (refused otherwise)."),
+  ...startRunBody.unwrap().pick({ instructions: true, agent_id: true, force: true }).shape,
 });
 
 export const getRunLogArgs = z.object({

@@ -154,9 +154,9 @@ export function createMcpServer(mcp: McpRequest): McpServer {
     "start_run",
     "Starts the board's agent on a task (a manual run). Returns the execution; follow it with get_run_log.",
     startRunArgs,
-    async ({ workspace_id, task_id, instructions, force }) => {
+    async ({ workspace_id, task_id, instructions, agent_id, force }) => {
       const workspace = await enterWorkspace(mcp, workspace_id);
-      return startManualRun(mcp.db, workspace.id, task_id, workspace.caller.userId, { instructions, force });
+      return startManualRun(mcp.db, workspace.id, task_id, workspace.caller.userId, { instructions, agent_id, force });
     },
   );
 

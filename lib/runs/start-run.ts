@@ -1,19 +1,16 @@
 import type { Db } from "@/lib/db/client";
 import { conflict, notFound } from "@/lib/api/errors";
-import { fixConflictsInstructions, taskInstructions, withReviewComments, type ReviewComment } from "@/lib/runs/instructions";
+import type { z } from "zod";
+import { fixConflictsInstructions, taskInstructions, withReviewComments } from "@/lib/runs/instructions";
+import type { startRunBody } from "@/lib/runs/schemas";
 import { serializeExecution } from "@/lib/runs/serialize";
 import { startExecution } from "@/lib/runs/start-execution";
 import { runnerHandle } from "@/lib/runs/runner-handle";
 import { RUN_TRIGGER } from "@/lib/runs/statuses";
 import { refuseIfBlocked } from "@/lib/dependencies/task-refs";
 
-export interface ManualRunInput {
-  instructions?: string | null;
-  agent_id?: string | null;
-  comments?: ReviewComment[];
-  /** Run even though the task waits for tasks that are not done (otherwise 409 naming them). */
-  force?: boolean;
-}
+/** What a person, a script or an MCP client may say about a manual run: the HTTP body's own schema. */
+export type ManualRunInput = NonNullable<z.output<typeof startRunBody>>;
 
 /**
  * A run of the agent on a task, started by a person or a script (a follow-up on the same task

@@ -214,6 +214,16 @@ describe("MCP server: tools", () => {
     expect(forced).toMatchObject({ task_id: task.id });
   });
 
+  it("start_run takes the HTTP API's agent_id: another workspace's or an unknown profile is refused in words", async () => {
+    const task = data(await tool(owner, "create_task", { workspace_id: wsId, title: "named agent", status: "todo" }));
+    const refused = await tool(owner, "start_run", {
+      workspace_id: wsId,
+      task_id: task.id,
+      agent_id: "0190b8f0-0000-7000-8000-000000000009",
+    });
+    expect(refused).toMatchObject({ isError: true, content: [{ type: "text", text: "Agent not found" }] });
+  });
+
   it("answers errors in the HTTP API's words, as tool errors", async () => {
     const missing = await tool(owner, "get_task", { workspace_id: wsId, task_id: "no-such-task" });
     expect(missing).toMatchObject({ isError: true, content: [{ type: "text", text: "Task not found" }] });
