@@ -73,7 +73,12 @@ async function applyPullRequest(db: Db, change: PullRequestChange): Promise<Appl
       db,
       task.workspace_id,
       task.id,
-      { pr_url: state.pr_url, ...(toDone ? { status: "done" as const } : {}) },
+      {
+        pr_url: state.pr_url,
+        ...(toDone ? { status: "done" as const } : {}),
+        // A task linked by URL or mention learns the PR's branch, so fix-conflicts and pushes have one.
+        ...(task.branch === null && change.own_head_branch ? { branch: change.own_head_branch } : {}),
+      },
       // A new head commit has not been checked yet: its verdict comes with its check events.
       { ...state, ...(task.pr_head_sha !== state.pr_head_sha ? { checks: null } : {}) },
     );

@@ -22,6 +22,8 @@ export type PullRequestChange = {
   installation_id: number | null;
   repo: string;
   base_ref: string;
+  /** The head ref when it lives in the PR's own repository (not a fork): a branch the board can push to. */
+  own_head_branch: string | null;
   link: LinkCandidates;
   state: { pr_number: number; pr_state: PrState; pr_head_sha: string; pr_url: string };
   /** GitHub recomputes mergeability after this: the caller fetches it (fetchMergeability) once answered. */
@@ -54,6 +56,7 @@ export function pullRequestChange(payload: unknown): PullRequestChange | null {
     installation_id: installation?.id ?? null,
     repo: repository.full_name,
     base_ref: pr.base.ref,
+    own_head_branch: pr.head.repo?.full_name.toLowerCase() === repository.full_name.toLowerCase() ? pr.head.ref : null,
     link: {
       pr_url: pr.html_url,
       branch: pr.head.ref,

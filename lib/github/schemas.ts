@@ -66,7 +66,8 @@ export const pullRequestPayload = z.object({
     merged: z.boolean().nullable().optional(),
     title: z.string(),
     body: z.string().nullable(),
-    head: z.object({ ref: z.string(), sha: z.string() }),
+    // head.repo is null when the fork was deleted.
+    head: z.object({ ref: z.string(), sha: z.string(), repo: z.object({ full_name: z.string() }).nullable().optional() }),
     base: z.object({ ref: z.string() }),
   }),
 });

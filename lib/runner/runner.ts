@@ -21,8 +21,8 @@ import { appendLogEntries, type LogWriter } from "@/lib/runs/append-log-entries"
 import type { RunUsage } from "@/lib/tasks/schemas";
 import { LogSink } from "@/lib/runner/log-sink";
 import { agentOf, previousSession, ReportText, UsageTally } from "@/lib/runner/acp-run";
-import { concludeWorkdir } from "@/lib/runs/conclude-workdir";
-import { prepareWorkdir } from "@/lib/runs/prepare-workdir";
+import { concludeWorkdir } from "@/lib/runner/conclude-workdir";
+import { prepareWorkdir } from "@/lib/runner/prepare-workdir";
 import { WorkdirError, type PreparedWorkdir, type WorkdirLog } from "@/lib/runs/workdir";
 import { agentEnvironment } from "@/lib/runner/environment";
 import { sweepOrphans } from "@/lib/runner/recovery";

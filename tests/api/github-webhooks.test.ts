@@ -55,7 +55,12 @@ function pullRequestPayload(action: string, repo: string, installationId: number
     title: pull.title,
     body: pull.body,
   });
-  payload.pull_request.head = { ...payload.pull_request.head, ref: pull.head, sha: pull.head_sha };
+  payload.pull_request.head = {
+    ...payload.pull_request.head,
+    ref: pull.head,
+    sha: pull.head_sha,
+    repo: { ...payload.pull_request.head.repo, full_name: repo },
+  };
   payload.pull_request.base = { ...payload.pull_request.base, ref: pull.base };
   return payload;
 }
@@ -136,6 +141,8 @@ describe("POST /api/webhooks/github", () => {
     expect(await task(byNumber.id)).toMatchObject({
       pr_number: mentionPull.number,
       pr_url: `${fake.url}/${repo}/pull/${mentionPull.number}`,
+      // A task without a branch takes the PR's head branch (same repository), for fix-conflicts.
+      branch: "elsewhere",
     });
     // The branch rule did not also catch the mention's PR.
     expect((await task(byBranch.id)).pr_number).toBe(branchPull.number);

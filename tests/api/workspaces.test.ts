@@ -9,6 +9,7 @@ describe("workspaces", () => {
     expect(created.body).toEqual({
       id: expect.any(String),
       name: "Platform",
+      auto_start_unblocked: false,
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });
