@@ -42,7 +42,7 @@ export function WebhooksSection({ workspaceId, isOwner }: { workspaceId: string;
           <AddWebhookForm workspaceId={workspaceId} onSecret={setSecret} />
           {secret ? <SecretOnce {...secret} onDone={() => setSecret(null)} /> : null}
           {hooks.isPending ? (
-            <div className="h-6 w-48 animate-pulse rounded bg-slate-200 dark:bg-slate-800" aria-label="Loading webhooks" />
+            <div role="status" aria-label="Loading webhooks" className="h-6 w-48 animate-pulse rounded bg-slate-200 dark:bg-slate-800" />
           ) : hooks.isError ? (
             <ErrorText>Could not load the webhooks: {hooks.error.message}</ErrorText>
           ) : hooks.data.length === 0 ? (

@@ -53,11 +53,24 @@ export function useStartRun(workspaceId: string, taskId: string) {
 }
 
 /** Starts an agent run that fixes the task's merge conflict; the execution it returns is cached for the live view. */
-export function useFixConflicts(workspaceId: string, taskId: string) {
+/**
+ * The callbacks belong to the mutation, not to one mutate() call: a clean merge can finish (and the
+ * live board remove the card's Fix conflicts button) before the answer arrives, and mutate()'s own
+ * callbacks never run once their component is gone.
+ */
+export function useFixConflicts(
+  workspaceId: string,
+  taskId: string,
+  on: { started?: (execution: Execution) => void; failed?: (error: Error) => void } = {},
+) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: () => api<Execution>(`/api/workspaces/${workspaceId}/tasks/${taskId}/fix-conflicts`, { method: "POST" }),
-    onSuccess: (execution) => client.setQueryData(executionKeys.detail(workspaceId, execution.id), execution),
+    onSuccess: (execution) => {
+      client.setQueryData(executionKeys.detail(workspaceId, execution.id), execution);
+      on.started?.(execution);
+    },
+    onError: (error) => on.failed?.(error),
   });
 }
 
