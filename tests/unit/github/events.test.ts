@@ -33,6 +33,7 @@ describe("pull_request", () => {
       installation_id: 5,
       repo: "Codertocat/Hello-World",
       base_ref: "master",
+      own_head_branch: "tb/login-page",
       link: {
         pr_url: "https://github.com/Codertocat/Hello-World/pull/2",
         branch: "tb/login-page",
@@ -47,6 +48,15 @@ describe("pull_request", () => {
       },
       recheck_mergeability: true,
     });
+  });
+
+  it("a head branch in a fork, or in a deleted fork, is not a branch the board can push to", () => {
+    const fork = pullRequestChange(
+      pr("opened", (p) => (p.pull_request.head.repo = { ...p.pull_request.head.repo, full_name: "someone/Hello-World" })),
+    );
+    expect(fork).toMatchObject({ own_head_branch: null, link: { branch: fork?.link.branch } });
+    const deleted = pullRequestChange(pr("opened", (p) => (p.pull_request.head.repo = null)));
+    expect(deleted?.own_head_branch).toBeNull();
   });
 
   it("a PR with no body has no mentions", () => {
