@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { engineServer, eventually, finished, newStore, newTask, workspaceOn, type EngineServer, type Store } from "../helpers/engine";
-import { examplePayload, sendWebhook, startFakeGithub, type FakeGithub, type FakePull } from "../fixtures/fake-github";
+import { examplePayload, pullRequestPayload, sendWebhook, startFakeGithub, type FakeGithub } from "../fixtures/fake-github";
 
 // From an agent's branch to a pull request, and the automations on a linked pull request, against a
 // server whose GitHub is the fake (REST, and git over smart HTTP with installation tokens, backed by a
@@ -98,26 +98,6 @@ async function runToEnd(ctx: { token: string; wsId: string }, taskId: string, in
 
 function send(event: string, payload: unknown) {
   return sendWebhook(`${server.url}/api/webhooks/github`, { event, payload, secret: SECRET });
-}
-
-function pullRequestPayload(action: string, repo: string, installationId: number, pull: FakePull) {
-  const payload = examplePayload("pull_request", "opened");
-  payload.action = action;
-  payload.number = pull.number;
-  payload.installation = { id: installationId, node_id: "x" };
-  payload.repository.full_name = repo;
-  Object.assign(payload.pull_request, {
-    number: pull.number,
-    html_url: `${fake.url}/${repo}/pull/${pull.number}`,
-    state: pull.state,
-    draft: pull.draft,
-    merged: pull.merged,
-    title: pull.title,
-    body: pull.body,
-  });
-  payload.pull_request.head = { ...payload.pull_request.head, ref: pull.head, sha: pull.head_sha };
-  payload.pull_request.base = { ...payload.pull_request.base, ref: pull.base };
-  return payload;
 }
 
 /** The delivery's result once its follow-up (the calls to GitHub after the answer) has written its line. */
@@ -283,7 +263,7 @@ describe("GitHub automations", () => {
     });
     const created = await newTask(server.call, ctx.token, ctx.wsId, { title: "Off", status: "in_review" });
     const pull = fake.addPull(ctx.repo, { head: "tb/off", body: created.id, mergeability: [[false, "dirty"]] });
-    const delivery = await send("pull_request", pullRequestPayload("opened", ctx.repo, ctx.installationId, pull));
+    const delivery = await send("pull_request", pullRequestPayload(fake.url, "opened", ctx.repo, ctx.installationId, pull));
     expect(await followUpOf(ctx, delivery.deliveryId, /mergeability/)).toMatch(new RegExp(`; mergeability #${pull.number}: dirty$`));
     expect((await ctx.task(created.id)).has_merge_conflict).toBe(true);
     expect(await runsOf(ctx, created.id)).toEqual([]);
@@ -316,7 +296,7 @@ describe("GitHub automations", () => {
     pushToRemote(ctx.bare, "tb/conflicted", { "feature.txt": "the feature\n" });
     const pull = fake.addPull(ctx.repo, { head: "tb/conflicted", body: created.id, mergeability: [[false, "dirty"]] });
 
-    const first = await send("pull_request", pullRequestPayload("opened", ctx.repo, ctx.installationId, pull));
+    const first = await send("pull_request", pullRequestPayload(fake.url, "opened", ctx.repo, ctx.installationId, pull));
     const line = await followUpOf(ctx, first.deliveryId, /auto fix-conflicts/);
     expect(line).toMatch(new RegExp(`auto fix-conflicts: started execution \\S+ for ${pull.head_sha.slice(0, 7)}`));
     const [run] = await runsOf(ctx, created.id);
@@ -327,7 +307,7 @@ describe("GitHub automations", () => {
     expect((await ctx.task(created.id)).has_merge_conflict).toBe(false);
 
     // GitHub still says dirty for the same commit (say the fix did not help): nothing more starts.
-    const again = await send("pull_request", pullRequestPayload("edited", ctx.repo, ctx.installationId, pull));
+    const again = await send("pull_request", pullRequestPayload(fake.url, "edited", ctx.repo, ctx.installationId, pull));
     expect(await followUpOf(ctx, again.deliveryId, /auto fix-conflicts/)).toMatch(
       new RegExp(`auto fix-conflicts: already tried for ${pull.head_sha.slice(0, 7)}`),
     );
@@ -335,7 +315,7 @@ describe("GitHub automations", () => {
 
     // A new head commit that conflicts again gets its own attempt.
     pull.head_sha = "b".repeat(40);
-    const pushed = await send("pull_request", pullRequestPayload("synchronize", ctx.repo, ctx.installationId, pull));
+    const pushed = await send("pull_request", pullRequestPayload(fake.url, "synchronize", ctx.repo, ctx.installationId, pull));
     expect(await followUpOf(ctx, pushed.deliveryId, /auto fix-conflicts/)).toMatch(/auto fix-conflicts: started execution \S+ for bbbbbbb/);
     expect((await runsOf(ctx, created.id)).map((r) => r.trigger)).toEqual(["fix_conflicts", "fix_conflicts"]);
   });
@@ -344,7 +324,7 @@ describe("GitHub automations", () => {
     const ctx = await connected({ auto_fix_checks: true });
     const created = await newTask(server.call, ctx.token, ctx.wsId, { title: "checks fail", status: "in_review" });
     const pull = fake.addPull(ctx.repo, { head: "tb/red", body: created.id });
-    const linked = await send("pull_request", pullRequestPayload("opened", ctx.repo, ctx.installationId, pull));
+    const linked = await send("pull_request", pullRequestPayload(fake.url, "opened", ctx.repo, ctx.installationId, pull));
     await followUpOf(ctx, linked.deliveryId, /mergeability/);
 
     const suite = (sha: string) => {
@@ -375,7 +355,7 @@ describe("GitHub automations", () => {
     pull.head_sha = next;
     await followUpOf(
       ctx,
-      (await send("pull_request", pullRequestPayload("synchronize", ctx.repo, ctx.installationId, pull))).deliveryId,
+      (await send("pull_request", pullRequestPayload(fake.url, "synchronize", ctx.repo, ctx.installationId, pull))).deliveryId,
       /mergeability/,
     );
     const newer = await send("check_suite", suite(next));

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { engineServer, eventually, newStore, newTask, workspaceOn, type EngineServer, type Store } from "../helpers/engine";
-import { examplePayload, sendWebhook, startFakeGithub, type FakeGithub, type FakePull } from "../fixtures/fake-github";
+import { examplePayload, pullRequestPayload, sendWebhook, startFakeGithub, type FakeGithub } from "../fixtures/fake-github";
 
 // POST /api/webhooks/github against a server whose GitHub is the fake: deliveries signed as GitHub
 // signs them, payloads from @octokit/webhooks-examples, mergeability and check runs read back from
@@ -40,37 +40,12 @@ function send(event: string, payload: unknown, options: { deliveryId?: string; s
   return sendWebhook(`${server.url}/api/webhooks/github`, { event, payload, secret: SECRET, ...options });
 }
 
-function pullRequestPayload(action: string, repo: string, installationId: number, pull: FakePull) {
-  const payload = examplePayload("pull_request", "opened");
-  payload.action = action;
-  payload.number = pull.number;
-  payload.installation = { id: installationId, node_id: "x" };
-  payload.repository.full_name = repo;
-  Object.assign(payload.pull_request, {
-    number: pull.number,
-    html_url: `${fake.url}/${repo}/pull/${pull.number}`,
-    state: pull.state,
-    draft: pull.draft,
-    merged: pull.merged,
-    title: pull.title,
-    body: pull.body,
-  });
-  payload.pull_request.head = {
-    ...payload.pull_request.head,
-    ref: pull.head,
-    sha: pull.head_sha,
-    repo: { ...payload.pull_request.head.repo, full_name: repo },
-  };
-  payload.pull_request.base = { ...payload.pull_request.base, ref: pull.base };
-  return payload;
-}
-
 describe("POST /api/webhooks/github", () => {
   it("refuses a missing or wrong signature with 401 and stores nothing", async () => {
     const { repo, installationId, wsId, token, task } = await connected();
     const created = await newTask(server.call, token, wsId, { title: "signed only" });
     const pull = fake.addPull(repo, { head: "feature", body: `For ${created.id}` });
-    const payload = pullRequestPayload("opened", repo, installationId, pull);
+    const payload = pullRequestPayload(fake.url, "opened", repo, installationId, pull);
 
     const unsigned = await send("pull_request", payload, { signature: null });
     expect(unsigned.response.status).toBe(401);
@@ -100,7 +75,7 @@ describe("POST /api/webhooks/github", () => {
     const created = await newTask(server.call, token, wsId, { title: "by id", status: "in_review" });
     const pull = fake.addPull(repo, { head: "tb/by-id", body: `Implements ${created.id.toUpperCase()}` });
 
-    const opened = await send("pull_request", pullRequestPayload("opened", repo, installationId, pull));
+    const opened = await send("pull_request", pullRequestPayload(fake.url, "opened", repo, installationId, pull));
     expect(opened.response.status).toBe(202);
     const linked = await task(created.id);
     expect(linked).toMatchObject({
@@ -113,7 +88,7 @@ describe("POST /api/webhooks/github", () => {
 
     // The merge's payload no longer mentions the task: the recorded pr_url links it.
     Object.assign(pull, { body: "Squashed", state: "closed", merged: true });
-    const merged = await send("pull_request", pullRequestPayload("closed", repo, installationId, pull));
+    const merged = await send("pull_request", pullRequestPayload(fake.url, "closed", repo, installationId, pull));
     expect(merged.response.status).toBe(202);
     const done = await task(created.id);
     expect(done).toMatchObject({ pr_state: "merged", status: "done" });
@@ -131,13 +106,17 @@ describe("POST /api/webhooks/github", () => {
     });
     expect(patched.status).toBe(200);
     const branchPull = fake.addPull(repo, { head: "feature/login", title: "Login" });
-    expect((await send("pull_request", pullRequestPayload("opened", repo, installationId, branchPull))).response.status).toBe(202);
+    expect((await send("pull_request", pullRequestPayload(fake.url, "opened", repo, installationId, branchPull))).response.status).toBe(
+      202,
+    );
     expect(await task(byBranch.id)).toMatchObject({ pr_number: branchPull.number, pr_state: "open" });
 
     const byNumber = await newTask(server.call, token, wsId, { title: "by number" });
     const { number } = await task(byNumber.id);
     const mentionPull = fake.addPull(repo, { head: "elsewhere", title: `Fixes #tb-${number}` });
-    expect((await send("pull_request", pullRequestPayload("opened", repo, installationId, mentionPull))).response.status).toBe(202);
+    expect((await send("pull_request", pullRequestPayload(fake.url, "opened", repo, installationId, mentionPull))).response.status).toBe(
+      202,
+    );
     expect(await task(byNumber.id)).toMatchObject({
       pr_number: mentionPull.number,
       pr_url: `${fake.url}/${repo}/pull/${mentionPull.number}`,
@@ -153,12 +132,12 @@ describe("POST /api/webhooks/github", () => {
     const pull = fake.addPull(repo, { head: "feature", title: "No mention at all" });
     const created = await newTask(server.call, token, wsId, { title: "by url", pr_url: `${fake.url}/${repo}/pull/${pull.number}` });
 
-    const opened = await send("pull_request", pullRequestPayload("opened", repo, installationId, pull));
+    const opened = await send("pull_request", pullRequestPayload(fake.url, "opened", repo, installationId, pull));
     expect(opened.response.status).toBe(202);
     expect(await task(created.id)).toMatchObject({ pr_number: pull.number, pr_state: "open" });
 
     pull.draft = true;
-    const drafted = await send("pull_request", pullRequestPayload("converted_to_draft", repo, installationId, pull));
+    const drafted = await send("pull_request", pullRequestPayload(fake.url, "converted_to_draft", repo, installationId, pull));
     expect(drafted.response.status).toBe(202);
     const before = await task(created.id);
     expect(before.pr_state).toBe("draft");
@@ -174,7 +153,7 @@ describe("POST /api/webhooks/github", () => {
     const other = await connected();
     const created = await newTask(server.call, other.token, other.wsId, { title: "elsewhere" });
     const pull = fake.addPull(mine.repo, { head: "x", body: created.id, state: "closed", merged: true });
-    const merged = await send("pull_request", pullRequestPayload("closed", mine.repo, mine.installationId, pull));
+    const merged = await send("pull_request", pullRequestPayload(fake.url, "closed", mine.repo, mine.installationId, pull));
     expect(merged.response.status).toBe(202);
     expect(await other.task(created.id)).toMatchObject({ pr_number: null, pr_state: null, status: "todo" });
   });
@@ -189,7 +168,7 @@ describe("POST /api/webhooks/github", () => {
     ];
 
     const started = Date.now();
-    const opened = await send("pull_request", pullRequestPayload("opened", repo, installationId, pull));
+    const opened = await send("pull_request", pullRequestPayload(fake.url, "opened", repo, installationId, pull));
     expect(opened.response.status).toBe(202);
     // The fake answers null first, so the mergeability check alone takes more than its first 1 s back-off.
     expect(Date.now() - started).toBeLessThan(1_000);
@@ -215,7 +194,7 @@ describe("POST /api/webhooks/github", () => {
     const { repo, installationId, wsId, token, task } = await connected();
     const created = await newTask(server.call, token, wsId, { title: "checks" });
     const pull = fake.addPull(repo, { head: "feature", body: created.id });
-    await send("pull_request", pullRequestPayload("opened", repo, installationId, pull));
+    await send("pull_request", pullRequestPayload(fake.url, "opened", repo, installationId, pull));
     expect((await task(created.id)).checks).toBeNull();
 
     // The suite that completed passed, but another run of the commit failed: the verdict is failure.
@@ -269,7 +248,7 @@ describe("POST /api/webhooks/github", () => {
       }
     })().catch(() => undefined);
 
-    await send("pull_request", pullRequestPayload("opened", repo, installationId, pull));
+    await send("pull_request", pullRequestPayload(fake.url, "opened", repo, installationId, pull));
     const mine = () => events.filter((event) => event.task_id === created.id);
     await eventually(async () => (mine().some((event) => event.data.has_merge_conflict) ? true : undefined));
     // First the link (before the answer), then the conflict GitHub computed after it; both the server's own doing.
@@ -293,7 +272,7 @@ describe("POST /api/webhooks/github", () => {
 
     const created = await newTask(server.call, token, wsId, { title: "stays" });
     const pull = fake.addPull(repo, { head: "x", body: created.id, state: "closed", merged: true });
-    expect((await send("pull_request", pullRequestPayload("closed", repo, installationId, pull))).response.status).toBe(202);
+    expect((await send("pull_request", pullRequestPayload(fake.url, "closed", repo, installationId, pull))).response.status).toBe(202);
     expect(await task(created.id)).toMatchObject({ pr_state: "merged", status: "todo", done_at: null });
   });
 
@@ -304,7 +283,7 @@ describe("POST /api/webhooks/github", () => {
     await server.call("PUT", `/api/workspaces/${wsId}/codehost`, { token, json: { installation_id: nextInstallation++, repo } });
     const created = await newTask(server.call, token, wsId, { title: "ghost" });
     const pull = fake.addPull(repo, { head: "x", body: created.id });
-    const payload = pullRequestPayload("opened", repo, 0, pull);
+    const payload = pullRequestPayload(fake.url, "opened", repo, 0, pull);
     delete payload.installation;
     const sent = await send("pull_request", payload);
     expect(sent.response.status).toBe(202);
