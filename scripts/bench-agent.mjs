@@ -1,45 +1,55 @@
 #!/usr/bin/env node
-// `npm run bench:agent`: from "Run agent" (POST …/runs) to the agent's first session/update stored
-// and readable through the API, for an ACP profile (the fake ACP agent, tests/fixtures). The agent's
-// own start-up (Node boot, SDK load, its side of the handshake until it sends its first update) is
-// measured by the agent itself and reported apart: the board's cost is the rest. On PGlite and (when
+// `npm run bench:agent`: from "Run agent" to the agent's first session/update, for an ACP profile
+// (the fake ACP agent, tests/fixtures), measured twice: in a real browser (the click on "Start run"
+// in the Run agent dialog to the first frame that shows the agent's message in the run's live view)
+// and through the API alone (POST …/runs to the entry readable through GET …/log). The agent's own
+// start-up (Node boot, SDK load, its side of the handshake until it sends its first update) is
+// measured by the agent itself and subtracted: the board's cost is the rest. On PGlite and (when
 // reachable) PostgreSQL; writes the results into docs/PERFORMANCE.md between the bench:agent markers.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { needsBuild, root } from "./lib/build-state.mjs";
+import { findChromium } from "./lib/find-chromium.mjs";
 import { startServer } from "./lib/server.mjs";
 import { createScratchDatabase, postgresReachable } from "./lib/postgres.mjs";
 
 const FAKE_ACP = path.join(root, "tests/fixtures/fake-acp-agent.mjs");
 const RUNS = 20;
+const BROWSER_RUNS = 10;
+const ADMIN = { username: "admin", password: "bench-admin-password" };
 
 if (needsBuild()) {
   const build = spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
   if (build.status !== 0) process.exit(1);
 }
 
+const chromiumPath = await findChromium();
+if (!chromiumPath) throw new Error("No Chromium found: set CHROMIUM_PATH or apt-get install chromium");
+const { chromium } = await import("@playwright/test");
+const browser = await chromium.launch({ executablePath: chromiumPath, args: ["--no-sandbox", "--disable-gpu"] });
 const results = [await bench("pglite")];
 if (await postgresReachable()) results.push(await bench("postgresql"));
 else console.log("PostgreSQL not reachable: PGlite only");
+await browser.close();
 writeReport(results);
 process.exit(0);
 
 async function bench(kind) {
   const scratch = kind === "postgresql" ? await createScratchDatabase("taskboard_bench") : undefined;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "taskboard-bench-agent-"));
-  const env = { ADMIN_USERNAME: "admin", ADMIN_PASSWORD: "bench-admin-password", AGENT_MAX_CONCURRENT: "2" };
+  const env = { ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, AGENT_MAX_CONCURRENT: "2" };
   const server = await startServer({ databaseUrl: scratch?.url, dataDir, label: `bench-agent-${kind}`, env });
   try {
     const api = client(server.url);
-    const token = (await api("POST", "/api/auth/login", { username: "admin", password: "bench-admin-password" })).body.access_token;
+    const token = (await api("POST", "/api/auth/login", ADMIN)).body.access_token;
     const ws = (await api("POST", "/api/workspaces", { name: "bench" }, token)).body.id;
     const profile = (
       await api(
         "POST",
         `/api/workspaces/${ws}/agents`,
-        { name: "Fake ACP", kind: "acp", command: process.execPath, args: [FAKE_ACP] },
+        { name: "Fake ACP", kind: "acp", command: process.execPath, args: [FAKE_ACP], is_default: true },
         token,
       )
     ).body;
@@ -61,21 +71,22 @@ async function bench(kind) {
         if (!first) await sleep(5);
       }
       const seen = Date.now();
-      const meta = first.update._meta;
-      const agentStartup = meta.fake_sent_at - meta.fake_process_started_at;
+      const agentStartup = startupOf(first);
       rows.push({ total: seen - requested, agentStartup, overhead: seen - requested - agentStartup });
-      for (;;) {
-        const e = (await api("GET", `/api/workspaces/${ws}/executions/${started.body.id}`, undefined, token)).body;
-        if (!["queued", "running", "waiting_for_input"].includes(e.status)) break;
-        await sleep(50);
-      }
+      await finished(api, ws, started.body.id, token);
     }
-    const pick = (key) => rows.map((row) => row[key]).sort((a, b) => a - b);
+    const browserRows = await inBrowser(server.url, api, ws, token);
+    const pick = (list, key) => list.map((row) => row[key]).sort((a, b) => a - b);
     const result = {
       kind,
-      total: stats(pick("total")),
-      agentStartup: stats(pick("agentStartup")),
-      overhead: stats(pick("overhead")),
+      total: stats(pick(rows, "total")),
+      agentStartup: stats(pick(rows, "agentStartup")),
+      overhead: stats(pick(rows, "overhead")),
+      browser: {
+        total: stats(pick(browserRows, "total")),
+        agentStartup: stats(pick(browserRows, "agentStartup")),
+        overhead: stats(pick(browserRows, "overhead")),
+      },
     };
     console.log(JSON.stringify(result));
     return result;
@@ -83,6 +94,70 @@ async function bench(kind) {
     await server.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
     await scratch?.drop();
+  }
+}
+
+/**
+ * As a person does it: the task's link opens its dialog, "Run agent…" opens the Run agent dialog with
+ * the default profile chosen and the instructions prefilled (the description holds the fake agent's
+ * script), "Start run" starts it and opens the live view. Timed in the page, from the click on
+ * "Start run" to the first animation frame whose run view shows the agent's first message.
+ */
+async function inBrowser(url, api, ws, token) {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(`${url}/login?callbackUrl=/`);
+  await page.getByLabel("Username").fill(ADMIN.username);
+  await page.getByLabel("Password").fill(ADMIN.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL((next) => !next.pathname.startsWith("/login"));
+  const rows = [];
+  for (let i = 0; i < BROWSER_RUNS; i++) {
+    const task = (
+      await api("POST", `/api/workspaces/${ws}/tasks`, { title: `browser ${i}`, description: "@fake sleep 1", status: "todo" }, token)
+    ).body.id;
+    await page.goto(`${url}/w/${ws}?task=${task}`);
+    await page.getByRole("button", { name: "Run agent…" }).click();
+    const start = page.getByRole("button", { name: "Start run" });
+    await start.waitFor();
+    const shown = page.evaluate(
+      () =>
+        new Promise((resolve) => {
+          let clicked = 0;
+          window.addEventListener("click", () => (clicked = performance.now()), { capture: true, once: true });
+          const check = () => {
+            const message = document.querySelector("[data-testid=run-view] [data-testid=run-log] [data-testid=log-message]");
+            if (clicked && message && message.textContent.includes("Looking at the task.")) resolve(performance.now() - clicked);
+            else requestAnimationFrame(check);
+          };
+          requestAnimationFrame(check);
+        }),
+    );
+    await page.waitForTimeout(50);
+    await start.click();
+    const total = Math.round(await shown);
+    const runs = (await api("GET", `/api/workspaces/${ws}/tasks/${task}/runs`, undefined, token)).body;
+    const execution = runs[0].execution_id;
+    const log = (await api("GET", `/api/workspaces/${ws}/executions/${execution}/log`, undefined, token)).body;
+    const agentStartup = startupOf(log.entries.find((entry) => entry.type === "agent_message_chunk"));
+    rows.push({ total, agentStartup, overhead: total - agentStartup });
+    await finished(api, ws, execution, token);
+  }
+  await context.close();
+  return rows;
+}
+
+/** The fake agent's own start-up, as it stamped it on its first message. */
+function startupOf(entry) {
+  const meta = entry.update._meta;
+  return meta.fake_sent_at - meta.fake_process_started_at;
+}
+
+async function finished(api, ws, executionId, token) {
+  for (;;) {
+    const e = (await api("GET", `/api/workspaces/${ws}/executions/${executionId}`, undefined, token)).body;
+    if (!["queued", "running", "waiting_for_input"].includes(e.status)) return;
+    await sleep(50);
   }
 }
 
@@ -98,15 +173,24 @@ function writeReport(results) {
     "<!-- bench:agent:start -->",
     '## From "Run agent" to the agent\'s first update (`npm run bench:agent`)',
     "",
-    `${RUNS} runs of an ACP profile (the fake ACP agent) per database, one after another, on ${os.cpus().length} cores (${new Date().toISOString().slice(0, 10)}).`,
-    "Total: from sending `POST …/runs` to the first `agent_message_chunk` entry readable through `GET …/log` (polled every 5 ms).",
+    `Per database, on ${os.cpus().length} cores (load average ${os.loadavg()[0].toFixed(1)} at the end; ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC), an ACP profile (the fake ACP agent):`,
+    "",
+    `- **In the browser** (${BROWSER_RUNS} runs, headless Chromium, production build): the task's link opens its dialog, "Run agent…" opens the`,
+    '  Run agent dialog (default profile chosen, instructions prefilled); timed in the page from the click on "Start run" to the first',
+    "  animation frame whose live run view shows the agent's first message (it arrives through the workspace's event stream).",
+    `- **Through the API** (${RUNS} runs): from sending \`POST …/runs\` to the first \`agent_message_chunk\` entry readable through \`GET …/log\` (polled every 5 ms).`,
+    "",
     "The agent's own start-up (Node boot, SDK load, its side of initialize/session/new until it sends the update) is timed by",
     "the agent and subtracted: the rest is the board's cost (request, claim, working directory, spawn, handshake, the write",
-    "of the entry, the read). Goal: ≤ 300 ms beyond the agent's own start-up. Milliseconds, median / p90 / max.",
+    "of the entry, the event or the read, and in the browser the render). Goal: ≤ 300 ms beyond the agent's own start-up.",
+    "Milliseconds, median / p90 / max.",
     "",
-    "| database | total | agent's own start-up | board's cost |",
-    "|---|---|---|---|",
-    ...results.map((r) => `| ${r.kind} | ${row(r, "total")} | ${row(r, "agentStartup")} | ${row(r, "overhead")} |`),
+    "| database | measured | total | agent's own start-up | board's cost |",
+    "|---|---|---|---|---|",
+    ...results.flatMap((r) => [
+      `| ${r.kind} | in the browser | ${row(r.browser, "total")} | ${row(r.browser, "agentStartup")} | ${row(r.browser, "overhead")} |`,
+      `| ${r.kind} | through the API | ${row(r, "total")} | ${row(r, "agentStartup")} | ${row(r, "overhead")} |`,
+    ]),
     "",
     "The first entry after a quiet spell is written at once (LogSink.expedite), not after AGENT_LOG_FLUSH_MS.",
     "<!-- bench:agent:end -->",

@@ -138,7 +138,7 @@ export function RunView({
             className={`-mb-px border-b-2 px-3 py-1.5 text-sm ${tab === name ? "border-blue-700 font-medium" : "border-transparent text-slate-600 dark:text-slate-400"}`}
           >
             {TAB_LABEL[name]}
-            {name === "log" ? ` (${log.total})` : ""}
+            {name === "log" ? logCount(log.model.nextSeq, log.total) : ""}
           </button>
         ))}
       </div>
@@ -256,4 +256,9 @@ function runUsageText(run: RunRecord | undefined, reported: ReportedUsage | null
   }
   if (reported?.cost) parts.push(costText(reported.cost));
   return parts.length ? parts.join(" · ") : "not reported";
+}
+
+/** " (n)", or " (read of n)" while a long log is still being read page by page. */
+function logCount(read: number, total: number): string {
+  return read < total ? ` (${read} of ${total})` : ` (${total})`;
 }

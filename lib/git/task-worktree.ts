@@ -10,6 +10,10 @@ import { simpleGit, type SimpleGit } from "simple-git";
 
 /** Who commits the agent's work; the agent's own commits keep their authors. */
 const COMMITTER = ["user.name=Taskboard", "user.email=taskboard@localhost", "commit.gpgsign=false"];
+// A first worktree writes every file of the repository; git's parallel checkout (0 = one worker per
+// core) writes them from several processes: 10,000 files took ~270 ms with one and ~220 ms with two
+// workers here (docs/PERFORMANCE.md, "Task worktrees"). Merges and resets use it too.
+const CHECKOUT = ["checkout.workers=0"];
 // git runs with the server's environment (its home for credential helpers and SSH keys, an SSH
 // agent, proxies), less what simple-git guards because it lets git run programs (EDITOR, PAGER,
 // GIT_* …). Two are added back on purpose: a GIT_SSH_COMMAND the administrator set for deploy keys
@@ -53,7 +57,7 @@ function git(dir: string, remoteEnv?: RemoteEnv): SimpleGit {
     unsafe: { ...OPTIONS.unsafe, allowUnsafeConfigEnvCount: "GIT_CONFIG_COUNT" in extra },
     allowEnvironment: [...ALLOWED, ...Object.keys(extra)],
     baseDir: dir,
-    config: COMMITTER,
+    config: [...COMMITTER, ...CHECKOUT],
   }).env({
     ...GIT_ENV,
     ...extra,
