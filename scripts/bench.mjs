@@ -148,7 +148,10 @@ async function drive(db, url, token, big, small) {
   const results = [];
   for (const [name, target] of targets) {
     const probe = await fetch(url + target, { headers });
-    const body = await probe.json();
+    // The response's size: what a page costs grows with its JSON, so a change in throughput can be told
+    // apart from a change in what is sent.
+    const text = await probe.text();
+    const body = JSON.parse(text);
     if (probe.status !== 200) throw new Error(`${name}: ${probe.status} ${JSON.stringify(body)}`);
     const result = await load(url + target, headers, DURATION);
     // Latency without queueing: one request at a time.
@@ -157,6 +160,7 @@ async function drive(db, url, token, big, small) {
       db,
       name,
       statements: probe.headers.get("x-sql-statements") ?? "-",
+      bytes: Buffer.byteLength(text),
       rps: result.requests.average,
       mean: result.latency.mean,
       p50: result.latency.p50,
@@ -167,7 +171,7 @@ async function drive(db, url, token, big, small) {
       items: body.items?.length,
     };
     console.log(
-      `${db.padEnd(18)} ${name.padEnd(45)} ${String(Math.round(row.rps)).padStart(6)} req/s  p99 ${row.p99} ms  alone p50 ${row.aloneP50} p99 ${row.aloneP99} ms  sql ${row.statements}`,
+      `${db.padEnd(18)} ${name.padEnd(45)} ${String(Math.round(row.rps)).padStart(6)} req/s  p99 ${row.p99} ms  alone p50 ${row.aloneP50} p99 ${row.aloneP99} ms  sql ${row.statements}  ${row.bytes} B`,
     );
     results.push(row);
   }

@@ -78,21 +78,23 @@ const iso = (expr: string) => `to_char(${expr} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T
 // triggers (migration task_board_extras) in the records' own shape (lib/tasks/schemas.ts; the
 // strict-parse test tests/api/contracts.test.ts holds both to it); a question's task_title is
 // stored as null and set here with jsonb_set, so renaming a task needs no write to it.
-const TASK_JSON = `json_build_object(
-  'id', t.id, 'workspace_id', t.workspace_id, 'number', t.number, 'branch', t.branch, 'title', t.title, 'description', t.description,
-  'status', t.status, 'position', t.position, 'priority', t.priority, 'tags', COALESCE(t.tags, '{}'),
-  'pr_url', t.pr_url, 'has_merge_conflict', t.has_merge_conflict,
-  'pr_number', t.pr_number, 'pr_state', t.pr_state, 'pr_head_sha', t.pr_head_sha, 'checks', t.checks, 'project_id', t.project_id, 'phase', t.phase,
-  'blocked', t.blocked OR e.open_questions IS NOT NULL,
-  'project_name', pr.name,
-  'phase_name', CASE WHEN t.phase BETWEEN 1 AND cardinality(pr.phases) THEN pr.phases[t.phase] END,
-  'questions', CASE WHEN e.open_questions IS NULL THEN '[]'::json
+// row_to_json, not json_build_object: the latter writes `"key" : value, ` (three bytes more per field),
+// which was ~7% of a board response; the JSON is the same, field for field and in the same order.
+const TASK_JSON = `(SELECT row_to_json(j) FROM (SELECT
+  t.id, t.workspace_id, t.number, t.branch, t.title, t.description,
+  t.status, t.position, t.priority, COALESCE(t.tags, '{}') AS tags,
+  t.pr_url, t.has_merge_conflict,
+  t.pr_number, t.pr_state, t.pr_head_sha, t.checks, t.project_id, t.phase,
+  t.blocked OR e.open_questions IS NOT NULL AS blocked,
+  pr.name AS project_name,
+  CASE WHEN t.phase BETWEEN 1 AND cardinality(pr.phases) THEN pr.phases[t.phase] END AS phase_name,
+  CASE WHEN e.open_questions IS NULL THEN '[]'::json
     ELSE (SELECT json_agg(jsonb_set(q.question::jsonb, '{task_title}', to_jsonb(t.title)) ORDER BY q.n)
-          FROM json_array_elements(e.open_questions) WITH ORDINALITY AS q(question, n)) END,
-  'task_runs', COALESCE(e.runs, '[]'::json),
-  'latest_run_status', e.latest_run_status, 'latest_run_error', e.latest_run_error, 'latest_run_trigger', e.latest_run_trigger,
-  'blocked_by', COALESCE(e.blocked_by, '{}'), 'blocks', COALESCE(e.blocks, '{}'), 'open_blocker_count', COALESCE(e.open_blockers, 0),
-  'created_at', ${iso("t.created_at")}, 'updated_at', ${iso("t.updated_at")}, 'done_at', ${iso("t.done_at")})`;
+          FROM json_array_elements(e.open_questions) WITH ORDINALITY AS q(question, n)) END AS questions,
+  COALESCE(e.runs, '[]'::json) AS task_runs,
+  e.latest_run_status, e.latest_run_error, e.latest_run_trigger,
+  COALESCE(e.blocked_by, '{}') AS blocked_by, COALESCE(e.blocks, '{}') AS blocks, COALESCE(e.open_blockers, 0) AS open_blocker_count,
+  ${iso("t.created_at")} AS created_at, ${iso("t.updated_at")} AS updated_at, ${iso("t.done_at")} AS done_at) j)`;
 
 // One probe per task for everything beyond its own row: the three sub-selects per task that this
 // replaced were half of PostgreSQL's time for a page (docs/PERFORMANCE.md).

@@ -19,12 +19,12 @@ export function writeBetweenMarkers(file, content) {
 /** @param {{db: string, name: string, statements: string, rps: number, p50: number, p99: number, mean: number, aloneP50: number, aloneP99: number, non2xx: number}[]} rows */
 export function markdownTable(rows) {
   const lines = [
-    "| Database | Request | SQL statements | req/s | mean ms | p50 ms | p99 ms | alone p50 ms | alone p99 ms | non-2xx |",
-    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    "| Database | Request | SQL statements | response kB | req/s | mean ms | p50 ms | p99 ms | alone p50 ms | alone p99 ms | non-2xx |",
+    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
   ];
   for (const r of rows) {
     lines.push(
-      `| ${r.db} | ${r.name} | ${r.statements} | ${Math.round(r.rps)} | ${r.mean.toFixed(1)} | ${r.p50} | ${r.p99} | ${r.aloneP50} | ${r.aloneP99} | ${r.non2xx} |`,
+      `| ${r.db} | ${r.name} | ${r.statements} | ${(r.bytes / 1000).toFixed(1)} | ${Math.round(r.rps)} | ${r.mean.toFixed(1)} | ${r.p50} | ${r.p99} | ${r.aloneP50} | ${r.aloneP99} | ${r.non2xx} |`,
     );
   }
   return lines.join("\n");
