@@ -193,7 +193,7 @@ function writeReport(r) {
     "How: the log is virtualized (`@tanstack/react-virtual`, rows measured as they render), and the entries are",
     "folded into rows once as they arrive (lib/client/run-log-model.ts: chunks merge, a tool call's updates change",
     "its row), so the page holds a few dozen rows whatever the log's length. The first page is shown as soon as it",
-    "arrives; the rest follow while the Log tab counts them (\"Log (20000 of 50000)\"), and \"all read\" is when it shows",
+    'arrives; the rest follow while the Log tab counts them ("Log (20000 of 50000)"), and "all read" is when it shows',
     "the total alone. The frame figure is the time between animation frames while",
     "the script moves the log's scrollTop by 400 px every frame (the browser renders the newly visible rows each time).",
     "<!-- bench:run-view:end -->",
