@@ -71,6 +71,8 @@ test("start an agent from the card, answer its permission question in the panel,
   await details.getByRole("button", { name: "Open run 1" }).click();
   const finished = page.getByRole("dialog", { name: /^Run 1 · #\d+ Add a greeting$/ });
   await expect(finished.getByTestId("run-status-value")).toHaveText("succeeded");
+  // Once every entry is read, the Log tab counts them alone ("Log (n)", not "Log (read of n)").
+  await expect(finished.getByRole("tab", { name: /^Log \(\d+\)$/ })).toBeVisible();
   const log = finished.getByTestId("run-log");
   await expect(log).toContainText("Permission answered: allow-once.");
   await expect(log.getByTestId("log-tool-call").filter({ hasText: "Write FAKE_AGENT.md" })).toContainText("done");
