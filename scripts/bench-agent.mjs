@@ -11,7 +11,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { needsBuild, root } from "./lib/build-state.mjs";
-import { findChromium } from "./lib/find-chromium.mjs";
+import { launchBrowser, signedInPage } from "./lib/bench-browser.mjs";
 import { startServer } from "./lib/server.mjs";
 import { createScratchDatabase, postgresReachable } from "./lib/postgres.mjs";
 
@@ -25,10 +25,7 @@ if (needsBuild()) {
   if (build.status !== 0) process.exit(1);
 }
 
-const chromiumPath = await findChromium();
-if (!chromiumPath) throw new Error("No Chromium found: set CHROMIUM_PATH or apt-get install chromium");
-const { chromium } = await import("@playwright/test");
-const browser = await chromium.launch({ executablePath: chromiumPath, args: ["--no-sandbox", "--disable-gpu"] });
+const browser = await launchBrowser();
 const results = [await bench("pglite")];
 if (await postgresReachable()) results.push(await bench("postgresql"));
 else console.log("PostgreSQL not reachable: PGlite only");
@@ -104,13 +101,7 @@ async function bench(kind) {
  * "Start run" to the first animation frame whose run view shows the agent's first message.
  */
 async function inBrowser(url, api, ws, token) {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  const page = await context.newPage();
-  await page.goto(`${url}/login?callbackUrl=/`);
-  await page.getByLabel("Username").fill(ADMIN.username);
-  await page.getByLabel("Password").fill(ADMIN.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForURL((next) => !next.pathname.startsWith("/login"));
+  const page = await signedInPage(browser, url, ADMIN);
   const rows = [];
   for (let i = 0; i < BROWSER_RUNS; i++) {
     const task = (
@@ -143,7 +134,7 @@ async function inBrowser(url, api, ws, token) {
     rows.push({ total, agentStartup, overhead: total - agentStartup });
     await finished(api, ws, execution, token);
   }
-  await context.close();
+  await page.context().close();
   return rows;
 }
 

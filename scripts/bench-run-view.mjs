@@ -9,7 +9,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { needsBuild, root } from "./lib/build-state.mjs";
-import { findChromium } from "./lib/find-chromium.mjs";
+import { launchBrowser, signedInPage } from "./lib/bench-browser.mjs";
 import { startServer } from "./lib/server.mjs";
 
 const ENTRIES = Number(process.env.BENCH_ENTRIES || 50_000);
@@ -21,9 +21,6 @@ if (needsBuild()) {
   const built = spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
   if (built.status !== 0) process.exit(built.status ?? 1);
 }
-const chromiumPath = await findChromium();
-if (!chromiumPath) throw new Error("No Chromium found: set CHROMIUM_PATH or apt-get install chromium");
-const { chromium } = await import("@playwright/test");
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "taskboard-bench-run-view-"));
 const env = { ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, SCHEDULER_INTERVAL_MS: "3600000" };
@@ -46,13 +43,8 @@ try {
   await seed(dataDir, execution.id);
   server = await startServer({ dataDir, env, label: "bench-run-view" });
 
-  browser = await chromium.launch({ executablePath: chromiumPath, args: ["--no-sandbox", "--disable-gpu"] });
-  const page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
-  await page.goto(`${server.url}/login?callbackUrl=/`);
-  await page.getByLabel("Username").fill(ADMIN.username);
-  await page.getByLabel("Password").fill(ADMIN.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForURL((url) => !url.pathname.startsWith("/login"));
+  browser = await launchBrowser();
+  const page = await signedInPage(browser, server.url, ADMIN);
 
   const firstRows = [];
   const allRead = [];

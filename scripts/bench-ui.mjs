@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
 import { needsBuild, root } from "./lib/build-state.mjs";
-import { findChromium } from "./lib/find-chromium.mjs";
+import { launchBrowser, signedInPage } from "./lib/bench-browser.mjs";
 import { startServer } from "./lib/server.mjs";
 
 const TASKS = Number(process.env.BENCH_TASKS || 10_000);
@@ -22,9 +22,6 @@ if (needsBuild()) {
   const built = spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
   if (built.status !== 0) process.exit(built.status ?? 1);
 }
-const chromiumPath = await findChromium();
-if (!chromiumPath) throw new Error("No Chromium found: set CHROMIUM_PATH or apt-get install chromium");
-const { chromium } = await import("@playwright/test");
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "taskboard-bench-ui-"));
 const env = { ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, SCHEDULER_INTERVAL_MS: "3600000" };
@@ -41,14 +38,8 @@ try {
   server = await startServer({ dataDir, env, label: "bench-ui" });
   const board = `${server.url}/w/${workspace.id}`;
 
-  browser = await chromium.launch({ executablePath: chromiumPath, args: ["--no-sandbox", "--disable-gpu"] });
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  const page = await context.newPage();
-  await page.goto(`${server.url}/login?callbackUrl=/`);
-  await page.getByLabel("Username").fill(ADMIN.username);
-  await page.getByLabel("Password").fill(ADMIN.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForURL((url) => !url.pathname.startsWith("/login"));
+  browser = await launchBrowser();
+  const page = await signedInPage(browser, server.url, ADMIN);
 
   // 3. JavaScript of the board page (first visit: nothing cached).
   const scripts = new Map();

@@ -16,7 +16,7 @@ export function writeBetweenMarkers(file, content) {
   fs.writeFileSync(file, next);
 }
 
-/** @param {{db: string, name: string, statements: string, rps: number, p50: number, p99: number, mean: number, aloneP50: number, aloneP99: number, non2xx: number}[]} rows */
+/** @param {{db: string, name: string, statements: string, bytes: number, rps: number, p50: number, p99: number, mean: number, aloneP50: number, aloneP99: number, non2xx: number}[]} rows */
 export function markdownTable(rows) {
   const lines = [
     "| Database | Request | SQL statements | response kB | req/s | mean ms | p50 ms | p99 ms | alone p50 ms | alone p99 ms | non-2xx |",
