@@ -87,6 +87,22 @@ export function oidcConfig(): OidcConfig | null {
   };
 }
 
+/**
+ * The address people use to reach the board (`https://board.example.com`): PUBLIC_URL, else
+ * NEXTAUTH_URL, else null. First setup answers requests for its host (lib/auth/setup-request.ts).
+ */
+export function publicUrl(): URL | null {
+  for (const raw of [process.env.PUBLIC_URL, process.env.NEXTAUTH_URL]) {
+    if (!raw?.trim()) continue;
+    try {
+      return new URL(raw.trim());
+    } catch {
+      // not a URL: ignored, as if unset
+    }
+  }
+  return null;
+}
+
 /** How often an event stream sends a heartbeat and re-checks its caller's credential and membership. */
 export function eventsHeartbeatMs(): number {
   return positiveInt(process.env.EVENTS_HEARTBEAT_SECONDS, 15) * 1000;

@@ -48,8 +48,13 @@ type RouteHandler = (request: Request, context: NextRouteContext) => Promise<Res
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-export function publicRoute<S extends Schemas>(schemas: S, handler: (ctx: PublicContext<S>) => Promise<Response>): RouteHandler {
+/** A route without a caller. `before` checks the request's headers before its body is read. */
+export function publicRoute<S extends Schemas>(
+  schemas: S & { before?: (request: Request) => void },
+  handler: (ctx: PublicContext<S>) => Promise<Response>,
+): RouteHandler {
   return respond(async (request, rawParams, requestId) => {
+    schemas.before?.(request);
     const { db, sql } = await connection();
     return handler({ request, db, sql, requestId, ...(await parseInputs(schemas, request, rawParams)) });
   });
@@ -77,20 +82,35 @@ export function withUser<S extends Schemas>(
 }
 
 /**
+ * What a workspace route refuses agent tokens, declared on the route rather than checked in it:
+ * `humansOnly` the whole operation (`true`, or the operation in words for the 403: "change
+ * schedules"), `humansOnlyFields` the body fields only an agent may not send. `ownerOnly` routes
+ * refuse agent tokens too (the token acts as a member at most), in the same words.
+ */
+export interface AgentRules {
+  ownerOnly?: boolean;
+  humansOnly?: boolean | string;
+  humansOnlyFields?: readonly string[];
+}
+
+/**
  * A route inside a workspace. An agent token acts here only in its own workspace, with at most the
- * member role (so `ownerOnly` refuses it), and never on `humansOnly` routes (membership management).
+ * member role, and never on `humansOnly` or `ownerOnly` routes nor with `humansOnlyFields`.
  */
 export function withWorkspace<S extends Schemas>(
-  schemas: S & { ownerOnly?: boolean; humansOnly?: boolean },
+  schemas: S & AgentRules,
   handler: (ctx: WorkspaceContext<S>) => Promise<Response>,
 ): RouteHandler {
   return respond(async (request, rawParams, requestId) => {
     const { db, sql } = await connection();
     const workspaceId = String(rawParams.id ?? "");
     const { caller, membership } = await workspaceAccess(request, sql, workspaceId);
-    if (schemas.humansOnly && caller.workspaceScope) throw forbidden(AGENT_REFUSED);
+    if (caller.workspaceScope && (schemas.humansOnly || schemas.ownerOnly)) {
+      throw forbidden(agentRefused(typeof schemas.humansOnly === "string" ? schemas.humansOnly : null));
+    }
     if (schemas.ownerOnly && membership.role !== "owner") throw forbidden("Only workspace owners may do this");
     const inputs = await parseInputs(schemas, request, rawParams);
+    if (schemas.humansOnlyFields) refuseAgentFields(caller, inputs.body, schemas.humansOnlyFields);
     return actingAs(actorOf(caller), () =>
       handler({
         request,
@@ -172,6 +192,23 @@ function actorOf(caller: Caller): EventActor {
 }
 
 const AGENT_REFUSED = "Agent tokens may not do this: they act only inside their own workspace, as a member";
+
+/** The 403 of an operation only people may do; `what` names it ("change schedules"). */
+export function agentRefused(what: string | null): string {
+  return what
+    ? `An agent token may not ${what}: only people may (docs/agents.md lists what an agent token may do)`
+    : "An agent token may not do this: only people may (docs/agents.md lists what an agent token may do)";
+}
+
+/**
+ * 403 when an agent token sends any of `fields` in `body` (even null: clearing is a change too).
+ * The routes declare it (`humansOnlyFields`); the MCP server's tools call it with the same list.
+ */
+export function refuseAgentFields(caller: Caller, body: unknown, fields: readonly string[]) {
+  if (!caller.workspaceScope || !body || typeof body !== "object") return;
+  const sent = fields.filter((field) => (body as Record<string, unknown>)[field] !== undefined);
+  if (sent.length > 0) throw forbidden(agentRefused(`set ${sent.join(" or ")}`));
+}
 
 // Agent tokens act in one workspace only (403 elsewhere, whether or not the id exists, so it
 // reveals nothing), with at most the member role; everyone else in the workspaces they belong to.

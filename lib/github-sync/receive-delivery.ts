@@ -2,7 +2,8 @@ import type { Db } from "@/lib/db/client";
 import { githubAppFromEnv } from "@/lib/github/app-client";
 import { interpretDelivery } from "@/lib/github/interpret-delivery";
 import { githubWebhookSecret } from "@/lib/github/settings";
-import { verifyWebhookDelivery } from "@/lib/github/verify-webhook";
+import { unverifiableDelivery, verifyWebhookDelivery } from "@/lib/github/verify-webhook";
+import { HttpError } from "@/lib/api/errors";
 import { applyBoardChange, type FollowUp } from "@/lib/github-sync/apply-change";
 
 // POST /api/webhooks/github. Order matters: nothing is stored before the signature checks out; the
@@ -15,6 +16,12 @@ import { applyBoardChange, type FollowUp } from "@/lib/github-sync/apply-change"
 export const MAX_DELIVERY_BYTES = 25 * 1024 * 1024;
 
 export type DeliveryAnswer = { status: number; body: Record<string, unknown> };
+
+/** 401 at once, before the body is read, when the delivery could not be verified whatever it holds. */
+export function refuseUnverifiableDelivery(request: Request): void {
+  const reason = unverifiableDelivery(request.headers, githubWebhookSecret());
+  if (reason) throw new HttpError(401, reason);
+}
 
 export async function receiveGithubDelivery(db: Db, rawBody: string, headers: Headers): Promise<DeliveryAnswer> {
   const verified = await verifyWebhookDelivery(rawBody, headers, githubWebhookSecret());

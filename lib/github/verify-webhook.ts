@@ -29,10 +29,20 @@ const envelope = z.object({
 
 type HeaderSource = { get(name: string): string | null };
 
+/**
+ * What is refused from the headers alone: no secret to verify with, or no signature to verify.
+ * The route asks this before reading a byte of the body (null: go on and read it).
+ */
+export function unverifiableDelivery(headers: HeaderSource, secret: string | null): string | null {
+  if (!secret) return "GITHUB_WEBHOOK_SECRET is not set, so no delivery can be verified";
+  if (!headers.get("x-hub-signature-256")) return "X-Hub-Signature-256 is missing";
+  return null;
+}
+
 export async function verifyWebhookDelivery(rawBody: string, headers: HeaderSource, secret: string | null): Promise<WebhookVerification> {
-  if (!secret) return { ok: false, status: 401, reason: "GITHUB_WEBHOOK_SECRET is not set, so no delivery can be verified" };
-  const signature = headers.get("x-hub-signature-256");
-  if (!signature) return { ok: false, status: 401, reason: "X-Hub-Signature-256 is missing" };
+  const unverifiable = unverifiableDelivery(headers, secret);
+  if (unverifiable || !secret) return { ok: false, status: 401, reason: unverifiable ?? "" };
+  const signature = headers.get("x-hub-signature-256")!;
   if (!(await verifiedBy(secret, rawBody, signature))) return { ok: false, status: 401, reason: "X-Hub-Signature-256 does not match" };
   const named = deliveryHeaders.safeParse({ event: headers.get("x-github-event"), delivery_id: headers.get("x-github-delivery") });
   if (!named.success) return { ok: false, status: 400, reason: "X-GitHub-Event or X-GitHub-Delivery is missing or malformed" };

@@ -2,7 +2,7 @@ import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mc
 import { ErrorCode, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import { notFound } from "@/lib/api/errors";
-import { errorResponse } from "@/lib/api/handler";
+import { errorResponse, refuseAgentFields, type AgentRules } from "@/lib/api/handler";
 import { listProjects } from "@/lib/projects/projects";
 import { createQuestion, getQuestion } from "@/lib/questions/questions";
 import { waitForAnswer } from "@/lib/questions/wait-for-answer";
@@ -12,7 +12,7 @@ import { COLUMN_KEYS } from "@/lib/tasks/columns";
 import { createTask } from "@/lib/tasks/create-task";
 import { boardRead, columnPageRead, loadTask, taskSearchRead } from "@/lib/tasks/load-tasks";
 import { moveTask } from "@/lib/tasks/move-task";
-import type { boardResponse } from "@/lib/tasks/schemas";
+import { PEOPLE_ONLY_TASK_FIELDS, type boardResponse } from "@/lib/tasks/schemas";
 import { updateTask } from "@/lib/tasks/update-task";
 import { listWorkspaces, serializeWorkspace } from "@/lib/workspaces/workspaces";
 import { boardMarkdown, taskMarkdown } from "@/lib/mcp/markdown";
@@ -49,13 +49,21 @@ export function createMcpServer(mcp: McpRequest): McpServer {
       "with get_answer; read the board as the resource taskboard://workspaces/{workspace_id}/board.",
   });
 
-  const tool = <S extends z.ZodObject>(name: string, description: string, args: S, run: (args: z.output<S>) => Promise<unknown>) =>
+  // `rules.humansOnlyFields`: arguments an agent token may not send, as the HTTP route declares them.
+  const tool = <S extends z.ZodObject>(
+    name: string,
+    description: string,
+    args: S,
+    run: (args: z.output<S>) => Promise<unknown>,
+    rules: Pick<AgentRules, "humansOnlyFields"> = {},
+  ) =>
     server.registerTool(
       name,
       // The hints let a client run the reads without asking its user each time.
       { description, inputSchema: args as z.ZodObject, annotations: { readOnlyHint: READ_ONLY.has(name), openWorldHint: false } },
       async (parsed): Promise<CallToolResult> => {
         try {
+          if (rules.humansOnlyFields) refuseAgentFields(mcp.caller, parsed, rules.humansOnlyFields);
           const result = await run(parsed as z.output<S>);
           return { content: [{ type: "text", text: typeof result === "string" ? result : JSON.stringify(result) }] };
         } catch (error) {
@@ -104,6 +112,7 @@ export function createMcpServer(mcp: McpRequest): McpServer {
     "Creates a task at the end of its column (`status`, default backlog).",
     createTaskArgs,
     async ({ workspace_id, ...body }) => createTask(mcp.db, (await enterWorkspace(mcp, workspace_id)).id, body),
+    { humansOnlyFields: PEOPLE_ONLY_TASK_FIELDS },
   );
 
   tool(
@@ -112,6 +121,7 @@ export function createMcpServer(mcp: McpRequest): McpServer {
       "A new `status` puts the task at the end of that column; use move_task to place it.",
     updateTaskArgs,
     async ({ workspace_id, task_id, ...body }) => updateTask(mcp.db, (await enterWorkspace(mcp, workspace_id)).id, task_id, body),
+    { humansOnlyFields: PEOPLE_ONLY_TASK_FIELDS },
   );
 
   tool(

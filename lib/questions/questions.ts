@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { Db } from "@/lib/db/client";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { conflict, forbidden, notFound, ValidationError } from "@/lib/api/errors";
+import { conflict, notFound, ValidationError } from "@/lib/api/errors";
 import { chosenOption, type PermissionOption } from "@/lib/questions/permission-question";
 import { recordEvents } from "@/lib/events/record-events";
 import type { createQuestionBody, listQuestionsQuery } from "@/lib/questions/schemas";
@@ -53,12 +53,14 @@ export async function getQuestion(db: Db, workspaceId: string, questionId: strin
   return serializeQuestion(row);
 }
 
-/** Answers an open question; the status guard in the update makes two concurrent answers give one 409. */
-export async function answerQuestion(db: Db, workspaceId: string, questionId: string, answer: string, byAgent = false) {
+/**
+ * A person (`answeredBy`, recorded as answered_by) answers an open question; the status guard in
+ * the update makes two concurrent answers give one 409. Agent tokens never get here (the route is
+ * humansOnly).
+ */
+export async function answerQuestion(db: Db, workspaceId: string, questionId: string, answer: string, answeredBy: string) {
   // An agent's permission request is answered with one of its options' names (the runner maps the name back).
   const asked = await db.question.findFirst({ where: { id: questionId, workspaceId }, select: { permissionOptions: true, status: true } });
-  // An agent must not grant itself (or another run) a permission: only people answer those.
-  if (asked?.permissionOptions && byAgent) throw forbidden("An agent's permission request is answered by a person, not by an agent token");
   if (asked?.status === QUESTION_STATUS.open && asked.permissionOptions && !chosenOption(asked.permissionOptions, answer)) {
     throw new ValidationError([
       {
@@ -72,7 +74,12 @@ export async function answerQuestion(db: Db, workspaceId: string, questionId: st
   return db.$transaction(async (tx) => {
     const { count } = await tx.question.updateMany({
       where: { id: questionId, workspaceId, status: QUESTION_STATUS.open },
-      data: { answer: asked?.permissionOptions ? answer.trim() : answer, status: QUESTION_STATUS.answered, answeredAt: new Date() },
+      data: {
+        answer: asked?.permissionOptions ? answer.trim() : answer,
+        status: QUESTION_STATUS.answered,
+        answeredAt: new Date(),
+        answeredById: answeredBy,
+      },
     });
     const row = await tx.question.findFirst({ where: { id: questionId, workspaceId }, include: withTaskTitle });
     if (!row) throw notFound("Question");

@@ -43,6 +43,12 @@ export const questionResponse = z.object({
   priority: z.int(),
   created_at: z.string(),
   answered_at: z.string().nullable(),
+  answered_by: z
+    .string()
+    .nullable()
+    .describe(
+      "The user who answered; null while open, for a permission request closed when its run ended, and for answers given before this was recorded.",
+    ),
   execution_id: z
     .string()
     .nullable()

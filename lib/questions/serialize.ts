@@ -19,6 +19,7 @@ export function serializeQuestion(row: Question & { task?: { title: string } | n
     priority: row.priority,
     created_at: row.createdAt.toISOString(),
     answered_at: row.answeredAt?.toISOString() ?? null,
+    answered_by: row.answeredById,
     execution_id: row.executionId,
   };
 }

@@ -6,6 +6,12 @@ import { cronProblem, isTimeZone } from "@/lib/schedules/next-run";
 export const SCHEDULE_LIST_LIMIT = { default: 100, max: 500 };
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
+/**
+ * A schedule keeps starting runs as the person who made it (or triggered it), so agent tokens may
+ * not write or trigger one (`humansOnly` of those routes; the words of their 403).
+ */
+export const SCHEDULES_REFUSED = "create, change, delete or trigger schedules";
+
 export const scheduleParams = workspaceParams.extend({
   ref: z.string().describe("The schedule's id or its slug."),
 });

@@ -8,8 +8,11 @@ import { allowedMethods } from "@/lib/api/methods";
 //   proxy.ts included, runs. They get 405 here. (CONNECT never becomes a "request" event.)
 // - What Node's parser rejects (an unknown method such as FOO, oversized headers): Node's own answer
 //   is a bare 400 or 431 with no body; this one carries `{"detail": …}`.
+// - Undocumented methods on the API paths proxy.ts does not run for (UNPROXIED): 405 as it would.
 
 const UNREPRESENTABLE = new Set(["TRACE", "TRACK"]);
+// API paths proxy.ts does not run for (its matcher), so their undocumented methods get 405 here.
+const UNPROXIED = new Set(["/api/webhooks/github"]);
 const GUARDED = Symbol.for("taskboard.httpGuard");
 
 type Emit = (this: http.Server, event: string | symbol, ...args: unknown[]) => boolean;
@@ -22,8 +25,9 @@ export function installHttpGuard() {
   proto.emit = function (this: http.Server, event: string | symbol, ...args: unknown[]) {
     if (event === "request") {
       const [request, response] = args as [http.IncomingMessage, http.ServerResponse];
-      if (UNREPRESENTABLE.has(request.method ?? "")) {
-        const allow = allowedMethods(new URL(request.url ?? "/", "http://localhost").pathname) ?? ["GET", "HEAD", "POST", "OPTIONS"];
+      const method = request.method ?? "";
+      if (UNREPRESENTABLE.has(method) || refusedUnproxied(request.url, method)) {
+        const allow = allowedMethods(pathOf(request.url)) ?? ["GET", "HEAD", "POST", "OPTIONS"];
         const body = JSON.stringify({ detail: "Method Not Allowed" });
         response.writeHead(405, { "content-type": "application/json", "content-length": Buffer.byteLength(body), allow: allow.join(", ") });
         response.end(body);
@@ -38,6 +42,19 @@ export function installHttpGuard() {
     }
     return emit.call(this, event, ...args);
   } as typeof proto.emit;
+}
+
+function refusedUnproxied(url: string | undefined, method: string): boolean {
+  const path = (url ?? "").split("?")[0];
+  return UNPROXIED.has(path) && !(allowedMethods(path) ?? []).includes(method);
+}
+
+function pathOf(url: string | undefined): string {
+  try {
+    return new URL(url ?? "/", "http://localhost").pathname;
+  } catch {
+    return "/";
+  }
 }
 
 function answerClientError(error: NodeJS.ErrnoException, socket: Socket) {

@@ -60,6 +60,13 @@ const prUrl = z
   .nullable()
   .describe("The task's pull request: an http or https URL.");
 
+/**
+ * Fields an agent token may not send: the App pushes a task's commits to its `branch`, and a
+ * `pr_url` links the task to a pull request (whose head branch the webhooks then follow), so an
+ * agent setting either could have its work pushed onto someone else's branch.
+ */
+export const PEOPLE_ONLY_TASK_FIELDS = ["branch", "pr_url"] as const;
+
 export const createTaskBody = z.object({
   title,
   description: description.default(""),

@@ -1,12 +1,13 @@
 import { json, withWorkspace } from "@/lib/api/handler";
 import { workspaceParams } from "@/lib/workspaces/schemas";
-import { createScheduleBody, listSchedulesQuery } from "@/lib/schedules/schemas";
+import { createScheduleBody, listSchedulesQuery, SCHEDULES_REFUSED } from "@/lib/schedules/schemas";
 import { createSchedule, listSchedules } from "@/lib/schedules/schedules";
 
 export const GET = withWorkspace({ params: workspaceParams, query: listSchedulesQuery }, async ({ db, workspace, query }) =>
   json(await listSchedules(db, workspace.id, query)),
 );
 
-export const POST = withWorkspace({ params: workspaceParams, body: createScheduleBody }, async ({ db, workspace, body, caller }) =>
-  json(await createSchedule(db, workspace.id, caller.userId, body), 201),
+export const POST = withWorkspace(
+  { params: workspaceParams, body: createScheduleBody, humansOnly: SCHEDULES_REFUSED },
+  async ({ db, workspace, body, caller }) => json(await createSchedule(db, workspace.id, caller.userId, body), 201),
 );

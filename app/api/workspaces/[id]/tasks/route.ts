@@ -2,7 +2,7 @@ import { json, withWorkspace, withWorkspaceRead } from "@/lib/api/handler";
 import { createTask } from "@/lib/tasks/create-task";
 import { COLUMN_KEYS } from "@/lib/tasks/columns";
 import { taskSearchRead } from "@/lib/tasks/load-tasks";
-import { createTaskBody, taskSearchQuery } from "@/lib/tasks/schemas";
+import { createTaskBody, PEOPLE_ONLY_TASK_FIELDS, taskSearchQuery } from "@/lib/tasks/schemas";
 import { workspaceParams } from "@/lib/workspaces/schemas";
 
 // Tasks by a part of their title (the task dialog's blocker picker; MCP list_tasks reads the same), one statement.
@@ -16,6 +16,7 @@ export const GET = withWorkspaceRead({ params: workspaceParams, query: taskSearc
   }),
 );
 
-export const POST = withWorkspace({ params: workspaceParams, body: createTaskBody }, async ({ db, workspace, body }) =>
-  json(await createTask(db, workspace.id, body), 201),
+export const POST = withWorkspace(
+  { params: workspaceParams, body: createTaskBody, humansOnlyFields: PEOPLE_ONLY_TASK_FIELDS },
+  async ({ db, workspace, body }) => json(await createTask(db, workspace.id, body), 201),
 );

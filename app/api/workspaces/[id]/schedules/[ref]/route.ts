@@ -1,16 +1,17 @@
 import { json, noContent, withWorkspace } from "@/lib/api/handler";
-import { scheduleParams, updateScheduleBody } from "@/lib/schedules/schemas";
+import { scheduleParams, SCHEDULES_REFUSED, updateScheduleBody } from "@/lib/schedules/schemas";
 import { deleteSchedule, getScheduleDetail, updateSchedule } from "@/lib/schedules/schedules";
 
 export const GET = withWorkspace({ params: scheduleParams }, async ({ db, workspace, params }) =>
   json(await getScheduleDetail(db, workspace.id, params.ref)),
 );
 
-export const PATCH = withWorkspace({ params: scheduleParams, body: updateScheduleBody }, async ({ db, workspace, params, body }) =>
-  json(await updateSchedule(db, workspace.id, params.ref, body)),
+export const PATCH = withWorkspace(
+  { params: scheduleParams, body: updateScheduleBody, humansOnly: SCHEDULES_REFUSED },
+  async ({ db, workspace, params, body }) => json(await updateSchedule(db, workspace.id, params.ref, body)),
 );
 
-export const DELETE = withWorkspace({ params: scheduleParams }, async ({ db, workspace, params }) => {
+export const DELETE = withWorkspace({ params: scheduleParams, humansOnly: SCHEDULES_REFUSED }, async ({ db, workspace, params }) => {
   await deleteSchedule(db, workspace.id, params.ref);
   return noContent();
 });

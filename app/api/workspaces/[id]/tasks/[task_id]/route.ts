@@ -2,7 +2,7 @@ import { json, noContent, withWorkspace } from "@/lib/api/handler";
 import { notFound } from "@/lib/api/errors";
 import { deleteTask } from "@/lib/tasks/delete-task";
 import { loadTask } from "@/lib/tasks/load-tasks";
-import { taskParams, updateTaskBody } from "@/lib/tasks/schemas";
+import { PEOPLE_ONLY_TASK_FIELDS, taskParams, updateTaskBody } from "@/lib/tasks/schemas";
 import { updateTask } from "@/lib/tasks/update-task";
 
 export const GET = withWorkspace({ params: taskParams }, async ({ sql, workspace, params }) => {
@@ -11,8 +11,9 @@ export const GET = withWorkspace({ params: taskParams }, async ({ sql, workspace
   return json(task);
 });
 
-export const PATCH = withWorkspace({ params: taskParams, body: updateTaskBody }, async ({ db, workspace, params, body }) =>
-  json(await updateTask(db, workspace.id, params.task_id, body)),
+export const PATCH = withWorkspace(
+  { params: taskParams, body: updateTaskBody, humansOnlyFields: PEOPLE_ONLY_TASK_FIELDS },
+  async ({ db, workspace, params, body }) => json(await updateTask(db, workspace.id, params.task_id, body)),
 );
 
 export const DELETE = withWorkspace({ params: taskParams }, async ({ db, workspace, params }) => {

@@ -2,6 +2,9 @@ import { json, withWorkspace } from "@/lib/api/handler";
 import { answerQuestionBody, questionParams } from "@/lib/questions/schemas";
 import { answerQuestion } from "@/lib/questions/questions";
 
-export const POST = withWorkspace({ params: questionParams, body: answerQuestionBody }, async ({ db, workspace, params, body, caller }) =>
-  json(await answerQuestion(db, workspace.id, params.question_id, body.answer, caller.kind === "agent")),
+// Questions are for people: an agent token answers none, its own permission requests included
+// (an agent must not grant itself, or another run, anything). The answer records who gave it.
+export const POST = withWorkspace(
+  { params: questionParams, body: answerQuestionBody, humansOnly: "answer questions" },
+  async ({ db, workspace, params, body, caller }) => json(await answerQuestion(db, workspace.id, params.question_id, body.answer, caller.userId)),
 );
