@@ -74,7 +74,7 @@ export function withUser<S extends Schemas>(
     // on a cross-site request must never count as the caller.
     if (schemas.bearerOnly && !request.headers.has("authorization")) throw unauthorized();
     const caller = await authenticate(request, sql);
-    if (caller.workspaceScope && !schemas.agentAllowed) throw forbidden(AGENT_REFUSED);
+    if (caller.workspaceScope && !schemas.agentAllowed) throw forbidden(agentRefused("act outside its own workspace"));
     if (schemas.adminOnly && !caller.isAdmin) throw forbidden("Only administrators may do this");
     const inputs = await parseInputs(schemas, request, rawParams);
     return actingAs(actorOf(caller), () => handler({ request, db, sql, requestId, caller, ...inputs }));
@@ -106,7 +106,9 @@ export function withWorkspace<S extends Schemas>(
     const workspaceId = String(rawParams.id ?? "");
     const { caller, membership } = await workspaceAccess(request, sql, workspaceId);
     if (caller.workspaceScope && (schemas.humansOnly || schemas.ownerOnly)) {
-      throw forbidden(agentRefused(typeof schemas.humansOnly === "string" ? schemas.humansOnly : null));
+      const what =
+        typeof schemas.humansOnly === "string" ? schemas.humansOnly : schemas.ownerOnly ? "do what only workspace owners do" : null;
+      throw forbidden(agentRefused(what));
     }
     if (schemas.ownerOnly && membership.role !== "owner") throw forbidden("Only workspace owners may do this");
     const inputs = await parseInputs(schemas, request, rawParams);
@@ -195,9 +197,7 @@ const AGENT_REFUSED = "Agent tokens may not do this: they act only inside their 
 
 /** The 403 of an operation only people may do; `what` names it ("change schedules"). */
 export function agentRefused(what: string | null): string {
-  return what
-    ? `An agent token may not ${what}: only people may (docs/agents.md lists what an agent token may do)`
-    : "An agent token may not do this: only people may (docs/agents.md lists what an agent token may do)";
+  return `An agent token may not ${what ?? "do this"}: that is for people (docs/agents.md lists what an agent token may do)`;
 }
 
 /**

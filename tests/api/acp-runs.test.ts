@@ -245,7 +245,7 @@ describe("a run of an ACP profile", () => {
     expect((await answer(foreign.agentToken)).status).toBe(403);
     const ownAnswer = await answer(own.agentToken);
     expect(ownAnswer.status).toBe(403);
-    expect(ownAnswer.body.detail).toMatch(/answered by a person/);
+    expect(ownAnswer.body.detail).toMatch(/agent token may not answer questions/);
     expect((await questionOf(task.id, question.id)).status).toBe("open");
 
     expect((await answer(token)).status).toBe(200);

@@ -11,4 +11,3 @@ export const POST = publicRoute({ before: refuseUnverifiableDelivery }, async ({
   const answer = await receiveGithubDelivery(db, await readTextBody(request, MAX_DELIVERY_BYTES), request.headers);
   return json(answer.body, answer.status);
 });
-

@@ -8,7 +8,7 @@ export const GET = withWorkspace({ params: workspaceParams }, async ({ db, works
 
 // A profile is a command the server runs: only administrators write them (docs/agents.md).
 export const POST = withWorkspace(
-  { params: workspaceParams, body: createAgentBody, humansOnly: true },
+  { params: workspaceParams, body: createAgentBody, humansOnly: "write agent profiles" },
   async ({ db, workspace, body, caller }) => {
     if (!caller.isAdmin) throw forbidden(ADMINS_ONLY);
     return json(await createAgentProfile(db, workspace.id, body), 201);

@@ -3,11 +3,11 @@ import { addMemberBody, workspaceParams } from "@/lib/workspaces/schemas";
 import { addMember, listMembers } from "@/lib/workspaces/workspaces";
 
 // Membership is management of people: humans only, never an agent token (lib/api/handler.ts).
-export const GET = withWorkspace({ humansOnly: true, params: workspaceParams }, async ({ db, workspace }) =>
+export const GET = withWorkspace({ humansOnly: "see or change the members", params: workspaceParams }, async ({ db, workspace }) =>
   json(await listMembers(db, workspace.id)),
 );
 
 export const POST = withWorkspace(
-  { ownerOnly: true, humansOnly: true, params: workspaceParams, body: addMemberBody },
+  { ownerOnly: true, humansOnly: "see or change the members", params: workspaceParams, body: addMemberBody },
   async ({ db, workspace, body }) => json(await addMember(db, workspace.id, body.username, body.role), 201),
 );

@@ -6,11 +6,14 @@ import { deleteRepository, getRepository, setRepository } from "@/lib/repositori
 export const GET = withWorkspace({ params: workspaceParams }, async ({ db, workspace }) => json(await getRepository(db, workspace.id)));
 
 export const PUT = withWorkspace(
-  { params: workspaceParams, body: setRepositoryBody, ownerOnly: true, humansOnly: true },
+  { params: workspaceParams, body: setRepositoryBody, ownerOnly: true, humansOnly: "set or remove the repository" },
   async ({ db, workspace, body, caller }) => json(await setRepository(db, workspace.id, body, caller.isAdmin)),
 );
 
-export const DELETE = withWorkspace({ params: workspaceParams, ownerOnly: true, humansOnly: true }, async ({ db, workspace }) => {
-  await deleteRepository(db, workspace.id);
-  return noContent();
-});
+export const DELETE = withWorkspace(
+  { params: workspaceParams, ownerOnly: true, humansOnly: "set or remove the repository" },
+  async ({ db, workspace }) => {
+    await deleteRepository(db, workspace.id);
+    return noContent();
+  },
+);

@@ -9,7 +9,7 @@ export const GET = withWorkspace({ params: agentParams }, async ({ db, workspace
 
 // Owners may choose the default; what runs (kind, command, args, environment) is for administrators.
 export const PATCH = withWorkspace(
-  { params: agentParams, body: updateAgentBody, humansOnly: true },
+  { params: agentParams, body: updateAgentBody, humansOnly: "write agent profiles" },
   async ({ db, workspace, params, body, caller, role }) => {
     const onlyDefault = Object.keys(body).every((key) => key === "is_default" || (body as Record<string, unknown>)[key] === undefined);
     if (!caller.isAdmin && !(onlyDefault && role === "owner")) {
@@ -19,8 +19,11 @@ export const PATCH = withWorkspace(
   },
 );
 
-export const DELETE = withWorkspace({ params: agentParams, humansOnly: true }, async ({ db, workspace, params, caller }) => {
-  if (!caller.isAdmin) throw forbidden("Only administrators may delete agent profiles");
-  await deleteAgentProfile(db, workspace.id, params.agent_id);
-  return noContent();
-});
+export const DELETE = withWorkspace(
+  { params: agentParams, humansOnly: "write agent profiles" },
+  async ({ db, workspace, params, caller }) => {
+    if (!caller.isAdmin) throw forbidden("Only administrators may delete agent profiles");
+    await deleteAgentProfile(db, workspace.id, params.agent_id);
+    return noContent();
+  },
+);

@@ -3,6 +3,7 @@ import { workspaceParams } from "@/lib/workspaces/schemas";
 import { startGithubInstall } from "@/lib/codehost/github-install";
 
 // A person installs the App in a browser; an agent token has no browser and no business connecting.
-export const POST = withWorkspace({ ownerOnly: true, humansOnly: true, params: workspaceParams }, async ({ workspace, caller }) =>
-  json(await startGithubInstall(workspace.id, caller.userId)),
+export const POST = withWorkspace(
+  { ownerOnly: true, humansOnly: "connect the code host", params: workspaceParams },
+  async ({ workspace, caller }) => json(await startGithubInstall(workspace.id, caller.userId)),
 );

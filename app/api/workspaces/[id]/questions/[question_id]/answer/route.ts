@@ -6,5 +6,6 @@ import { answerQuestion } from "@/lib/questions/questions";
 // (an agent must not grant itself, or another run, anything). The answer records who gave it.
 export const POST = withWorkspace(
   { params: questionParams, body: answerQuestionBody, humansOnly: "answer questions" },
-  async ({ db, workspace, params, body, caller }) => json(await answerQuestion(db, workspace.id, params.question_id, body.answer, caller.userId)),
+  async ({ db, workspace, params, body, caller }) =>
+    json(await answerQuestion(db, workspace.id, params.question_id, body.answer, caller.userId)),
 );

@@ -6,7 +6,7 @@ import { taskParams } from "@/lib/runs/schemas";
 
 // People open pull requests; an agent token may not (humansOnly): what leaves for GitHub is a person's call.
 export const POST = withWorkspace(
-  { humansOnly: true, params: taskParams, body: openPullRequestBody },
+  { humansOnly: "open pull requests", params: taskParams, body: openPullRequestBody },
   async ({ db, workspace, params, body, request }) => {
     const { created, task } = await openTaskPullRequest(db, workspace.id, params.task_id, {
       boardUrl: boardUrl(request),
