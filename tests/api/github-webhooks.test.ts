@@ -1,3 +1,4 @@
+import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { engineServer, eventually, newStore, newTask, workspaceOn, type EngineServer, type Store } from "../helpers/engine";
 import { examplePayload, pullRequestPayload, sendWebhook, startFakeGithub, type FakeGithub } from "../fixtures/fake-github";
@@ -68,6 +69,33 @@ describe("POST /api/webhooks/github", () => {
     });
     expect(response.status).toBe(413);
     expect(await response.json()).toEqual({ detail: `Request body larger than ${25 * 1024 * 1024} bytes` });
+  });
+
+  it("answers 401 without a signature header before reading the body (one that never ends)", async () => {
+    const answer = await deliverStreaming(server.url, { "x-github-event": "ping", "x-github-delivery": "unsigned-stream" }, Infinity);
+    expect(answer.status).toBe(401);
+    expect(answer.body).toEqual({ detail: "X-Hub-Signature-256 is missing" });
+  });
+
+  it("streams a body sent without Content-Length and refuses it with 413 past 25 MiB, without taking it all in", async () => {
+    const signed = {
+      "x-github-event": "ping",
+      "x-github-delivery": "chunked-too-large",
+      "x-hub-signature-256": `sha256=${"0".repeat(64)}`,
+    };
+    const answer = await deliverStreaming(server.url, signed, 200 * 1024 * 1024);
+    expect(answer.status).toBe(413);
+    expect(answer.body).toEqual({ detail: `Request body larger than ${25 * 1024 * 1024} bytes` });
+    // The answer came once the server had read past the limit, long before the 200 MiB were sent.
+    expect(answer.sent).toBeGreaterThan(25 * 1024 * 1024);
+    expect(answer.sent).toBeLessThan(60 * 1024 * 1024);
+  });
+
+  it("answers other methods 405 with Allow in the API's format", async () => {
+    const response = await fetch(`${server.url}/api/webhooks/github`, { method: "GET" });
+    expect(response.status).toBe(405);
+    expect(response.headers.get("allow")).toBe("POST, OPTIONS");
+    expect(await response.json()).toEqual({ detail: "Method Not Allowed" });
   });
 
   it("links a pull request by the task id in its body, then by its pr_url, and moves the task to done when merged", async () => {
@@ -334,6 +362,26 @@ describe("POST /api/webhooks/github", () => {
   });
 });
 
+describe("POST /api/webhooks/github without GITHUB_WEBHOOK_SECRET", () => {
+  let bare: { store: Store; server: EngineServer } | undefined;
+  beforeAll(async () => {
+    const bareStore = await newStore("github-webhooks-no-secret");
+    bare = { store: bareStore, server: await engineServer(bareStore, {}, "github-webhooks-no-secret") };
+  }, 180_000);
+  afterAll(async () => {
+    await bare?.server.stop();
+    await bare?.store.drop();
+  });
+
+  it("answers 401 at once, before reading a body that never ends", async () => {
+    const signed = { "x-github-event": "ping", "x-github-delivery": "no-secret", "x-hub-signature-256": `sha256=${"0".repeat(64)}` };
+    const answer = await deliverStreaming(bare!.server.url, signed, Infinity);
+    expect(answer.status).toBe(401);
+    expect(answer.body).toEqual({ detail: "GITHUB_WEBHOOK_SECRET is not set, so no delivery can be verified" });
+    expect(answer.sent).toBeLessThan(1024 * 1024);
+  });
+});
+
 describe("Connect GitHub", () => {
   /** GET the setup callback as GitHub's redirect would reach it, without following the board's redirect. */
   async function callback(token: string, query: Record<string, string>) {
@@ -417,3 +465,59 @@ describe("Connect GitHub", () => {
     expect(refused.status).toBe(403);
   });
 });
+
+/**
+ * POSTs a delivery whose body is streamed (chunked, no Content-Length) in 64 KiB pieces until the
+ * answer comes or `limit` bytes were sent (Infinity: never ends by itself). `sent` is how much had
+ * been handed to the socket when the answer came.
+ */
+function deliverStreaming(
+  url: string,
+  headers: Record<string, string>,
+  limit: number,
+): Promise<{ status: number; body: unknown; sent: number }> {
+  const { port } = new URL(url);
+  const chunk = Buffer.alloc(64 * 1024, "x");
+  return new Promise((resolve, reject) => {
+    let sent = 0;
+    let answered = false;
+    const request = http.request(
+      {
+        host: "127.0.0.1",
+        port,
+        path: "/api/webhooks/github",
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+      },
+      (response) => {
+        answered = true;
+        const at = sent;
+        let text = "";
+        response.on("data", (data) => (text += data));
+        response.on("end", () => {
+          request.destroy();
+          resolve({ status: response.statusCode!, body: JSON.parse(text), sent: at });
+        });
+      },
+    );
+    request.on("error", (error) => {
+      if (!answered) reject(error);
+    });
+    const timer = setTimeout(() => {
+      request.destroy();
+      if (!answered) reject(new Error(`no answer after ${sent} bytes sent`));
+    }, 45_000);
+    request.on("close", () => clearTimeout(timer));
+    request.write('{"zen":"');
+    const pump = () => {
+      // Starts slowly for a body that never ends: the answer must not wait for it.
+      while (!answered && sent < limit) {
+        sent += chunk.length;
+        if (!request.write(chunk)) return void request.once("drain", pump);
+        if (limit === Infinity && sent >= 4 * chunk.length) return void setTimeout(pump, 1000);
+      }
+      if (!answered) request.end('"}');
+    };
+    pump();
+  });
+}

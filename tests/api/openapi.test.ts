@@ -108,6 +108,7 @@ describe("GET /openapi.json", () => {
     expect(Object.keys(question.properties).sort()).toEqual([
       "answer",
       "answered_at",
+      "answered_by",
       "content",
       "context",
       "created_at",
@@ -120,7 +121,7 @@ describe("GET /openapi.json", () => {
       "task_title",
       "workspace_id",
     ]);
-    expect(question.required).toHaveLength(13);
+    expect(question.required).toHaveLength(14);
     const projects = op("get", "/api/workspaces/{id}/projects").responses["200"].content["application/json"].schema;
     expect(projects.type).toBe("array");
     expect(Object.keys(resolve(projects.items).properties)).toEqual(

@@ -1,10 +1,12 @@
+import crypto from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, newUser, newWorkspace, onlyError, uniqueName } from "../helpers/api";
-import { createTask } from "../helpers/tasks";
+import { createTask, onPostgres, sql } from "../helpers/tasks";
 
 const QUESTION_KEYS = [
   "answer",
   "answered_at",
+  "answered_by",
   "execution_id",
   "content",
   "context",
@@ -47,6 +49,7 @@ describe("POST /api/workspaces/{id}/questions", () => {
       status: "open",
       priority: 2,
       answered_at: null,
+      answered_by: null,
     });
     expect(typeof res.body.id).toBe("string");
     expect(new Date(res.body.created_at).toISOString()).toBe(res.body.created_at);
@@ -148,11 +151,37 @@ describe("POST /api/workspaces/{id}/questions/{question_id}/answer", () => {
     const res = await call("POST", `${base()}/${q.id}/answer`, { token: owner.token, json: { answer: "42" } });
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(QUESTION_KEYS);
-    expect(res.body).toMatchObject({ id: q.id, answer: "42", status: "answered", task_title: task.title });
+    expect(res.body).toMatchObject({ id: q.id, answer: "42", status: "answered", task_title: task.title, answered_by: owner.id });
     expect(new Date(res.body.answered_at).toISOString()).toBe(res.body.answered_at);
     const again = await call("POST", `${base()}/${q.id}/answer`, { token: owner.token, json: { answer: "43" } });
     expect(again.status).toBe(409);
     expect(typeof again.body.detail).toBe("string");
+  });
+
+  it("records who answered: in the answer, the list and the task's record", async () => {
+    const member = await newUser();
+    expect(
+      (await call("POST", `/api/workspaces/${ws.id}/members`, { token: owner.token, json: { username: member.username } })).status,
+    ).toBe(201);
+    const q = (await create({ content: "who answers?", task_id: task.id })).body;
+    expect((await call("GET", `/api/workspaces/${ws.id}/tasks/${task.id}`, { token: owner.token })).body.questions).toContainEqual(
+      expect.objectContaining({ id: q.id, answered_by: null }),
+    );
+    const answered = await call("POST", `${base()}/${q.id}/answer`, { token: member.token, json: { answer: "I do" } });
+    expect(answered.body).toMatchObject({ status: "answered", answered_by: member.id });
+    const listed = await call("GET", `${base()}?task_id=${task.id}&status=answered`, { token: owner.token });
+    expect(listed.body.find((x: { id: string }) => x.id === q.id)).toMatchObject({ answer: "I do", answered_by: member.id });
+  });
+
+  // Rows written before answered_by existed: the migration adds the column empty, so they read null.
+  it.runIf(onPostgres())("answers that predate answered_by have it null", async () => {
+    const id = crypto.randomUUID();
+    await sql(
+      `INSERT INTO questions (id, workspace_id, task_id, content, answer, status, answered_at) VALUES ($1, $2, $3, 'Old?', 'yes', 'answered', now())`,
+      [id, ws.id, task.id],
+    );
+    const listed = await call("GET", `${base()}?task_id=${task.id}&status=answered`, { token: owner.token });
+    expect(listed.body.find((x: { id: string }) => x.id === id)).toMatchObject({ answer: "yes", status: "answered", answered_by: null });
   });
 
   it("of two concurrent answers exactly one wins", async () => {

@@ -306,6 +306,7 @@ if (onPostgres()) {
           "priority",
           "created_at",
           "answered_at",
+          "answered_by",
           "execution_id",
         ].sort(),
       );
@@ -321,6 +322,7 @@ if (onPostgres()) {
         status: "open",
         priority: 1,
         answered_at: null,
+        answered_by: null,
       });
       expect(new Date(question.created_at).toISOString()).toBe(question.created_at);
     });
