@@ -117,7 +117,8 @@ export function createMcpServer(mcp: McpRequest): McpServer {
 
   tool(
     "update_task",
-    "Changes the fields given (title, description, status, priority, tags, project_id, phase, pr_url, blocked, …). " +
+    "Changes the fields given (title, description, status, priority, tags, project_id, phase, blocked, …; branch and pr_url " +
+      "are for people, refused to an agent token). " +
       "A new `status` puts the task at the end of that column; use move_task to place it.",
     updateTaskArgs,
     async ({ workspace_id, task_id, ...body }) => updateTask(mcp.db, (await enterWorkspace(mcp, workspace_id)).id, task_id, body),

@@ -13,6 +13,7 @@ import {
 } from "@/lib/schedules/schemas";
 
 const scheduleNotFound = { 404: { description: "Workspace or schedule not found" } };
+const peopleOnly = { 403: { description: "An agent token (only people write and trigger schedules)" } };
 
 export const scheduleOperations: OperationSpec[] = [
   {
@@ -25,6 +26,7 @@ export const scheduleOperations: OperationSpec[] = [
     body: createScheduleBody,
     responses: {
       201: { description: "The schedule", schema: scheduleResponse },
+      ...peopleOnly,
       404: { description: "Workspace or task not found" },
       409: { description: "A schedule with that slug already exists" },
     },
@@ -58,6 +60,7 @@ export const scheduleOperations: OperationSpec[] = [
     body: updateScheduleBody,
     responses: {
       200: { description: "The schedule", schema: scheduleResponse },
+      ...peopleOnly,
       404: { description: "Workspace, schedule or task not found" },
       409: { description: "A schedule with that slug already exists" },
     },
@@ -69,7 +72,7 @@ export const scheduleOperations: OperationSpec[] = [
     summary: "Delete a schedule",
     tags: ["schedules"],
     params: scheduleParams,
-    responses: { 204: { description: "Deleted" }, ...scheduleNotFound },
+    responses: { 204: { description: "Deleted" }, ...peopleOnly, ...scheduleNotFound },
   },
   {
     method: "get",
@@ -90,6 +93,7 @@ export const scheduleOperations: OperationSpec[] = [
     params: scheduleParams,
     responses: {
       202: { description: "The run is queued", schema: triggerResponse },
+      ...peopleOnly,
       ...scheduleNotFound,
       409: { description: "The task already has an active execution" },
     },

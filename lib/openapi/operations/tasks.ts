@@ -56,7 +56,11 @@ export const taskOperations: OperationSpec[] = [
     tags: ["tasks"],
     params: workspaceParams,
     body: createTaskBody,
-    responses: { 201: { description: "The new task", schema: taskResponse }, 404: notFound("Workspace or project") },
+    responses: {
+      201: { description: "The new task", schema: taskResponse },
+      403: { description: "An agent token sent pr_url (people only)" },
+      404: notFound("Workspace or project"),
+    },
   },
   {
     method: "get",
@@ -77,6 +81,7 @@ export const taskOperations: OperationSpec[] = [
     body: updateTaskBody,
     responses: {
       200: { description: "The updated task", schema: taskResponse },
+      403: { description: "An agent token sent branch or pr_url (people only)" },
       404: notFound("Workspace, task or project"),
       409: { description: "The given position is taken, or the task moved meanwhile" },
     },
