@@ -26,6 +26,11 @@ export class ValidationError extends HttpError {
 export const notFound = (what: string) => new HttpError(404, `${what} not found`);
 export const conflict = (detail: string) => new HttpError(409, detail);
 export const forbidden = (detail = "Not enough permissions") => new HttpError(403, detail);
+/** The 403 of an operation only people may do; `what` names it ("change schedules"). */
+export function agentRefused(what: string | null): string {
+  return `An agent token may not ${what ?? "do this"}: that is for people (docs/agents.md lists what an agent token may do)`;
+}
+
 export const unauthorized = (detail = "Not authenticated") => new HttpError(401, detail, { "WWW-Authenticate": "Bearer" });
 
 /** A 4xx from code that is not ours (next-auth) in the API's format; anything else unchanged. */

@@ -4,7 +4,7 @@ import { connection, type Db } from "@/lib/db/client";
 import type { Sql } from "@/lib/db/sql";
 import { authenticate, authenticateAndRead, type Caller, type WorkspaceRead } from "@/lib/auth/authenticate";
 import type { MemberRole } from "@/lib/generated/prisma/enums";
-import { forbidden, HttpError, notFound, unauthorized } from "@/lib/api/errors";
+import { agentRefused, forbidden, HttpError, notFound, unauthorized } from "@/lib/api/errors";
 import { parseJsonText, parseWith } from "@/lib/api/validation";
 import { DataDirInUseError } from "@/lib/db/pglite-lock";
 import { countSqlStatements } from "@/lib/db/sql-count";
@@ -194,11 +194,6 @@ function actorOf(caller: Caller): EventActor {
 }
 
 const AGENT_REFUSED = "Agent tokens may not do this: they act only inside their own workspace, as a member";
-
-/** The 403 of an operation only people may do; `what` names it ("change schedules"). */
-export function agentRefused(what: string | null): string {
-  return `An agent token may not ${what ?? "do this"}: that is for people (docs/agents.md lists what an agent token may do)`;
-}
 
 /**
  * 403 when an agent token sends any of `fields` in `body` (even null: clearing is a change too).

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { Db } from "@/lib/db/client";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { conflict, notFound, ValidationError } from "@/lib/api/errors";
+import { agentRefused, conflict, forbidden, notFound, ValidationError } from "@/lib/api/errors";
 import { chosenOption, type PermissionOption } from "@/lib/questions/permission-question";
 import { recordEvents } from "@/lib/events/record-events";
 import type { createQuestionBody, listQuestionsQuery } from "@/lib/questions/schemas";
@@ -90,9 +90,19 @@ export async function answerQuestion(db: Db, workspaceId: string, questionId: st
   });
 }
 
-export async function deleteQuestion(db: Db, workspaceId: string, questionId: string) {
-  const row = await db.question.findFirst({ where: { id: questionId, workspaceId }, select: { id: true, taskId: true } });
+/**
+ * Deleting an open permission request answers its agent "cancelled", so an agent token (`byAgent`)
+ * may not: it would be answering a question, another run's included.
+ */
+export async function deleteQuestion(db: Db, workspaceId: string, questionId: string, byAgent = false) {
+  const row = await db.question.findFirst({
+    where: { id: questionId, workspaceId },
+    select: { id: true, taskId: true, executionId: true, status: true },
+  });
   if (!row) throw notFound("Question");
+  if (byAgent && row.executionId && row.status === QUESTION_STATUS.open) {
+    throw forbidden(agentRefused("delete an open permission request: that answers it"));
+  }
   await db.$transaction(async (tx) => {
     const { count } = await tx.question.deleteMany({ where: { id: row.id, workspaceId } });
     if (count === 0) throw notFound("Question");

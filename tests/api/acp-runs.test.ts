@@ -246,9 +246,15 @@ describe("a run of an ACP profile", () => {
     const ownAnswer = await answer(own.agentToken);
     expect(ownAnswer.status).toBe(403);
     expect(ownAnswer.body.detail).toMatch(/agent token may not answer questions/);
+    // Deleting an open permission request would answer it "cancelled": refused to agent tokens too.
+    const deleted = await server.call("DELETE", `${base()}/questions/${question.id}`, { token: own.agentToken });
+    expect(deleted.status).toBe(403);
+    expect(deleted.body.detail).toMatch(/agent token may not delete an open permission request/);
     expect((await questionOf(task.id, question.id)).status).toBe("open");
 
-    expect((await answer(token)).status).toBe(200);
+    const answered = await answer(token);
+    expect(answered.status).toBe(200);
+    expect(answered.body.answered_by).toBe((await server.call("GET", "/api/auth/me", { token })).body.id);
     expect(await finished(server.call, token, wsId, started.body.id)).toMatchObject({ status: "succeeded" });
     await server.call("POST", `/api/workspaces/${other.body.id}/executions/${foreign.executionId}/cancel`, { token });
     await server.call("POST", `${base()}/executions/${own.executionId}/cancel`, { token });

@@ -2,7 +2,7 @@ import { noContent, withWorkspace } from "@/lib/api/handler";
 import { questionParams } from "@/lib/questions/schemas";
 import { deleteQuestion } from "@/lib/questions/questions";
 
-export const DELETE = withWorkspace({ params: questionParams }, async ({ db, workspace, params }) => {
-  await deleteQuestion(db, workspace.id, params.question_id);
+export const DELETE = withWorkspace({ params: questionParams }, async ({ db, workspace, params, caller }) => {
+  await deleteQuestion(db, workspace.id, params.question_id, caller.workspaceScope !== null);
   return noContent();
 });
