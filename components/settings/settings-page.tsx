@@ -3,19 +3,9 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { apiKeysQuery, useCreateApiKey, useDeleteApiKey } from "@/lib/client/api-keys";
-import {
-  useCodehostStatus,
-  useConnectCodehost,
-  useDisconnectCodehost,
-  useGithubRepositories,
-  useLastGithubDelivery,
-  useStartGithubInstall,
-} from "@/lib/client/codehost";
 import { membersQuery, useAddMember, useRemoveMember } from "@/lib/client/members";
 import type { CreatedApiKey, Member } from "@/lib/client/types";
 import { workspaceQuery } from "@/lib/client/workspaces";
-import { codehostLabel } from "@/components/workspace/codehost-badge";
-import { GithubAutomationSettings } from "@/components/github/github-automation-settings";
 import { Dialog } from "@/components/ui/dialog";
 import { dangerButton, ErrorText, inputClass, primaryButton, secondaryButton } from "@/components/ui/field";
 import { ShownOnce } from "@/components/ui/shown-once";
@@ -23,6 +13,7 @@ import { useToast } from "@/components/ui/toast";
 import { DependenciesSection } from "@/components/settings/dependencies-section";
 import { WebhooksSection } from "@/components/settings/webhooks-section";
 import { AgentsSection, RepositorySection } from "@/components/settings/agents-section";
+import { CodehostSection } from "@/components/settings/codehost-section";
 
 export function SettingsPage({ workspaceId }: { workspaceId: string }) {
   return (
@@ -46,144 +37,6 @@ function OwnersWebhooks({ workspaceId }: { workspaceId: string }) {
 }
 
 const card = "rounded-lg border border-slate-200 bg-white p-5 dark:border-slate-800 dark:bg-slate-900";
-
-function CodehostSection({ workspaceId }: { workspaceId: string }) {
-  const status = useCodehostStatus(workspaceId);
-  const [repo, setRepo] = useState("");
-  const [installation, setInstallation] = useState("");
-  const connect = useConnectCodehost(workspaceId);
-  const disconnect = useDisconnectCodehost(workspaceId);
-  const install = useStartGithubInstall(workspaceId);
-  const workspace = useQuery(workspaceQuery(workspaceId));
-  const isOwner = workspace.data?.role === "owner";
-  const canInstall = isOwner && status.data?.app_configured === true && !status.data.connected;
-  const repositories = useGithubRepositories(workspaceId, canInstall);
-  return (
-    <section aria-labelledby="codehost-title" className={card}>
-      <h2 id="codehost-title" className="mb-2 font-semibold">
-        Code host
-      </h2>
-      {status.isPending ? (
-        <div className="h-6 w-48 animate-pulse rounded bg-slate-200 dark:bg-slate-800" />
-      ) : status.isError ? (
-        <ErrorText>Could not read the connection: {status.error.message}</ErrorText>
-      ) : (
-        <>
-          <p className="mb-3 text-sm" data-testid="codehost-settings-status">
-            {status.data.connected ? (
-              <>
-                Connected to <strong>{status.data.repo}</strong> (installation {status.data.installation_id})
-              </>
-            ) : (
-              codehostLabel(status.data)
-            )}
-          </p>
-          {status.data.reason ? (
-            <p className="mb-3 text-sm text-red-800 dark:text-red-300" data-testid="codehost-disconnect-reason">
-              Disconnected by GitHub: {status.data.reason}
-            </p>
-          ) : null}
-          {canInstall ? (
-            <div className="mb-4 space-y-3">
-              <button type="button" className={primaryButton} onClick={() => install.mutate()} disabled={install.isPending}>
-                Connect GitHub
-              </button>
-              {repositories.data ? (
-                <RepositoryPicker
-                  repositories={repositories.data.items.map((item) => item.full_name)}
-                  pending={connect.isPending}
-                  onPick={(picked) => connect.mutate({ repo: picked, installation_id: repositories.data.installation_id })}
-                />
-              ) : null}
-            </div>
-          ) : null}
-          {status.data.app_configured === false && !status.data.connected ? (
-            <p className="text-sm text-slate-600 dark:text-slate-400">
-              The server has no GitHub App credentials (GITHUB_APP_ID and GITHUB_APP_PRIVATE_KEY). Ask the administrator to set them, then
-              connect a repository here.
-            </p>
-          ) : status.data.connected ? (
-            <button type="button" className={secondaryButton} onClick={() => disconnect.mutate()} disabled={disconnect.isPending}>
-              Disconnect
-            </button>
-          ) : (
-            <form
-              className="flex flex-wrap items-end gap-2"
-              onSubmit={(event) => {
-                event.preventDefault();
-                connect.mutate({ repo: repo.trim(), installation_id: Number(installation) });
-              }}
-            >
-              <label className="text-sm font-medium">
-                Repository (owner/name)
-                <input required value={repo} onChange={(e) => setRepo(e.target.value)} pattern="[^/\s]+/[^/\s]+" className={inputClass} />
-              </label>
-              <label className="text-sm font-medium">
-                Installation id
-                <input
-                  required
-                  inputMode="numeric"
-                  pattern="[0-9]+"
-                  value={installation}
-                  onChange={(e) => setInstallation(e.target.value)}
-                  className={inputClass}
-                />
-              </label>
-              <button type="submit" className={primaryButton} disabled={connect.isPending}>
-                Connect
-              </button>
-            </form>
-          )}
-          <ErrorText>{connect.error?.message ?? disconnect.error?.message ?? install.error?.message}</ErrorText>
-          {isOwner ? <LastDelivery workspaceId={workspaceId} /> : null}
-          {status.data.connected ? <GithubAutomationSettings workspaceId={workspaceId} canEdit={isOwner} /> : null}
-        </>
-      )}
-    </section>
-  );
-}
-
-function RepositoryPicker({ repositories, pending, onPick }: { repositories: string[]; pending: boolean; onPick: (repo: string) => void }) {
-  const [picked, setPicked] = useState("");
-  if (repositories.length === 0) return <p className="text-sm">The installation sees no repositories yet: add some on GitHub.</p>;
-  return (
-    <form
-      className="flex flex-wrap items-end gap-2"
-      onSubmit={(event) => {
-        event.preventDefault();
-        if (picked) onPick(picked);
-      }}
-    >
-      <label className="text-sm font-medium">
-        Repository
-        <select required value={picked} onChange={(e) => setPicked(e.target.value)} className={inputClass}>
-          <option value="">Pick a repository…</option>
-          {repositories.map((repo) => (
-            <option key={repo} value={repo}>
-              {repo}
-            </option>
-          ))}
-        </select>
-      </label>
-      <button type="submit" className={primaryButton} disabled={pending || !picked}>
-        Use this repository
-      </button>
-    </form>
-  );
-}
-
-// Owners see how the last webhook delivery ended, so a failing one does not go unnoticed.
-function LastDelivery({ workspaceId }: { workspaceId: string }) {
-  const last = useLastGithubDelivery(workspaceId, true);
-  if (!last.data) return null;
-  const { event, action, received_at, result, error } = last.data;
-  return (
-    <p className="mt-3 text-sm text-slate-700 dark:text-slate-300" data-testid="codehost-last-delivery">
-      Last webhook: {action ? `${event}.${action}` : event} at {new Date(received_at).toLocaleString()} —{" "}
-      {error ? <span className="text-red-800 dark:text-red-300">failed: {error}</span> : (result ?? "received")}
-    </p>
-  );
-}
 
 function MembersSection({ workspaceId }: { workspaceId: string }) {
   const [username, setUsername] = useState("");

@@ -1,15 +1,19 @@
 import fs from "node:fs";
 import type { z } from "zod";
-import { githubAppFromEnv } from "@/lib/github/app-client";
+import { conflict, forbidden, HttpError } from "@/lib/api/errors";
+import { githubAppFromEnv, statusOf } from "@/lib/github/app-client";
 import { fetchRepository } from "@/lib/github/fetch-repository";
 import { repositoryCloneDir } from "@/lib/repositories/repository";
 import type { Db } from "@/lib/db/client";
 import { githubAppConfigured } from "@/lib/config";
-import type { codehostStatus } from "@/lib/codehost/schemas";
+import type { codehostStatus, connectCodehostBody } from "@/lib/codehost/schemas";
 
-// The code host is GitHub; the connection is two columns of the workspace row.
+// The code host is GitHub; the connection is two columns of the workspace row. An installation gets
+// there through Connect GitHub (lib/codehost/github-install.ts), where GitHub vouches that the owner
+// can access it, or from a server administrator; owners then pick one of its repositories.
 
-export async function codehostStatusOf(db: Db, workspaceId: string): Promise<z.output<typeof codehostStatus>> {
+/** `owner`: the installation id is shown to the workspace's owners only (members and agent tokens get null). */
+export async function codehostStatusOf(db: Db, workspaceId: string, viewer: { owner: boolean }): Promise<z.output<typeof codehostStatus>> {
   const row = await db.workspace.findUniqueOrThrow({
     where: { id: workspaceId },
     select: { githubInstallationId: true, githubRepo: true, githubDisconnectReason: true },
@@ -17,20 +21,57 @@ export async function codehostStatusOf(db: Db, workspaceId: string): Promise<z.o
   const connected = row.githubInstallationId !== null && row.githubRepo !== null;
   return {
     connected,
-    installation_id: connected ? row.githubInstallationId : null,
+    installation_id: connected && viewer.owner ? row.githubInstallationId : null,
     repo: connected ? row.githubRepo : null,
     app_configured: githubAppConfigured(),
+    oauth_configured: githubAppFromEnv()?.settings.oauth != null,
     ...(!connected && row.githubDisconnectReason ? { reason: row.githubDisconnectReason } : {}),
   };
 }
 
-export async function connectCodehost(db: Db, workspaceId: string, installationId: number, repo: string) {
+/**
+ * PUT …/codehost. An owner picks a repository of the installation Connect GitHub recorded, and only
+ * one that installation can see; naming any other installation is for server administrators (403
+ * otherwise), whose word is taken as it is, as scripts and tests connect by hand.
+ */
+export async function connectCodehost(
+  db: Db,
+  workspaceId: string,
+  input: z.output<typeof connectCodehostBody>,
+  caller: { isAdmin: boolean },
+) {
+  const { githubInstallationId: recorded } = await db.workspace.findUniqueOrThrow({
+    where: { id: workspaceId },
+    select: { githubInstallationId: true },
+  });
+  const installationId = input.installation_id ?? recorded;
+  if (installationId === null) throw conflict("No GitHub installation is recorded for this workspace: connect GitHub first");
+  if (installationId !== recorded && !caller.isAdmin) throw forbidden(FOREIGN_INSTALLATION);
+  if (!caller.isAdmin) await requireRepositoryOf(installationId, input.repo);
   await db.workspace.update({
     where: { id: workspaceId },
-    data: { githubInstallationId: installationId, githubRepo: repo, githubDisconnectReason: null },
+    data: { githubInstallationId: installationId, githubRepo: input.repo, githubDisconnectReason: null },
   });
-  await adoptAsRepository(db, workspaceId, installationId, repo);
-  return codehostStatusOf(db, workspaceId);
+  await adoptAsRepository(db, workspaceId, installationId, input.repo);
+  return codehostStatusOf(db, workspaceId, { owner: true });
+}
+
+const FOREIGN_INSTALLATION =
+  "Only a server administrator may name a GitHub App installation directly: use Connect GitHub in the workspace settings, where GitHub confirms that you can access the installation, then pick one of its repositories";
+
+// The installation's own view of the repository: one it cannot see would never clone, and its name
+// must not draw another installation's deliveries to this workspace.
+async function requireRepositoryOf(installationId: number, repo: string) {
+  const github = githubAppFromEnv();
+  if (!github) throw conflict("The GitHub App is not configured on this server (GITHUB_APP_ID and GITHUB_APP_PRIVATE_KEY)");
+  try {
+    await fetchRepository(github, installationId, repo);
+  } catch (error) {
+    const status = statusOf(error);
+    if (status === 404 || status === 403)
+      throw new HttpError(400, `${repo} is not among the repositories the GitHub installation can access`);
+    throw new HttpError(502, "GitHub could not be asked about the repository; try again");
+  }
 }
 
 /**

@@ -6,35 +6,51 @@ import { githubAppFromEnv, statusOf, type GithubApp } from "@/lib/github/app-cli
 import { signInstallState, verifyInstallState, type InstallStateRefusal } from "@/lib/github/install-state";
 import { installUrl } from "@/lib/github/install-url";
 import { listInstallationRepositories } from "@/lib/github/list-installation-repositories";
-import type { installationRepositoriesResponse } from "@/lib/codehost/schemas";
+import { userCanAccessInstallation, userTokenFor } from "@/lib/github/user-installations";
+import type { installCallbackQuery, installationRepositoriesResponse } from "@/lib/codehost/schemas";
 
-// "Connect GitHub": the owner is sent to the App's installation page with a signed state; GitHub
-// sends the browser back to the setup callback with the installation id and the same state; the
-// owner then picks one of the installation's repositories (PUT …/codehost). The state is signed with
-// the server's session key (AUTH_SECRET), so every instance sharing that key accepts it.
+// "Connect GitHub": the owner is sent to the App's installation page with a signed state; the App
+// requests user authorization during installation, so GitHub sends the browser back to the callback
+// with the installation id, an authorization `code` and the same state. The code becomes a user
+// token, and the installation is recorded only when GitHub lists it among that user's installations
+// (GET /user/installations): an installation id alone is a small integer anyone can type. The owner
+// then picks one of the installation's repositories (PUT …/codehost). The state is signed with the
+// server's session key (AUTH_SECRET), so every instance sharing that key accepts it.
 
 export async function startGithubInstall(workspaceId: string, userId: string) {
+  const github = requireApp();
+  requireOauth(github);
   const state = signInstallState({ workspaceId, userId }, authSecret());
-  return { install_url: await installUrl(requireApp(), state), state };
+  return { install_url: await installUrl(github, state), state };
 }
 
 /**
  * The setup callback. The signed-in user must be the one who started, and still an owner of the
- * workspace. The installation id comes from the browser's address bar, so it is checked against the
- * App: an installation of another App (or none) cannot be recorded. Returns the workspace connected.
+ * workspace the state names; GitHub must say that user can access the installation. A new
+ * installation clears the repository picked for another one. Returns the workspace connected.
  */
-export async function finishGithubInstall(db: Db, userId: string, installationId: number, state: string): Promise<string> {
-  const checked = verifyInstallState(state, authSecret(), { userId });
+export async function finishGithubInstall(db: Db, userId: string, query: z.output<typeof installCallbackQuery>): Promise<string> {
+  const checked = verifyInstallState(query.state, authSecret(), { userId });
   if (!checked.ok) throw new HttpError(checked.reason === "wrong_user" ? 403 : 400, REFUSALS[checked.reason]);
-  const membership = await db.membership.findUnique({
-    where: { workspaceId_userId: { workspaceId: checked.workspaceId, userId } },
-    select: { role: true },
+  const workspace = await db.workspace.findUnique({
+    where: { id: checked.workspaceId },
+    select: { githubInstallationId: true, memberships: { where: { userId }, select: { role: true } } },
   });
-  if (membership?.role !== "owner") throw forbidden("Only workspace owners may do this");
-  await installationOfApp(requireApp(), installationId);
+  if (workspace?.memberships[0]?.role !== "owner") throw forbidden("Only workspace owners may do this");
+  const github = requireApp();
+  const oauth = requireOauth(github);
+  if (!query.code) throw new HttpError(400, NO_CODE);
+  const token = await userTokenFor(github, oauth, query.code).catch(refusedByGithub);
+  const allowed = await userCanAccessInstallation(github, token, query.installation_id).catch(refusedByGithub);
+  if (!allowed) {
+    throw forbidden(
+      `GitHub does not list installation ${query.installation_id} among the installations of this App your GitHub account can access: install the App yourself, or ask someone with access to it`,
+    );
+  }
+  const same = workspace.githubInstallationId === query.installation_id;
   await db.workspace.update({
     where: { id: checked.workspaceId },
-    data: { githubInstallationId: installationId, githubDisconnectReason: null },
+    data: { githubInstallationId: query.installation_id, githubDisconnectReason: null, ...(same ? {} : { githubRepo: null }) },
   });
   return checked.workspaceId;
 }
@@ -63,17 +79,32 @@ function requireApp(): GithubApp {
   return github;
 }
 
-// Minting a token is the App's own check that the installation is one of its installations.
-async function installationOfApp(github: GithubApp, installationId: number) {
-  try {
-    await github.installationToken(installationId, { fresh: true });
-  } catch (error) {
-    const status = statusOf(error);
-    if (status === 404 || status === 403 || status === 422)
-      throw new HttpError(400, "installation_id is not an installation of this GitHub App");
-    throw error;
-  }
+function requireOauth(github: GithubApp) {
+  if (!github.settings.oauth) throw conflict(OAUTH_MISSING);
+  return github.settings.oauth;
 }
+
+/** GitHub refused the code (used, expired, another App's) or the client secret: a 4xx in words, never a 500. */
+function refusedByGithub(error: unknown): never {
+  const status = statusOf(error);
+  if (status === undefined || status >= 500) throw new HttpError(502, "GitHub could not be asked who installed the App; try again");
+  const reason = error instanceof Error ? error.message : String(error);
+  if (/incorrect_client_credentials/.test(reason)) {
+    throw conflict(
+      "GitHub refused the App's client id or secret (GITHUB_CLIENT_ID, GITHUB_CLIENT_SECRET): ask the administrator to check them",
+    );
+  }
+  throw new HttpError(
+    400,
+    `GitHub did not accept the authorization from the installation (${reason}): start again from the workspace settings`,
+  );
+}
+
+export const OAUTH_MISSING =
+  "Connecting GitHub needs the App's client id and secret on the server (GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET), so the board can ask GitHub who installed the App; ask the administrator to set them";
+
+const NO_CODE =
+  'GitHub sent no authorization code: the App must have "Request user authorization (OAuth) during installation" turned on, with this address as its callback URL (docs/github.md)';
 
 const REFUSALS: Record<InstallStateRefusal, string> = {
   malformed: "The state is malformed",

@@ -22,14 +22,19 @@ export async function updateGithubSettings(db: Db, workspaceId: string, patch: z
   return serialize(row);
 }
 
-/** The newest deliveries for the workspace's installation or repository (one statement). */
+/**
+ * The newest deliveries about the workspace's repository (one statement): through its installation,
+ * or through no installation (a repository webhook), as deliveries are applied. Never the rest of
+ * the installation's deliveries: another workspace's repository, or installation events.
+ */
 export async function recentDeliveries(db: Db, workspaceId: string, limit: number): Promise<z.input<typeof deliveriesResponse>> {
   const rows = await db.$queryRaw<
     { delivery_id: string; event: string; action: string | null; received_at: Date; result: string | null; error: string | null }[]
   >`
     SELECT d.delivery_id, d.event, d.action, d.received_at, d.result, d.error
     FROM workspaces w JOIN github_deliveries d
-      ON d.installation_id = w.github_installation_id OR d.repo = lower(w.github_repo)
+      ON d.repo = lower(w.github_repo)
+      AND (d.installation_id IS NULL OR d.installation_id = w.github_installation_id)
     WHERE w.id = ${workspaceId}
     ORDER BY d.received_at DESC, d.delivery_id DESC
     LIMIT ${limit}`;

@@ -2,7 +2,14 @@ import { z } from "zod";
 import { INT32_MAX, queryInt } from "@/lib/api/validation";
 
 export const connectCodehostBody = z.object({
-  installation_id: z.int().min(1).max(INT32_MAX).describe("The GitHub App installation id."),
+  installation_id: z
+    .int()
+    .min(1)
+    .max(INT32_MAX)
+    .optional()
+    .describe(
+      "The GitHub App installation id. Left out: the installation recorded by Connect GitHub. Only server administrators may name another one (403 otherwise).",
+    ),
   repo: z
     .string()
     .trim()
@@ -13,12 +20,20 @@ export const connectCodehostBody = z.object({
 
 export const codehostStatus = z.object({
   connected: z.boolean(),
-  installation_id: z.int().nullable(),
+  installation_id: z
+    .int()
+    .nullable()
+    .describe("Shown to the workspace's owners only; null for members and agent tokens, who have no use for it."),
   repo: z.string().nullable(),
   app_configured: z
     .boolean()
     .describe(
       "True when the server has GITHUB_APP_ID and a private key that parses (GITHUB_APP_PRIVATE_KEY or GITHUB_APP_PRIVATE_KEY_FILE).",
+    ),
+  oauth_configured: z
+    .boolean()
+    .describe(
+      "True when the server also has GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET, which Connect GitHub needs to ask GitHub who installed the App.",
     ),
   reason: z
     .string()
@@ -38,6 +53,13 @@ export const installResponse = z.object({
 
 export const installCallbackQuery = z.object({
   installation_id: queryInt(z.int().min(1).max(INT32_MAX)),
+  code: z
+    .string()
+    .max(200)
+    .optional()
+    .describe(
+      "GitHub's authorization code, sent when the App requests user authorization during installation; required (400 in words without it).",
+    ),
   state: z.string().min(1).max(2000),
   setup_action: z.string().max(50).optional(),
 });

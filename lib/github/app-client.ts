@@ -19,6 +19,8 @@ export type GithubApp = {
   app: App;
   /** A cached installation token valid for at least the margin; `fresh` skips the cache. */
   installationToken(installationId: number, options?: { fresh?: boolean }): Promise<InstallationToken>;
+  /** A REST client against the App's GitHub: anonymous, or with `token` (a user's token). */
+  client(token?: string): Octokit;
   /** Runs `call` with an Octokit that authenticates as the installation; after a 401, once more with a new token. */
   asInstallation<T>(installationId: number, call: (octokit: Octokit) => Promise<T>): Promise<T>;
 };
@@ -57,7 +59,9 @@ export function createGithubApp(settings: GithubAppSettings, options: GithubAppO
     }
   }
 
-  return { settings, app, installationToken, asInstallation };
+  const client = (token?: string) => new RestClient(token ? { auth: token } : {});
+
+  return { settings, app, installationToken, client, asInstallation };
 }
 
 // On globalThis: Next bundles the routes and instrumentation (the runner) separately, and one token
@@ -67,7 +71,15 @@ const shared = globalThis as typeof globalThis & { __taskboardGithubApp?: { key:
 /** The server's App client from the environment (null when not configured), built once per settings. */
 export function githubAppFromEnv(env: Record<string, string | undefined> = process.env): GithubApp | null {
   // Keyed by the raw variables, so a request pays for neither reading the key file nor parsing the key.
-  const key = ["GITHUB_APP_ID", "GITHUB_APP_PRIVATE_KEY", "GITHUB_APP_PRIVATE_KEY_FILE", "GITHUB_API_URL", "GITHUB_APP_SLUG"]
+  const key = [
+    "GITHUB_APP_ID",
+    "GITHUB_APP_PRIVATE_KEY",
+    "GITHUB_APP_PRIVATE_KEY_FILE",
+    "GITHUB_API_URL",
+    "GITHUB_APP_SLUG",
+    "GITHUB_CLIENT_ID",
+    "GITHUB_CLIENT_SECRET",
+  ]
     .map((name) => env[name] ?? "")
     .join("\0");
   if (shared.__taskboardGithubApp?.key !== key) {

@@ -16,6 +16,8 @@ const appEnv = z.object({
     .regex(/^[a-z0-9-]+$/i)
     .optional()
     .or(z.literal("").transform(() => undefined)),
+  GITHUB_CLIENT_ID: z.string().trim().optional(),
+  GITHUB_CLIENT_SECRET: z.string().trim().optional(),
 });
 
 export type GithubAppSettings = {
@@ -24,6 +26,12 @@ export type GithubAppSettings = {
   apiUrl: string;
   webUrl: string;
   slug: string | undefined;
+  /**
+   * The App's OAuth client (GITHUB_CLIENT_ID, GITHUB_CLIENT_SECRET), or null. Connecting a workspace
+   * needs it: the setup callback trades GitHub's `code` for a user token to learn whom GitHub says
+   * installed the App, since the installation id in the callback's address proves nothing.
+   */
+  oauth: { clientId: string; clientSecret: string } | null;
 };
 
 type Env = Record<string, string | undefined>;
@@ -34,7 +42,15 @@ export function githubAppSettings(env: Env = process.env): GithubAppSettings | n
   const privateKey = privateKeyOf(env);
   if (!parsed.success || !privateKey) return null;
   const apiUrl = parsed.data.GITHUB_API_URL.replace(/\/+$/, "");
-  return { appId: Number(parsed.data.GITHUB_APP_ID), privateKey, apiUrl, webUrl: webUrlOf(apiUrl), slug: parsed.data.GITHUB_APP_SLUG };
+  const { GITHUB_CLIENT_ID: clientId, GITHUB_CLIENT_SECRET: clientSecret } = parsed.data;
+  return {
+    appId: Number(parsed.data.GITHUB_APP_ID),
+    privateKey,
+    apiUrl,
+    webUrl: webUrlOf(apiUrl),
+    slug: parsed.data.GITHUB_APP_SLUG,
+    oauth: clientId && clientSecret ? { clientId, clientSecret } : null,
+  };
 }
 
 /** True when the App can authenticate: an id and a private key that parses (from the variable or the file). */
@@ -48,9 +64,10 @@ export function githubWebhookSecret(env: Env = process.env): string | null {
 }
 
 /**
- * The web (and git) origin that belongs to an API URL: api.github.com → https://github.com; GitHub
- * Enterprise Server serves its API at https://HOST/api/v3 → https://HOST; anything else (a fake GitHub
- * in tests) serves both from one origin.
+ * The web (and git, and OAuth) origin that belongs to an API URL: api.github.com → https://github.com;
+ * GitHub Enterprise Server serves its API at https://HOST/api/v3 → https://HOST; anything else (a fake
+ * GitHub in tests) serves both from one origin. @octokit/oauth-methods derives the host of
+ * POST /login/oauth/access_token from the API URL by the same rule.
  */
 export function webUrlOf(apiUrl: string): string {
   const url = new URL(apiUrl);

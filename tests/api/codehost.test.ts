@@ -1,20 +1,37 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, newUser, newWorkspace, onlyError } from "../helpers/api";
 
-// The provider is GitHub; /codehost and /github are two spellings of one implementation.
+// The provider is GitHub; /codehost and /github are two spellings of one implementation. This
+// server has no GitHub App (Connect GitHub is tested against the fake GitHub in
+// github-webhooks.test.ts): here, who may name an installation, and who may see its id.
 const SPELLINGS = ["codehost", "github"] as const;
 const appConfigured = Boolean(process.env.GITHUB_APP_ID && process.env.GITHUB_APP_PRIVATE_KEY);
+const oauthConfigured = appConfigured && Boolean(process.env.GITHUB_CLIENT_ID && process.env.GITHUB_CLIENT_SECRET);
+const DISCONNECTED = {
+  connected: false,
+  installation_id: null,
+  repo: null,
+  app_configured: appConfigured,
+  oauth_configured: oauthConfigured,
+};
 
 let owner: Awaited<ReturnType<typeof newUser>>;
+let adminOwner: Awaited<ReturnType<typeof newUser>>;
 let member: Awaited<ReturnType<typeof newUser>>;
 let ws: { id: string };
 
 beforeAll(async () => {
   owner = await newUser();
+  adminOwner = await newUser({ isAdmin: true });
   member = await newUser();
   ws = await newWorkspace(owner.token);
-  const added = await call("POST", `/api/workspaces/${ws.id}/members`, { token: owner.token, json: { username: member.username } });
-  expect(added.status).toBe(201);
+  for (const [user, role] of [
+    [member, "member"],
+    [adminOwner, "owner"],
+  ] as const) {
+    const added = await call("POST", `/api/workspaces/${ws.id}/members`, { token: owner.token, json: { username: user.username, role } });
+    expect(added.status).toBe(201);
+  }
 });
 
 describe.each(SPELLINGS)("/api/workspaces/{id}/%s", (segment) => {
@@ -24,22 +41,41 @@ describe.each(SPELLINGS)("/api/workspaces/{id}/%s", (segment) => {
     const fresh = await newWorkspace(owner.token);
     const res = await call("GET", `/api/workspaces/${fresh.id}/${segment}/status`, { token: owner.token });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ connected: false, installation_id: null, repo: null, app_configured: appConfigured });
+    expect(res.body).toEqual(DISCONNECTED);
   });
 
-  it("an owner connects and disconnects; both spellings see it; a member may read", async () => {
-    const put = await call("PUT", url(), { token: owner.token, json: { installation_id: 4242, repo: "acme/widgets" } });
+  it("refuses an owner who is not a server administrator naming an installation (403 in words), and connects nothing", async () => {
+    const put = await call("PUT", url(), { token: owner.token, json: { installation_id: 424242, repo: "victim-org/secret" } });
+    expect(put.status).toBe(403);
+    expect(put.body.detail).toMatch(/^Only a server administrator may name a GitHub App installation directly: use Connect GitHub/);
+    const after = await call("GET", `${url()}/status`, { token: owner.token });
+    expect(after.body).toEqual(DISCONNECTED);
+  });
+
+  it("without an installation recorded by Connect GitHub, a repository alone is 409 in words", async () => {
+    const put = await call("PUT", url(), { token: owner.token, json: { repo: "acme/widgets" } });
+    expect(put.status).toBe(409);
+    expect(put.body.detail).toBe("No GitHub installation is recorded for this workspace: connect GitHub first");
+  });
+
+  it("an administrator who owns the workspace connects; owners see the installation id, members do not (agent tokens act as members)", async () => {
+    const put = await call("PUT", url(), { token: adminOwner.token, json: { installation_id: 4242, repo: "acme/widgets" } });
     expect(put.status).toBe(200);
-    expect(put.body).toEqual({ connected: true, installation_id: 4242, repo: "acme/widgets", app_configured: appConfigured });
+    const connected = { ...DISCONNECTED, connected: true, installation_id: 4242, repo: "acme/widgets" };
+    expect(put.body).toEqual(connected);
     for (const other of SPELLINGS) {
+      expect((await call("GET", `/api/workspaces/${ws.id}/${other}/status`, { token: owner.token })).body).toEqual(connected);
       const seen = await call("GET", `/api/workspaces/${ws.id}/${other}/status`, { token: member.token });
       expect(seen.status).toBe(200);
-      expect(seen.body).toEqual(put.body);
+      expect(seen.body).toEqual({ ...connected, installation_id: null });
     }
+    // The installation is now recorded: an owner may pick another repository of it, not another installation.
+    const other = await call("PUT", url(), { token: owner.token, json: { installation_id: 4243, repo: "acme/widgets" } });
+    expect(other.status).toBe(403);
     const del = await call("DELETE", url(), { token: owner.token });
     expect(del.status).toBe(204);
     const after = await call("GET", `${url()}/status`, { token: owner.token });
-    expect(after.body).toEqual({ connected: false, installation_id: null, repo: null, app_configured: appConfigured });
+    expect(after.body).toEqual(DISCONNECTED);
   });
 
   it("403 for a member who is not an owner", async () => {
@@ -51,7 +87,6 @@ describe.each(SPELLINGS)("/api/workspaces/{id}/%s", (segment) => {
   });
 
   it.each([
-    [{ repo: "a/b" }, ["body", "installation_id"], "missing"],
     [{ installation_id: 1 }, ["body", "repo"], "missing"],
     [{ installation_id: 0, repo: "a/b" }, ["body", "installation_id"], "greater_than_equal"],
     [{ installation_id: "7", repo: "a/b" }, ["body", "installation_id"], "int_type"],

@@ -345,12 +345,13 @@ describe("POST /api/webhooks/github", () => {
       installation_id: null,
       repo: null,
       app_configured: true,
+      oauth_configured: true,
       reason: `The GitHub App was uninstalled by ${payload.sender.login}`,
     });
 
     // Connecting again clears the reason.
     const put = await server.call("PUT", `/api/workspaces/${wsId}/codehost`, { token, json: { installation_id: 1, repo: "acme/again" } });
-    expect(put.body).toEqual({ connected: true, installation_id: 1, repo: "acme/again", app_configured: true });
+    expect(put.body).toEqual({ connected: true, installation_id: 1, repo: "acme/again", app_configured: true, oauth_configured: true });
   });
 
   it("disconnects only the workspace whose repository the installation lost", async () => {
@@ -387,144 +388,3 @@ describe("POST /api/webhooks/github without GITHUB_WEBHOOK_SECRET", () => {
     expect(answer.sent).toBeLessThan(1024 * 1024);
   });
 });
-
-describe("Connect GitHub", () => {
-  /** GET the setup callback as GitHub's redirect would reach it, without following the board's redirect. */
-  async function callback(token: string, query: Record<string, string>) {
-    const response = await fetch(`${server.url}/api/codehost/github/callback?${new URLSearchParams(query)}`, {
-      headers: { authorization: `Bearer ${token}` },
-      redirect: "manual",
-    });
-    return { status: response.status, location: response.headers.get("location"), body: await response.text() };
-  }
-
-  async function secondOwner(token: string, wsId: string) {
-    const username = `owner_${Date.now()}_${Math.random().toString(36).slice(2, 7)}`;
-    const created = await server.call("POST", "/api/users", { token, json: { username, password: "second-owner-password" } });
-    expect(created.status).toBe(201);
-    const added = await server.call("POST", `/api/workspaces/${wsId}/members`, { token, json: { username, role: "owner" } });
-    expect(added.status).toBe(201);
-    const login = await server.call("POST", "/api/auth/login", { json: { username, password: "second-owner-password" } });
-    return login.body.access_token as string;
-  }
-
-  it("installs, records the installation, lists its repositories and connects the picked one", async () => {
-    const { token, wsId } = await workspaceOn(server);
-    const installationId = nextInstallation++;
-    fake.addInstallation(installationId, "acme", ["acme/api", "acme/web"]);
-
-    const started = await server.call("POST", `/api/workspaces/${wsId}/codehost/github/install`, { token });
-    expect(started.status).toBe(200);
-    const url = new URL(started.body.install_url);
-    expect(`${url.origin}${url.pathname}`).toBe(`${fake.url}/apps/${fake.slug}/installations/new`);
-    expect(url.searchParams.get("state")).toBe(started.body.state);
-
-    const none = await server.call("GET", `/api/workspaces/${wsId}/codehost/github/repositories`, { token });
-    expect(none.status).toBe(409);
-
-    const back = await callback(token, { installation_id: String(installationId), state: started.body.state, setup_action: "install" });
-    expect(back).toMatchObject({ status: 303, location: `/w/${wsId}/settings?github=installed` });
-
-    const repositories = await server.call("GET", `/api/workspaces/${wsId}/codehost/github/repositories`, { token });
-    expect(repositories.status).toBe(200);
-    expect(repositories.body.installation_id).toBe(installationId);
-    expect(repositories.body.items.map((repo: { full_name: string }) => repo.full_name)).toEqual(["acme/api", "acme/web"]);
-
-    const picked = await server.call("PUT", `/api/workspaces/${wsId}/codehost`, {
-      token,
-      json: { installation_id: installationId, repo: "acme/web" },
-    });
-    expect(picked.body).toEqual({ connected: true, installation_id: installationId, repo: "acme/web", app_configured: true });
-  });
-
-  it("refuses a tampered state, an installation of no App, and another user's state, recording nothing", async () => {
-    const { token, wsId } = await workspaceOn(server);
-    const installationId = nextInstallation++;
-    fake.addInstallation(installationId, "acme", ["acme/api"]);
-    const { state } = (await server.call("POST", `/api/workspaces/${wsId}/codehost/github/install`, { token })).body;
-    const [body, signature] = state.split(".");
-    const tampered = `${body.slice(0, -2)}${body.endsWith("A") ? "B" : "A"}${body.slice(-1)}.${signature}`;
-
-    const forged = await callback(token, { installation_id: String(installationId), state: tampered });
-    expect(forged.status).toBe(400);
-    expect(JSON.parse(forged.body).detail).toBe("The state was not issued by this server");
-    const unknown = await callback(token, { installation_id: "999999", state });
-    expect(unknown.status).toBe(400);
-    expect(JSON.parse(unknown.body).detail).toBe("installation_id is not an installation of this GitHub App");
-    const foreign = await callback(await secondOwner(token, wsId), { installation_id: String(installationId), state });
-    expect(foreign.status).toBe(403);
-    expect(JSON.parse(foreign.body).detail).toBe("The state was issued to another user");
-    const malformed = await callback(token, { installation_id: "abc", state });
-    expect(malformed.status).toBe(422);
-
-    const repositories = await server.call("GET", `/api/workspaces/${wsId}/codehost/github/repositories`, { token });
-    expect(repositories.status).toBe(409);
-  });
-
-  it("lets only owners start, and never agent tokens", async () => {
-    const { token, wsId } = await workspaceOn(server);
-    const username = `member_${Date.now()}`;
-    await server.call("POST", "/api/users", { token, json: { username, password: "member-password-1" } });
-    await server.call("POST", `/api/workspaces/${wsId}/members`, { token, json: { username, role: "member" } });
-    const member = (await server.call("POST", "/api/auth/login", { json: { username, password: "member-password-1" } })).body.access_token;
-    const refused = await server.call("POST", `/api/workspaces/${wsId}/codehost/github/install`, { token: member });
-    expect(refused.status).toBe(403);
-  });
-});
-
-/**
- * POSTs a delivery whose body is streamed (chunked, no Content-Length) in 64 KiB pieces until the
- * answer comes or `limit` bytes were sent (Infinity: never ends by itself). `sent` is how much had
- * been handed to the socket when the answer came.
- */
-function deliverStreaming(
-  url: string,
-  headers: Record<string, string>,
-  limit: number,
-): Promise<{ status: number; body: unknown; sent: number }> {
-  const { port } = new URL(url);
-  const chunk = Buffer.alloc(64 * 1024, "x");
-  return new Promise((resolve, reject) => {
-    let sent = 0;
-    let answered = false;
-    const request = http.request(
-      {
-        host: "127.0.0.1",
-        port,
-        path: "/api/webhooks/github",
-        method: "POST",
-        headers: { "content-type": "application/json", ...headers },
-      },
-      (response) => {
-        answered = true;
-        const at = sent;
-        let text = "";
-        response.on("data", (data) => (text += data));
-        response.on("end", () => {
-          request.destroy();
-          resolve({ status: response.statusCode!, body: JSON.parse(text), sent: at });
-        });
-      },
-    );
-    request.on("error", (error) => {
-      if (!answered) reject(error);
-    });
-    const timer = setTimeout(() => {
-      request.destroy();
-      if (!answered) reject(new Error(`no answer after ${sent} bytes sent`));
-    }, 45_000);
-    request.on("close", () => clearTimeout(timer));
-    request.write('{"zen":"');
-    const pump = () => {
-      // Starts slowly for a body that never ends: the answer must not wait for it.
-      while (!answered && sent < limit) {
-        sent += chunk.length;
-        const drained = request.write(chunk);
-        if (limit === Infinity && sent >= 4 * chunk.length) return void setTimeout(pump, 1000);
-        if (!drained) return void request.once("drain", pump);
-      }
-      if (!answered) request.end('"}');
-    };
-    pump();
-  });
-}

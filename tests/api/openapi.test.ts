@@ -139,9 +139,16 @@ describe("GET /openapi.json", () => {
       ]),
     );
     const status = resolve(op("get", "/api/workspaces/{id}/codehost/status").responses["200"].content["application/json"].schema);
-    // The interface's four fields, always present; `reason` only while GitHub took the connection away.
-    expect(Object.keys(status.properties).sort()).toEqual(["app_configured", "connected", "installation_id", "reason", "repo"]);
-    expect([...status.required].sort()).toEqual(["app_configured", "connected", "installation_id", "repo"]);
+    // The interface's four fields and oauth_configured, always present; `reason` only while GitHub took the connection away.
+    expect(Object.keys(status.properties).sort()).toEqual([
+      "app_configured",
+      "connected",
+      "installation_id",
+      "oauth_configured",
+      "reason",
+      "repo",
+    ]);
+    expect([...status.required].sort()).toEqual(["app_configured", "connected", "installation_id", "oauth_configured", "repo"]);
     expect(
       resolve(op("get", "/api/workspaces/{id}/schedules/{ref}/default-instructions").responses["200"].content["application/json"].schema),
     ).toMatchObject({ properties: { instructions: { type: "string" } }, required: ["instructions"] });

@@ -91,6 +91,29 @@ async function fakeGithub<T = any>(request: APIRequestContext, route: string, da
   return (await response.json()) as T;
 }
 
+test("Connect GitHub installs the App on GitHub, comes back through the callback and connects the picked repository", async ({
+  page,
+  request,
+}) => {
+  const api = await Api.asAdmin(request);
+  const ws = await api.workspace();
+  const installation = 4800 + Math.floor(Math.random() * 100_000);
+  const repo = `acme/connect-${installation}`;
+  await fakeGithub(request, "/installation", { id: installation, account: "acme", repositories: [repo, `${repo}-docs`] });
+  await signIn(page, `/w/${ws.id}/settings`);
+  // The fake's installation page installs this one and sends the browser to the board's callback
+  // with an authorization code, as GitHub does when the App requests user authorization.
+  const callbackUrl = `${new URL(page.url()).origin}/api/codehost/github/callback`;
+  await fakeGithub(request, "/install-next", { callback_url: callbackUrl, installation_id: installation });
+  const section = page.getByRole("region", { name: "Code host" });
+  await section.getByRole("button", { name: "Connect GitHub" }).click();
+  await page.waitForURL(`**/w/${ws.id}/settings?github=installed`);
+  await section.getByLabel("Repository").selectOption(repo);
+  await screenshot(page, "github-connect-pick-repository");
+  await section.getByRole("button", { name: "Use this repository" }).click();
+  await expect(page.getByTestId("codehost-settings-status")).toHaveText(`Connected to ${repo} (installation ${installation})`);
+});
+
 /** Commits `files` on `branch` (made from main when new) of the bare repository, as someone pushing. */
 function pushCommit(bare: string, branch: string, files: Record<string, string>) {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "e2e-push-"));

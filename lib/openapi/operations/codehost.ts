@@ -34,11 +34,20 @@ export const codehostOperations: OperationSpec[] = (["codehost", "github"] as co
       method: "put",
       path: `/api/workspaces/{id}/${segment}`,
       operationId: `connect${name}`,
-      summary: "Connect the workspace to a GitHub App installation and repository (owners only)",
+      summary:
+        "Connect the workspace to a repository of the installation Connect GitHub recorded (owners); naming another installation is for server administrators",
       tags: ["codehost"],
       params: workspaceParams,
       body: connectCodehostBody,
-      responses: { 200: { description: "Connection status", schema: codehostStatus }, ...ownersOnly },
+      responses: {
+        200: { description: "Connection status", schema: codehostStatus },
+        400: { description: "The repository is not one the installation can access" },
+        403: {
+          description:
+            "Only workspace owners may do this; only server administrators may name an installation Connect GitHub did not record",
+        },
+        409: { description: "No installation recorded yet (connect GitHub first), or the GitHub App is not configured" },
+      },
     },
     {
       method: "delete",
@@ -79,20 +88,29 @@ export const githubOperations: OperationSpec[] = [
     responses: {
       200: { description: "Send the user to install_url", schema: installResponse },
       403: { description: "Only workspace owners may do this" },
-      409: { description: "The GitHub App is not configured on this server" },
+      409: {
+        description:
+          "The GitHub App, or its client id and secret (GITHUB_CLIENT_ID, GITHUB_CLIENT_SECRET), are not configured on this server",
+      },
     },
   },
   {
     method: "get",
     path: "/api/codehost/github/callback",
     operationId: "githubInstallCallback",
-    summary: "GitHub's setup URL after installing the App: records the installation on the workspace named by the state",
+    summary:
+      "The App's callback URL after installing it (user authorization requested during installation): trades `code` for a user token and records the installation on the workspace named by the state when GitHub lists it among that user's installations",
     tags: ["codehost"],
     query: installCallbackQuery,
     responses: {
       303: { description: "Recorded; redirects to the workspace's settings page to pick a repository" },
-      400: { description: "The state is malformed, expired or not issued here, or installation_id is not an installation of the App" },
-      403: { description: "The state was issued to another user, or the user is no longer an owner of the workspace" },
+      400: { description: "The state is malformed, expired or not issued here; no code, or GitHub refused it" },
+      403: {
+        description:
+          "The state was issued to another user, the user is no longer an owner of the workspace, or GitHub does not list the installation among the user's",
+      },
+      409: { description: "The GitHub App or its client id and secret are not configured on this server" },
+      502: { description: "GitHub could not be reached" },
     },
   },
   {
@@ -112,7 +130,7 @@ export const githubOperations: OperationSpec[] = [
     method: "get",
     path: "/api/workspaces/{id}/codehost/github/deliveries",
     operationId: "listGithubDeliveries",
-    summary: "The newest webhook deliveries for the workspace's installation or repository, with what became of them (owners only)",
+    summary: "The newest webhook deliveries about the workspace's repository, with what became of them (owners only)",
     tags: ["codehost"],
     params: workspaceParams,
     query: deliveriesQuery,

@@ -3,9 +3,11 @@ import { workspaceParams } from "@/lib/workspaces/schemas";
 import { connectCodehostBody } from "@/lib/codehost/schemas";
 import { connectCodehost, disconnectCodehost } from "@/lib/codehost/connection";
 
-// Connecting decides which repository agents push to, so only workspace owners may change it.
-export const PUT = withWorkspace({ ownerOnly: true, params: workspaceParams, body: connectCodehostBody }, async ({ db, workspace, body }) =>
-  json(await connectCodehost(db, workspace.id, body.installation_id, body.repo)),
+// Connecting decides which repository agents push to, so only workspace owners may change it, and
+// only within an installation GitHub said they can access (lib/codehost/connection.ts).
+export const PUT = withWorkspace(
+  { ownerOnly: true, params: workspaceParams, body: connectCodehostBody },
+  async ({ db, workspace, body, caller }) => json(await connectCodehost(db, workspace.id, body, caller)),
 );
 
 export const DELETE = withWorkspace({ ownerOnly: true, params: workspaceParams }, async ({ db, workspace }) => {
