@@ -102,6 +102,20 @@ describe("board automation", () => {
     await stays(other.id, "in_progress");
   });
 
+  it("leaves a task where a person put it while its run went on", async () => {
+    const task = await newTask(server.call, token, wsId, { title: "Not ready after all", status: "todo" });
+    const execution = await start(task.id, "slow 3000 LATER.md later");
+    expect(await statusOf(task.id)).toBe("in_progress");
+    const back = await server.call("POST", `${ws()}/tasks/${task.id}/move`, { token, json: { column: "todo" } });
+    expect(back.status).toBe(200);
+    // The person moved it while the agent was still at work.
+    expect((await server.call("GET", `${ws()}/executions/${execution}`, { token })).body.status).toBe("running");
+    expect((await finished(server.call, token, wsId, execution)).status).toBe("succeeded");
+    const runs = await server.call("GET", `${ws()}/tasks/${task.id}/runs`, { token });
+    expect(runs.body[0].files_changed).toBe(1);
+    await stays(task.id, "todo");
+  });
+
   it("never moves a task back out of Done", async () => {
     const task = await newTask(server.call, token, wsId, { title: "Shipped", status: "done" });
     const execution = await start(task.id, "write SHIPPED.md yes");
