@@ -21,6 +21,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { useBoardFirstPages } from "@/lib/client/board";
 import { projectsQuery } from "@/lib/client/projects";
+import { workspaceQuery } from "@/lib/client/workspaces";
 import { isStaleBoard, useDropTask } from "@/lib/client/tasks";
 import { DEFAULT_SORT, type ColumnSort, type Task } from "@/lib/client/types";
 import { COLUMNS, type ColumnKey } from "@/lib/tasks/columns";
@@ -46,6 +47,7 @@ export function Board({ workspaceId }: { workspaceId: string }) {
   const firstPages = useBoardFirstPages(workspaceId);
   const columnsReady = !firstPages.isPending;
   const projects = useQuery({ ...projectsQuery(workspaceId), enabled: columnsReady });
+  const workspace = useQuery(workspaceQuery(workspaceId));
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -119,7 +121,7 @@ export function Board({ workspaceId }: { workspaceId: string }) {
   return (
     <div className="flex h-full flex-col">
       <div className="flex items-center gap-3 px-6 pt-4 pb-3">
-        <h1 className="sr-only">Board</h1>
+        <h1 className="sr-only">{workspace.data ? `${workspace.data.name} board` : "Board"}</h1>
         <label className="flex items-center gap-2 text-sm">
           <span>Project</span>
           <select

@@ -11,6 +11,7 @@ import { dangerButton, ErrorText, inputClass, primaryButton, secondaryButton } f
 import { ShownOnce } from "@/components/ui/shown-once";
 import { useToast } from "@/components/ui/toast";
 import { DependenciesSection } from "@/components/settings/dependencies-section";
+import { BoardAutomationSection } from "@/components/settings/board-automation-section";
 import { WebhooksSection } from "@/components/settings/webhooks-section";
 import { AgentsSection, RepositorySection } from "@/components/settings/agents-section";
 import { CodehostSection } from "@/components/settings/codehost-section";
@@ -23,6 +24,7 @@ export function SettingsPage({ workspaceId }: { workspaceId: string }) {
       <RepositorySection workspaceId={workspaceId} />
       <AgentsSection workspaceId={workspaceId} />
       <MembersSection workspaceId={workspaceId} />
+      <BoardAutomationSection workspaceId={workspaceId} />
       <DependenciesSection workspaceId={workspaceId} />
       <OwnersWebhooks workspaceId={workspaceId} />
       <ApiKeysSection />

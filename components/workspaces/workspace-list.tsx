@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import { useRouter } from "next/navigation";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useCreateWorkspace, workspacesQuery } from "@/lib/client/workspaces";
@@ -9,7 +10,9 @@ import { ErrorText, primaryButton } from "@/components/ui/field";
 export function WorkspaceList() {
   const [name, setName] = useState("");
   const workspaces = useQuery(workspacesQuery());
-  const create = useCreateWorkspace();
+  const router = useRouter();
+  // A new workspace opens on its (empty) board: that is where its first tasks go.
+  const create = useCreateWorkspace((created) => router.push(`/w/${created.id}`));
 
   return (
     <section aria-label="Workspaces">
@@ -17,7 +20,7 @@ export function WorkspaceList() {
         className="mb-6 flex gap-2"
         onSubmit={(event) => {
           event.preventDefault();
-          if (name.trim()) create.mutate(name.trim(), { onSuccess: () => setName("") });
+          if (name.trim()) create.mutate(name.trim());
         }}
       >
         <label className="sr-only" htmlFor="new-workspace">
@@ -31,8 +34,9 @@ export function WorkspaceList() {
           maxLength={200}
           className="flex-1 rounded-md border border-slate-300 bg-white px-3 py-2 dark:border-slate-700 dark:bg-slate-900"
         />
-        <button type="submit" className={primaryButton} disabled={create.isPending || !name.trim()}>
-          {create.isPending ? "Creating…" : "Create workspace"}
+        {/* After success the board is loading: a second click would create a second workspace. */}
+        <button type="submit" className={primaryButton} disabled={create.isPending || create.isSuccess || !name.trim()}>
+          {create.isPending ? "Creating…" : create.isSuccess ? "Opening…" : "Create workspace"}
         </button>
       </form>
       <ErrorText>{create.error?.message}</ErrorText>

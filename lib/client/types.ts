@@ -23,7 +23,7 @@ import type {
   taskRunResponse,
   updateTaskBody,
 } from "@/lib/tasks/schemas";
-import type { member, workspace, workspaceWithRole } from "@/lib/workspaces/schemas";
+import type { member, updateWorkspaceBody, workspace, workspaceWithRole } from "@/lib/workspaces/schemas";
 import type { dependenciesResponse } from "@/lib/dependencies/schemas";
 import type { activityResponse } from "@/lib/activity/schemas";
 import type {
@@ -67,6 +67,7 @@ export type ApiKey = z.output<typeof apiKey>;
 export type CreatedApiKey = z.output<typeof createdApiKey>;
 export type Workspace = z.output<typeof workspace>;
 export type WorkspaceWithRole = z.output<typeof workspaceWithRole>;
+export type WorkspaceChanges = z.input<typeof updateWorkspaceBody>;
 export type Webhook = z.output<typeof webhookResponse>;
 export type CreatedWebhook = z.output<typeof createdWebhookResponse>;
 export type WebhookDelivery = z.output<typeof webhookDeliveryResponse>;

@@ -5,7 +5,7 @@ import type { EventActor } from "@/lib/events/event-types";
 // through every domain function: the route wrappers (lib/api/handler.ts) set it once per request.
 // Work outside a request (runner, scheduler, recovery) is the server's own: actor "system".
 
-const SYSTEM: EventActor = { type: "system", user_id: null, username: null };
+export const SYSTEM_ACTOR: EventActor = { type: "system", user_id: null, username: null };
 
 // On globalThis: Next bundles instrumentation and each route separately.
 const shared = globalThis as typeof globalThis & { __taskboardActor?: AsyncLocalStorage<EventActor> };
@@ -16,5 +16,5 @@ export function actingAs<T>(actor: EventActor, work: () => T): T {
 }
 
 export function currentActor(): EventActor {
-  return store.getStore() ?? SYSTEM;
+  return store.getStore() ?? SYSTEM_ACTOR;
 }

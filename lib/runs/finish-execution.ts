@@ -6,6 +6,7 @@ import { RUN_STATUS, RUN_TRIGGER, STARTED_RUN_STATUSES, type FinishedRunStatus, 
 import type { Db, Tx } from "@/lib/db/client";
 import { endOfColumn, lockColumn } from "@/lib/tasks/positions";
 import { afterRunFinished } from "@/lib/github-sync/after-run";
+import { advanceTaskOnRun } from "@/lib/tasks/advance-task-on-run";
 
 // What the API (lib/runs) and the runner (lib/runner) both need of an execution's lifetime. The
 // runner imports lib/runs, never the other way round.
@@ -105,8 +106,12 @@ export async function finishExecution(
     ended = execution;
     return execution;
   });
-  // Pushing to or opening the task's pull request happens after the commit, off the runner's path.
-  if (ended) afterRunFinished(db, ended);
+  // The board automation (In review) after the commit; pushing to or opening the task's pull
+  // request after that, off the runner's path.
+  if (ended) {
+    await advanceTaskOnRun(db, ended);
+    afterRunFinished(db, ended);
+  }
   return result;
 }
 

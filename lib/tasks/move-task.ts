@@ -1,10 +1,11 @@
 import type { z } from "zod";
-import { conflict, notFound, ValidationError } from "@/lib/api/errors";
+import { conflict, HttpError, notFound, ValidationError } from "@/lib/api/errors";
 import { recordEvents } from "@/lib/events/record-events";
 import { getSql, type Db, type Tx } from "@/lib/db/client";
 import { loadTask } from "@/lib/tasks/load-tasks";
 import { between, doneAtFor, inColumnTransaction, lockColumn, renumberColumn } from "@/lib/tasks/positions";
 import type { moveTaskBody } from "@/lib/tasks/schemas";
+import type { ColumnKey } from "@/lib/tasks/columns";
 import { startUnblockedDependants } from "@/lib/dependencies/start-unblocked";
 
 type MoveBody = z.output<typeof moveTaskBody>;
@@ -22,11 +23,34 @@ export async function moveTask(db: Db, workspaceId: string, taskId: string, body
       ]);
     }
   }
-  const from = await inColumnTransaction(db, async (tx) => {
+  const from = await relocate(db, workspaceId, taskId, body);
+  await startUnblockedDependants(db, workspaceId, taskId, from!, body.column);
+  return (await loadTask(await getSql(), workspaceId, taskId))!;
+}
+
+/**
+ * The board's own moves (lib/tasks/advance-task-on-run.ts): the same move to the end of `column`,
+ * made only while the task is in one of `onlyFrom`, checked under the move's locks so a person's
+ * move in between wins. False when the task was elsewhere (or is gone).
+ */
+export async function moveTaskFrom(db: Db, workspaceId: string, taskId: string, column: ColumnKey, onlyFrom: readonly ColumnKey[]) {
+  const from = await relocate(db, workspaceId, taskId, { column }, onlyFrom).catch((error: unknown) => {
+    if (error instanceof HttpError && error.status === 404) return null;
+    throw error;
+  });
+  if (from === null) return false;
+  await startUnblockedDependants(db, workspaceId, taskId, from, column);
+  return true;
+}
+
+/** One row write under the column's lock, and its task.moved event; returns the column it left (null: not in `onlyFrom`). */
+async function relocate(db: Db, workspaceId: string, taskId: string, body: MoveBody, onlyFrom?: readonly string[]) {
+  return inColumnTransaction(db, async (tx) => {
     await lockColumn(tx, workspaceId, body.column);
     const locked = await tx.$queryRaw<{ status: string; done_at: Date | null }[]>`
       SELECT status, done_at FROM tasks WHERE id = ${taskId} AND workspace_id = ${workspaceId} FOR UPDATE`;
     if (locked.length === 0) throw notFound("Task");
+    if (onlyFrom && !onlyFrom.includes(locked[0].status)) return null;
     let position = await placement(tx, workspaceId, taskId, body);
     if (position === null) {
       await renumberColumn(tx, workspaceId, body.column);
@@ -40,8 +64,6 @@ export async function moveTask(db: Db, workspaceId: string, taskId: string, body
     await recordEvents(tx, workspaceId, [{ type: "task.moved", taskId }]);
     return locked[0].status;
   });
-  await startUnblockedDependants(db, workspaceId, taskId, from, body.column);
-  return (await loadTask(await getSql(), workspaceId, taskId))!;
 }
 
 async function placement(tx: Tx, workspaceId: string, taskId: string, body: MoveBody): Promise<number | null> {

@@ -13,6 +13,11 @@ export const workspace = z.object({
   auto_start_unblocked: z
     .boolean()
     .describe("When a task's last open blocker moves to done, start the default agent on it if it is in todo (default false)."),
+  auto_move_tasks: z
+    .boolean()
+    .describe(
+      "Board automation (default true): a run's start moves its task from backlog or todo to in_progress; a successful run whose branch has changes moves it from in_progress to in_review.",
+    ),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -20,6 +25,7 @@ export const workspace = z.object({
 export const updateWorkspaceBody = z.object({
   name: z.string().trim().min(1).max(200).optional(),
   auto_start_unblocked: z.boolean().optional(),
+  auto_move_tasks: z.boolean().optional(),
 });
 
 export const workspaceWithRole = workspace.extend({ role: z.enum(["owner", "member"]) });

@@ -1,6 +1,8 @@
 import type { Db } from "@/lib/db/client";
 import type { MemberRole, Workspace } from "@/lib/generated/prisma/client";
+import type { z } from "zod";
 import { conflict, notFound } from "@/lib/api/errors";
+import type { updateWorkspaceBody } from "@/lib/workspaces/schemas";
 
 export async function createWorkspace(db: Db, ownerId: string, name: string) {
   const row = await db.workspace.create({
@@ -54,15 +56,10 @@ export async function getWorkspace(db: Db, workspaceId: string, role: MemberRole
 }
 
 /** The workspace's name and settings (owners). */
-export async function updateWorkspace(
-  db: Db,
-  workspaceId: string,
-  role: MemberRole,
-  patch: { name?: string; auto_start_unblocked?: boolean },
-) {
+export async function updateWorkspace(db: Db, workspaceId: string, role: MemberRole, patch: z.output<typeof updateWorkspaceBody>) {
   const row = await db.workspace.update({
     where: { id: workspaceId },
-    data: { name: patch.name, autoStartUnblocked: patch.auto_start_unblocked },
+    data: { name: patch.name, autoStartUnblocked: patch.auto_start_unblocked, autoMoveTasks: patch.auto_move_tasks },
   });
   return { ...serializeWorkspace(row), role };
 }
@@ -72,6 +69,7 @@ export function serializeWorkspace(row: Workspace) {
     id: row.id,
     name: row.name,
     auto_start_unblocked: row.autoStartUnblocked,
+    auto_move_tasks: row.autoMoveTasks,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };

@@ -216,7 +216,8 @@ describe("POST /api/workspaces/{id}/schedules/{ref}/trigger", () => {
     for (const key of ["task_id", "task_run_id", "execution_id"]) expect(typeof res.body[key]).toBe("string");
     // Like a cron occurrence: the new task's description is the schedule's default instructions.
     const made = await call("GET", `/api/workspaces/${ws.id}/tasks/${res.body.task_id}`, { token: owner.token });
-    expect(made.body).toMatchObject({ title: name, description: "Write it", status: "todo" });
+    // Made in To do; the run's start moved it to In progress (board automation, docs/board-automation.md).
+    expect(made.body).toMatchObject({ title: name, description: "Write it", status: "in_progress" });
 
     // The new task is titled after the schedule (seen through a question raised on it).
     const question = await call("POST", `/api/workspaces/${ws.id}/questions`, {
@@ -235,9 +236,9 @@ describe("POST /api/workspaces/{id}/schedules/{ref}/trigger", () => {
     expect(second.status).toBe(202);
     expect(second.body.task_id).not.toBe(res.body.task_id);
 
-    // Both new tasks sit at the end of To do, in the order they were made.
-    const todo = await call("GET", `/api/workspaces/${ws.id}/board/column/todo?limit=100`, { token: owner.token });
-    expect(todo.body.items.slice(-2).map((task: { id: string; title: string }) => [task.id, task.title])).toEqual([
+    // Both new tasks sit at the end of In progress (made in To do, moved as their runs started), in the order they were made.
+    const started = await call("GET", `/api/workspaces/${ws.id}/board/column/in_progress?limit=100`, { token: owner.token });
+    expect(started.body.items.slice(-2).map((task: { id: string; title: string }) => [task.id, task.title])).toEqual([
       [res.body.task_id, name],
       [second.body.task_id, name],
     ]);

@@ -10,6 +10,7 @@ describe("workspaces", () => {
       id: expect.any(String),
       name: "Platform",
       auto_start_unblocked: false,
+      auto_move_tasks: true,
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });
@@ -72,6 +73,23 @@ describe("workspaces", () => {
     });
     expect(badRole.status).toBe(422);
     expect(badRole.body.detail[0]).toMatchObject({ type: "enum", loc: ["body", "role"], ctx: { expected: "'owner' or 'member'" } });
+  });
+
+  it("has board automation on by default; only owners turn it off, with a boolean", async () => {
+    const owner = await newUser();
+    const member = await newUser();
+    const workspace = await newWorkspace(owner.token);
+    const at = `/api/workspaces/${workspace.id}`;
+    expect((await call("GET", at, { token: owner.token })).body.auto_move_tasks).toBe(true);
+    await call("POST", `${at}/members`, { token: owner.token, json: { username: member.username } });
+    expect((await call("PATCH", at, { token: member.token, json: { auto_move_tasks: false } })).status).toBe(403);
+    const bad = await call("PATCH", at, { token: owner.token, json: { auto_move_tasks: "off" } });
+    expect(bad.status).toBe(422);
+    expect(bad.body.detail[0]).toMatchObject({ type: "bool_type", loc: ["body", "auto_move_tasks"] });
+    const off = await call("PATCH", at, { token: owner.token, json: { auto_move_tasks: false } });
+    expect(off.status).toBe(200);
+    expect(off.body).toMatchObject({ id: workspace.id, auto_move_tasks: false, auto_start_unblocked: false, role: "owner" });
+    expect((await call("GET", at, { token: member.token })).body.auto_move_tasks).toBe(false);
   });
 
   it("validates the workspace name", async () => {

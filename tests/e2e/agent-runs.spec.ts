@@ -27,7 +27,9 @@ test("start an agent from the card, answer its permission question in the panel,
 
   await signIn(page, `/w/${ws.id}`);
   await openBoard(page, ws.id);
-  const card = column(page, "To do").getByRole("group", { name: "Add a greeting" });
+  await expect(column(page, "To do").getByRole("group", { name: "Add a greeting" })).toBeVisible();
+  // Wherever it is: the board automation moves it along with its run (docs/board-automation.md).
+  const card = page.getByRole("group", { name: "Add a greeting" });
   await expect(card.getByTestId("task-number")).toHaveText(/#\d+/);
 
   // Run agent from the card's menu: the default profile is chosen, the instructions are the task's.
@@ -51,6 +53,7 @@ test("start an agent from the card, answer its permission question in the panel,
   await page.keyboard.press("Escape");
   await expect(view).toHaveCount(0);
   await expect(card).toHaveAttribute("data-run-state", "waiting");
+  await expect(column(page, "In progress").getByRole("group", { name: "Add a greeting" })).toBeVisible();
   await expect(card.getByTestId("run-status")).toContainText("Waiting for input");
   await expect(page.getByTestId("open-question-count")).toHaveText("1");
   await screenshot(page, "board-waiting-card");
@@ -62,6 +65,7 @@ test("start an agent from the card, answer its permission question in the panel,
   await question.getByRole("button", { name: "Allow once" }).click();
   await expect(page.getByTestId("open-question-count")).toHaveText("0");
   await expect(card.getByTestId("run-status")).toContainText("Run succeeded", { timeout: 60_000 });
+  await expect(column(page, "In review").getByRole("group", { name: "Add a greeting" })).toBeVisible();
 
   // The run's history row opens the same view: message, plan, tool call, usage.
   await card.click();

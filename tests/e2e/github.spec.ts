@@ -206,6 +206,9 @@ test("Open pull request on a task whose last run succeeded with changes pushes i
   // Work on the branch the run picks up (the demo agent itself changes nothing).
   pushCommit(bare, "tb/login", { "login.txt": "the login page\n" });
   await api.call("PUT", `/api/workspaces/${ws.id}/codehost`, { installation_id: installation, repo });
+  // Board automation would already move the task to In review after its run (its branch has changes);
+  // here the move is the pull request's.
+  await api.call("PATCH", `/api/workspaces/${ws.id}`, { auto_move_tasks: false });
   const task = await api.task(ws.id, { title: "Login page", status: "in_progress" });
   await api.call("PATCH", `/api/workspaces/${ws.id}/tasks/${task.id}`, { branch: "tb/login" });
   const started = await api.call<{ id: string }>("POST", `/api/workspaces/${ws.id}/tasks/${task.id}/runs`, {}, 202);

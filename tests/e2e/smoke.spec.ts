@@ -18,12 +18,14 @@ test("sign in through the page, create a workspace, sign out", async ({ page }) 
   const name = `Smoke ${Date.now()}`;
   await page.getByLabel("New workspace name").fill(name);
   await page.getByRole("button", { name: "Create workspace" }).click();
+  // The new workspace opens on its board.
+  await expect(page).toHaveURL(/\/w\/[0-9a-f-]+$/);
+  await expect(page.getByRole("heading", { level: 1, name: `${name} board` })).toBeAttached();
+
+  // It was really saved: listed on the workspaces page after a fresh load.
+  await page.goto("/");
   await expect(page.getByRole("link", { name: new RegExp(name) })).toBeVisible();
   await page.screenshot({ path: "tests/artifacts/screens/workspaces.png" });
-
-  // It was really saved: still there after a reload.
-  await page.reload();
-  await expect(page.getByRole("link", { name: new RegExp(name) })).toBeVisible();
 
   await page.getByRole("button", { name: "Sign out" }).click();
   await expect(page).toHaveURL(/\/login/);

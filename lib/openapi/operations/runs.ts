@@ -34,7 +34,8 @@ export const runOperations: OperationSpec[] = [
     summary:
       "Run an agent on the task now (trigger manual): the profile `agent_id`, else the workspace's default profile, else AGENT_COMMAND or the demo agent. " +
       "Without instructions the task's title and description are used; review `comments` are appended with file:line references. " +
-      "A follow-up on the same task continues its working directory and, where the agent supports session/load, its ACP session.",
+      "A follow-up on the same task continues its working directory and, where the agent supports session/load, its ACP session. " +
+      "With the workspace's auto_move_tasks (default) a task in backlog or todo is in in_progress by the time this answers, and moves on to in_review when the run succeeds with changes on its branch.",
     tags: ["runs"],
     params: taskParams,
     body: startRunBody,

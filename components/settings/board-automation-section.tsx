@@ -1,0 +1,17 @@
+"use client";
+
+import { WorkspaceSwitchSection } from "@/components/settings/workspace-switch-section";
+
+// Settings › Board: the workspace's `auto_move_tasks` (docs/board-automation.md). Owners change it.
+
+export function BoardAutomationSection({ workspaceId }: { workspaceId: string }) {
+  return (
+    <WorkspaceSwitchSection
+      workspaceId={workspaceId}
+      setting="auto_move_tasks"
+      title="Board"
+      label="Move tasks along with their agent runs"
+      hint="A run that starts moves its task from Backlog or To do to In progress; a run that succeeds with changes on the task's branch moves it from In progress to In review. Tasks people put elsewhere stay where they are."
+    />
+  );
+}
