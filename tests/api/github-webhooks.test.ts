@@ -388,3 +388,60 @@ describe("POST /api/webhooks/github without GITHUB_WEBHOOK_SECRET", () => {
     expect(answer.sent).toBeLessThan(1024 * 1024);
   });
 });
+
+/**
+ * POSTs a delivery whose body is streamed (chunked, no Content-Length) in 64 KiB pieces until the
+ * answer comes or `limit` bytes were sent (Infinity: never ends by itself). `sent` is how much had
+ * been handed to the socket when the answer came.
+ */
+function deliverStreaming(
+  url: string,
+  headers: Record<string, string>,
+  limit: number,
+): Promise<{ status: number; body: unknown; sent: number }> {
+  const { port } = new URL(url);
+  const chunk = Buffer.alloc(64 * 1024, "x");
+  return new Promise((resolve, reject) => {
+    let sent = 0;
+    let answered = false;
+    const request = http.request(
+      {
+        host: "127.0.0.1",
+        port,
+        path: "/api/webhooks/github",
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+      },
+      (response) => {
+        answered = true;
+        const at = sent;
+        let text = "";
+        response.on("data", (data) => (text += data));
+        response.on("end", () => {
+          request.destroy();
+          resolve({ status: response.statusCode!, body: JSON.parse(text), sent: at });
+        });
+      },
+    );
+    request.on("error", (error) => {
+      if (!answered) reject(error);
+    });
+    const timer = setTimeout(() => {
+      request.destroy();
+      if (!answered) reject(new Error(`no answer after ${sent} bytes sent`));
+    }, 45_000);
+    request.on("close", () => clearTimeout(timer));
+    request.write('{"zen":"');
+    const pump = () => {
+      // Starts slowly for a body that never ends: the answer must not wait for it.
+      while (!answered && sent < limit) {
+        sent += chunk.length;
+        const drained = request.write(chunk);
+        if (limit === Infinity && sent >= 4 * chunk.length) return void setTimeout(pump, 1000);
+        if (!drained) return void request.once("drain", pump);
+      }
+      if (!answered) request.end('"}');
+    };
+    pump();
+  });
+}
