@@ -180,11 +180,12 @@ test("Open pull request on a task whose last run succeeded with changes pushes i
   const repo = `acme/open-${installation}`;
   await fakeGithub(request, "/installation", { id: installation, account: "acme", repositories: [repo] });
   const { bare } = await fakeGithub<{ bare: string }>(request, "/repository", { repo });
-  // Work on the branch the run picks up (the demo agent itself changes nothing).
-  pushCommit(bare, "tb/login", { "login.txt": "the login page\n" });
   await api.call("PUT", `/api/workspaces/${ws.id}/codehost`, { installation_id: installation, repo });
   const task = await api.task(ws.id, { title: "Login page", status: "in_progress" });
-  await api.call("PATCH", `/api/workspaces/${ws.id}/tasks/${task.id}`, { branch: "tb/login" });
+  // Work on the task's own branch, which the run picks up (the demo agent itself changes nothing).
+  const branch = `tb/${task.number}-login-page`;
+  pushCommit(bare, branch, { "login.txt": "the login page\n" });
+  await api.call("PATCH", `/api/workspaces/${ws.id}/tasks/${task.id}`, { branch });
   const started = await api.call<{ id: string }>("POST", `/api/workspaces/${ws.id}/tasks/${task.id}/runs`, {}, 202);
   await expect
     .poll(async () => (await api.call<{ status: string }>("GET", `/api/workspaces/${ws.id}/executions/${started.id}`)).status, {
