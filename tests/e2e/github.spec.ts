@@ -150,7 +150,8 @@ test("a conflicted pull request turns its card red live; Fix conflicts merges, p
       merged: false,
       title: "Fix me",
       body: `Task ${task.id}`,
-      head: { ref: "tb/fix-me", sha: before },
+      // In the repository itself, not a fork: a branch the board may push (pr_head_branch).
+      head: { ref: "tb/fix-me", sha: before, repo: { full_name: repo } },
       base: { ref: "main" },
     },
   });
