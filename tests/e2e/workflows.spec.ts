@@ -79,6 +79,28 @@ test("fix conflicts on a conflicted task and watch its execution finish", async 
   await expect(page.getByRole("alert").filter({ hasText: "already running" })).toBeVisible();
 });
 
+test("Fix conflicts in a workspace without a repository hands the pull request to the agent", async ({ page, request }) => {
+  const api = await Api.asAdmin(request);
+  const ws = await api.workspace();
+  const pr = "https://github.com/acme/app/pull/7";
+  const task = await api.task(ws.id, { title: "Conflicted, no repository", status: "in_review", pr_url: pr });
+  await api.call("PATCH", `/api/workspaces/${ws.id}/tasks/${task.id}`, { has_merge_conflict: true });
+  await signIn(page, `/w/${ws.id}`);
+  await openBoard(page, ws.id);
+  const card = column(page, "In review").getByRole("group", { name: "Conflicted, no repository" });
+  await expect(card.getByTestId("conflict-badge")).toBeVisible();
+
+  await card.getByRole("button", { name: "Fix conflicts" }).click();
+  const dialog = page.getByRole("dialog", { name: "Fixing conflicts: Conflicted, no repository" });
+  await expect(dialog.getByTestId("run-status-value")).toHaveText("succeeded", { timeout: 30_000 });
+  // The (demo) agent got the pull request; the server did no git of its own.
+  await expect(dialog.getByTestId("run-log")).toContainText(`pull request: ${pr}`);
+  await expect(dialog.getByTestId("run-log")).not.toContainText("Fetching");
+  await screenshot(page, "fix-conflicts-without-repository");
+  await page.keyboard.press("Escape");
+  await expect(card.getByTestId("conflict-badge")).toHaveCount(0);
+});
+
 /** A bare repository whose `branch` and main changed different files since they parted. */
 function remoteWithBranch(branch: string): string {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "e2e-fix-"));
