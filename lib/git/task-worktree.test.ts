@@ -14,7 +14,6 @@ import {
   filesWithMarkers,
   mergeDefaultBranch,
   mergeInProgress,
-  pushBranch,
   rangeNumstat,
   rangePatch,
   refSha,
@@ -23,6 +22,7 @@ import {
   syncClone,
   taskBranchName,
 } from "@/lib/git/task-worktree";
+import { pushRef } from "@/lib/github-sync/task-branch-git";
 import { parseNumstat, parseUnifiedDiff } from "@/lib/worktrees/task-diff";
 
 // Against real git: a bare repository on disk is the remote, as a hosted one would be.
@@ -112,7 +112,7 @@ describe("task worktrees", () => {
 
     fs.writeFileSync(path.join(dir, "shared.txt"), "line 1\nfrom the task\nfrom main\nline 3\n");
     await concludeMerge(dir, ["shared.txt"]);
-    await pushBranch(dir, "tb/4-change");
+    await pushRef(clone, { url: remote }, "tb/4-change");
     expect(gitIn(remote, "show", "tb/4-change:shared.txt")).toBe("line 1\nfrom the task\nfrom main\nline 3");
     // The pushed branch now contains main: merging again is clean.
     expect(gitIn(remote, "merge-base", "--is-ancestor", "main", "tb/4-change")).toBe("");

@@ -173,8 +173,9 @@ export async function abortMerge(dir: string): Promise<void> {
     .catch(() => {});
 }
 
-export async function pushBranch(dir: string, branch: string, remoteEnv?: RemoteEnv): Promise<void> {
-  await git(dir, remoteEnv).push("origin", `${branch}:refs/heads/${branch}`);
+/** The branch checked out in the worktree at `dir` ("HEAD" when detached). */
+export async function currentBranch(dir: string): Promise<string> {
+  return (await git(dir).raw(["rev-parse", "--abbrev-ref", "HEAD"])).trim();
 }
 
 /** Removes the worktree's files; the branch stays in the clone (and on the remote once pushed). */

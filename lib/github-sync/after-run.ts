@@ -4,7 +4,8 @@ import type { Execution } from "@/lib/generated/prisma/client";
 import { githubAppFromEnv } from "@/lib/github/app-client";
 import { boardUrl } from "@/lib/github-sync/board-url";
 import { openTaskPullRequest } from "@/lib/github-sync/open-task-pull-request";
-import { branchState, hasClone, pushTaskBranch } from "@/lib/github-sync/task-branch-git";
+import { branchState, hasClone } from "@/lib/github-sync/task-branch-git";
+import { pushTaskBranch } from "@/lib/repositories/push-task-branch";
 import { repositoryCloneDir } from "@/lib/repositories/repository";
 import { withGitRemote } from "@/lib/repositories/git-remote-for";
 import { RUN_STATUS } from "@/lib/runs/statuses";
@@ -42,7 +43,7 @@ async function followRun(db: Db, execution: Execution) {
     if (!hasClone(cloneDir)) return;
     await withGitRemote(db, execution.workspaceId, async (remote) => {
       const state = await branchState(cloneDir, remote, branch, task.workspace.repository?.defaultBranch ?? "main");
-      if (state?.local) await pushTaskBranch(cloneDir, remote, branch);
+      if (state?.local) await pushTaskBranch(db, { workspaceId: execution.workspaceId, taskId: execution.taskId, branch }, remote);
     });
     return;
   }

@@ -8,7 +8,8 @@ import { withGitRemote } from "@/lib/repositories/git-remote-for";
 import { RUN_STATUS } from "@/lib/runs/statuses";
 import { lastLine } from "@/lib/runs/workdir";
 import { updateTask } from "@/lib/tasks/update-task";
-import { branchState, hasClone, pushTaskBranch } from "@/lib/github-sync/task-branch-git";
+import { branchState, hasClone } from "@/lib/github-sync/task-branch-git";
+import { BranchRefused, pushTaskBranch } from "@/lib/repositories/push-task-branch";
 
 // "Open pull request" for a task an agent worked on: the task's branch (in the server's clone, where
 // runs leave their commits) is pushed to the connected GitHub repository, a pull request is opened
@@ -55,9 +56,10 @@ export async function openTaskPullRequest(db: Db, workspaceId: string, taskId: s
   await withGitRemote(db, workspaceId, async (remote) => {
     const state = await branchState(cloneDir, remote, branch, base);
     if (!state || state.ahead === 0) throw conflict(`The branch ${branch} has no commits beyond ${base}: there is nothing to propose`);
-    if (state.local) await pushTaskBranch(cloneDir, remote, branch);
+    if (state.local) await pushTaskBranch(db, { workspaceId, taskId, branch }, remote);
   }).catch((error: Error) => {
     if (error instanceof HttpError) throw error;
+    if (error instanceof BranchRefused) throw conflict(error.message);
     throw conflict(`git could not push ${branch} to ${repo}: ${lastLine(error.message).slice(0, 500)}`);
   });
 
@@ -88,7 +90,13 @@ export async function openTaskPullRequest(db: Db, workspaceId: string, taskId: s
     workspaceId,
     taskId,
     { pr_url: opened.html_url, status: "in_review" },
-    { pr_number: opened.number, pr_state: opened.draft ? "draft" : "open", pr_head_sha: opened.head_sha, checks: null },
+    {
+      pr_number: opened.number,
+      pr_state: opened.draft ? "draft" : "open",
+      pr_head_sha: opened.head_sha,
+      pr_head_branch: branch,
+      checks: null,
+    },
   );
   return { created: opened.created, task: linked };
 }

@@ -5,8 +5,9 @@ import type { GitRemote } from "@/lib/repositories/git-remote-for";
 
 // The git a pull request needs from the server's clone of the workspace's repository (where agent
 // runs leave their branches, lib/git/task-worktree.ts): how far a task's branch is ahead of the base,
-// and pushing it. Remote commands get the remote's URL and environment from gitRemoteFor; the token in
-// that environment reaches only this one git process (simple-git's guard lets exactly those variables
+// and the git half of pushing it (lib/repositories/push-task-branch.ts decides what may be pushed).
+// Remote commands get the remote's URL and environment from gitRemoteFor; the token in that
+// environment reaches only this one git process (simple-git's guard lets exactly those variables
 // through), never the clone's configuration.
 
 const CONFIG_ENV = ["GIT_CONFIG_COUNT", "GIT_CONFIG_KEY_0", "GIT_CONFIG_VALUE_0", "GIT_TERMINAL_PROMPT"];
@@ -45,8 +46,11 @@ export async function branchState(cloneDir: string, remote: GitRemote, branch: s
   return { ref, ahead, local };
 }
 
-/** Pushes the clone's branch to the remote's branch of the same name (never forced); returns its head. */
-export async function pushTaskBranch(cloneDir: string, remote: GitRemote, branch: string): Promise<string> {
+/**
+ * Pushes the clone's branch to the remote's branch of the same name (never forced); returns its head.
+ * Called only by lib/repositories/push-task-branch.ts, which first checks the branch is the task's own.
+ */
+export async function pushRef(cloneDir: string, remote: GitRemote, branch: string): Promise<string> {
   await git(cloneDir, remote).push([remote.url, `refs/heads/${branch}:refs/heads/${branch}`]);
   // Keep the remote-tracking copy in step, as a push to a named remote would.
   const repo = git(cloneDir);

@@ -25,7 +25,8 @@ export type PullRequestChange = {
   /** The head ref when it lives in the PR's own repository (not a fork): a branch the board can push to. */
   own_head_branch: string | null;
   link: LinkCandidates;
-  state: { pr_number: number; pr_state: PrState; pr_head_sha: string; pr_url: string };
+  /** `pr_head_branch` is `own_head_branch`: a fork's branch is never one the board may push. */
+  state: { pr_number: number; pr_state: PrState; pr_head_sha: string; pr_head_branch: string | null; pr_url: string };
   /** GitHub recomputes mergeability after this: the caller fetches it (fetchMergeability) once answered. */
   recheck_mergeability: boolean;
 };
@@ -51,19 +52,20 @@ export function pullRequestChange(payload: unknown): PullRequestChange | null {
   const { action, pull_request: pr, repository, installation } = parsed.data;
   if (!isHandled(action)) return null;
   const text = `${pr.title}\n${pr.body ?? ""}`;
+  const ownHeadBranch = pr.head.repo?.full_name.toLowerCase() === repository.full_name.toLowerCase() ? pr.head.ref : null;
   return {
     action,
     installation_id: installation?.id ?? null,
     repo: repository.full_name,
     base_ref: pr.base.ref,
-    own_head_branch: pr.head.repo?.full_name.toLowerCase() === repository.full_name.toLowerCase() ? pr.head.ref : null,
+    own_head_branch: ownHeadBranch,
     link: {
       pr_url: pr.html_url,
       branch: pr.head.ref,
       task_numbers: unique([...text.matchAll(MENTION)].map((match) => Number(match[1]))),
       task_ids: unique([...text.matchAll(TASK_ID)].map((match) => match[0].toLowerCase())),
     },
-    state: { pr_number: pr.number, pr_state: prStateOf(pr), pr_head_sha: pr.head.sha, pr_url: pr.html_url },
+    state: { pr_number: pr.number, pr_state: prStateOf(pr), pr_head_sha: pr.head.sha, pr_head_branch: ownHeadBranch, pr_url: pr.html_url },
     recheck_mergeability: pr.state === "open",
   };
 }

@@ -32,7 +32,7 @@ export async function concludeWorkdir(
   const remote = await gitRemoteFor(db, execution.workspaceId);
   const task = await db.task.findUnique({ where: { id: execution.taskId }, select: { branch: true, number: true, title: true } });
   if (!repository || !remote || !task?.branch) return {};
-  const context = { execution, dir: cwd, branch: task.branch, defaultBranch: repository.defaultBranch, remote, log };
+  const context = { db, execution, dir: cwd, branch: task.branch, defaultBranch: repository.defaultBranch, remote, log };
 
   let result: { failed?: string } = {};
   try {

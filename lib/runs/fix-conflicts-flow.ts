@@ -1,3 +1,4 @@
+import type { Db } from "@/lib/db/client";
 import type { Execution } from "@/lib/generated/prisma/client";
 import {
   abortMerge,
@@ -7,11 +8,11 @@ import {
   filesWithMarkers,
   mergeDefaultBranch,
   mergeInProgress,
-  pushBranch,
   refSha,
   resetTo,
 } from "@/lib/git/task-worktree";
 import type { GitRemote } from "@/lib/repositories/git-remote-for";
+import { BranchRefused, pushTaskBranch } from "@/lib/repositories/push-task-branch";
 import { lastLine, WorkdirError, type PreparedWorkdir, type WorkdirLog } from "@/lib/runs/workdir";
 
 // Fix-conflicts that really merges. Before the agent (prepare-workdir): the task's branch is brought
@@ -23,6 +24,7 @@ import { lastLine, WorkdirError, type PreparedWorkdir, type WorkdirLog } from "@
 // that is, only after the push.
 
 interface MergeContext {
+  db: Db;
   execution: Execution;
   cloneDir: string;
   dir: string;
@@ -36,6 +38,7 @@ interface MergeContext {
 const pending = new Map<string, { files: string[]; before: string }>();
 
 export async function mergeForFix({
+  db,
   execution,
   cloneDir,
   dir,
@@ -60,7 +63,7 @@ export async function mergeForFix({
     step: "merge",
     message: after === before ? `${branch} already contains ${defaultBranch}` : `Merged ${defaultBranch} into ${branch} without conflicts`,
   });
-  await push(dir, branch, remote, log);
+  await push(db, execution, branch, remote, log);
   return {
     cwd: dir,
     branch,
@@ -79,7 +82,7 @@ export async function mergeForFix({
  * worktree is as before the fix.
  */
 export async function concludeFix(
-  { execution, dir, branch, defaultBranch, remote, log }: Omit<MergeContext, "cloneDir">,
+  { db, execution, dir, branch, defaultBranch, remote, log }: Omit<MergeContext, "cloneDir">,
   agentSucceeded: boolean,
 ): Promise<{ failed?: string }> {
   const state = pending.get(execution.id);
@@ -115,16 +118,17 @@ export async function concludeFix(
     await undo(dir, state?.before, log, "Conflict markers were committed: the branch was put back", left);
     return { failed: `Conflict markers remain in ${left.join(", ")}; the merge was not pushed` };
   }
-  const pushed = await push(dir, branch, remote, log).then(
+  const pushed = await push(db, execution, branch, remote, log).then(
     () => null,
     (error: Error) => error.message,
   );
   return pushed === null ? {} : { failed: pushed };
 }
 
-async function push(dir: string, branch: string, remote: GitRemote, log: WorkdirLog) {
-  await pushBranch(dir, branch, remote.env).catch((error: Error) => {
-    throw new WorkdirError(`git could not push ${branch}: ${lastLine(error.message)}`);
+/** The worktree's commits are the clone's: its branch is pushed from there, through the one door. */
+async function push(db: Db, execution: Execution, branch: string, remote: GitRemote, log: WorkdirLog) {
+  await pushTaskBranch(db, { workspaceId: execution.workspaceId, taskId: execution.taskId, branch }, remote).catch((error: Error) => {
+    throw new WorkdirError(error instanceof BranchRefused ? error.message : `git could not push ${branch}: ${lastLine(error.message)}`);
   });
   await log("git", { step: "push", message: `Pushed ${branch}` });
 }
@@ -139,9 +143,9 @@ function withConflictedFiles(instructions: string, branch: string, defaultBranch
   return [
     instructions.trimEnd(),
     "",
-    `The server has merged ${defaultBranch} into ${branch} in your working directory; git reported conflicts in:`,
+    `The server has fetched ${branch} into your working directory and merged ${defaultBranch} into it; git reported conflicts in:`,
     ...files.map((file) => `- ${file}`),
     "",
-    "Resolve every conflict in these files (no <<<<<<<, ======= or >>>>>>> lines may remain). You need not commit or push: the server commits the merge and pushes the branch.",
+    "Resolve every conflict in these files. Do not commit, push or abort the merge: the server commits the merge and pushes the branch once no marker remains.",
   ].join("\n");
 }

@@ -1,7 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
 
-// What an agent is told. The conflict-fixing instructions live in one editable template file.
+// What an agent is told. The conflict-fixing instructions live in one editable template file; what
+// follows it depends on the workspace: with a repository the server merges and lists the conflicted
+// files (lib/runs/fix-conflicts-flow.ts), without one the agent merges and pushes itself.
 
 interface TaskFacts {
   id: string;
@@ -35,6 +37,19 @@ export function fixConflictsInstructions(task: TaskFacts): string {
     pr_url: task.prUrl ?? "",
   };
   return template().replace(/\{\{(\w+)\}\}/g, (whole, key: string) => values[key] ?? whole);
+}
+
+/** A fix in a workspace without a repository: the server has no clone, so the agent does the git work itself. */
+export function withAgentMerging(instructions: string): string {
+  return [
+    instructions.trimEnd(),
+    "",
+    "This workspace has no repository on the server, so nothing has been merged for you. Do it yourself:",
+    "- check out the pull request's branch and fetch the latest base branch;",
+    "- merge the base branch into it (or rebase onto it) and resolve the conflicts as above;",
+    "- push the branch, so that the pull request no longer has conflicts.",
+    "Exit with status 0 only when the resolved branch is pushed.",
+  ].join("\n");
 }
 
 let cached: string | undefined;

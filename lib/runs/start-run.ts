@@ -8,6 +8,7 @@ import { startExecution } from "@/lib/runs/start-execution";
 import { runnerHandle } from "@/lib/runs/runner-handle";
 import { RUN_TRIGGER } from "@/lib/runs/statuses";
 import { refuseIfBlocked } from "@/lib/dependencies/task-refs";
+import { foreignBranchReason } from "@/lib/repositories/push-task-branch";
 
 /** What a person, a script or an MCP client may say about a manual run: the HTTP body's own schema. */
 export type ManualRunInput = NonNullable<z.output<typeof startRunBody>>;
@@ -31,15 +32,25 @@ export async function startManualRun(db: Db, workspaceId: string, taskId: string
   return startedRecord(db, execution.id);
 }
 
-/** Runs the agent with the conflict-fixing template on a task whose pull request has a merge conflict. */
+/**
+ * Runs the agent with the conflict-fixing template on a task whose pull request has a merge conflict.
+ * With a workspace repository the server merges in git (lib/runs/fix-conflicts-flow.ts) into the
+ * task's own branch, which it never creates; without one the agent gets the pull request and does
+ * the git work itself, as before repositories existed.
+ */
 export async function startFixConflicts(db: Db, workspaceId: string, taskId: string, userId: string, keepStatus: boolean) {
   const task = await findTask(db, workspaceId, taskId);
-  // The merge happens in git (lib/runs/fix-conflicts-flow.ts): it needs the branch to merge into
-  // (the task's `branch`, which the code-host link sets to the PR's head branch) and a repository.
-  if (!task.branch) throw conflict("The task has no branch to merge into: set its branch (the pull request's head branch) first");
+  const repository = await db.workspaceRepository.findUnique({ where: { workspaceId }, select: { defaultBranch: true } });
+  if (repository) {
+    // The task's `branch` is set by the first run, by a person or by a linked pull request.
+    const branch = task.branch ?? task.prHeadBranch;
+    if (!branch) throw conflict("The task has no branch to merge into: set its branch (the pull request's head branch) first");
+    const foreign = foreignBranchReason(branch, task, repository.defaultBranch);
+    if (foreign) throw conflict(foreign);
+  } else if (!task.prUrl) {
+    throw conflict("The task has no pull request (pr_url) whose conflicts the agent could fix");
+  }
   if (!task.hasMergeConflict) throw conflict("The task's pull request has no merge conflict");
-  const repository = await db.workspaceRepository.findUnique({ where: { workspaceId }, select: { workspaceId: true } });
-  if (!repository) throw conflict("The workspace has no repository: connect one in Settings to merge in git");
   const { execution } = await startExecution(db, {
     workspaceId,
     taskId,

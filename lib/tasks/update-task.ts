@@ -13,6 +13,8 @@ export type PullRequestFields = {
   pr_number?: number | null;
   pr_state?: "open" | "draft" | "merged" | "closed" | null;
   pr_head_sha?: string | null;
+  /** The PR's head branch when it is in the workspace's repository (lib/repositories/push-task-branch.ts). */
+  pr_head_branch?: string | null;
   checks?: "pending" | "success" | "failure" | null;
 };
 
@@ -65,6 +67,7 @@ export async function updateTask(
         prNumber: pullRequest.pr_number,
         prState: pullRequest.pr_state,
         prHeadSha: pullRequest.pr_head_sha,
+        prHeadBranch: pullRequest.pr_head_branch,
         checks: pullRequest.checks,
         blocked: body.blocked,
         doneAt: doneAtFor(task.status, column, task.doneAt),

@@ -42,10 +42,35 @@ async function conflicted(title: string, status = "in_progress") {
 }
 
 describe("POST /tasks/{task_id}/fix-conflicts", () => {
-  // The merge itself, its agent, push and the conflict's clearing: tests/api/worktrees.test.ts.
-  it("answers 409 without a branch or without a conflict", async () => {
+  // With a repository: the merge itself, its agent, push and the conflict's clearing are in
+  // tests/api/worktrees.test.ts. This workspace has none, as a deployment that never connected one.
+  it("without a repository, starts the agent with the pull request and the instructions to merge and push itself", async () => {
+    const task = await conflicted("env");
+    const started = await fix(task.id);
+    expect(started.status).toBe(202);
+    expect(started.body).toMatchObject({ id: expect.any(String), task_id: task.id, keep_status: false });
+    const done = await finished(server.call, token, wsId, started.body.id);
+    expect(done.status).toBe("succeeded");
+
+    const lines = outputLines((await server.call("GET", `${base()}/executions/${done.id}/log`, { token })).body);
+    expect(lines).toEqual(expect.arrayContaining(["TASKBOARD_TRIGGER=fix_conflicts", `TASKBOARD_PR_URL=${PR}`, `Pull request: ${PR}`]));
+    const told = JSON.parse(lines.find((line) => line.startsWith("TASKBOARD_INSTRUCTIONS="))!.slice("TASKBOARD_INSTRUCTIONS=".length));
+    expect(told).toContain('The pull request of the task "env" has merge conflicts with its base branch.');
+    expect(told).toContain(`Pull request: ${PR}`);
+    expect(told).toContain("check out the pull request's branch and fetch the latest base branch");
+    expect(told).toContain("push the branch, so that the pull request no longer has conflicts");
+    expect(told).not.toContain("git reported conflicts in");
+    const after = await server.call("GET", `${base()}/tasks/${task.id}`, { token });
+    expect(after.body).toMatchObject({ has_merge_conflict: false, status: "in_review", latest_run_trigger: "fix_conflicts" });
+  });
+
+  it("answers 409 in words without a pull request or without a conflict", async () => {
     const bare = await newTask(server.call, token, wsId, { title: "no pr" });
-    expect((await fix(bare.id)).status).toBe(409);
+    await server.call("PATCH", `${base()}/tasks/${bare.id}`, { token, json: { has_merge_conflict: true } });
+    expect(await fix(bare.id)).toMatchObject({
+      status: 409,
+      body: { detail: "The task has no pull request (pr_url) whose conflicts the agent could fix" },
+    });
     const clean = await newTask(server.call, token, wsId, { title: "no conflict", pr_url: PR });
     await server.call("PATCH", `${base()}/tasks/${clean.id}`, { token, json: { branch: "feature/x" } });
     const noConflict = await fix(clean.id);

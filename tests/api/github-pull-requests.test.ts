@@ -376,3 +376,54 @@ describe("GitHub automations", () => {
     expect(remoteHead(ctx.bare, linked.branch)).toBe(linked.pr_head_sha);
   });
 });
+
+describe("what the board pushes", () => {
+  // Only the task's own branch: tb/<number>-… or the head branch of the pull request GitHub linked
+  // to it. The fix-conflicts paths are in tests/api/worktrees.test.ts; the linked head branch that is
+  // not tb/<number>-… is pushed in "starts fix-conflicts once per head commit" above.
+  it("Open pull request refuses to push a branch that is not the task's own; the remote's stays as it was", async () => {
+    const ctx = await connected();
+    const before = pushToRemote(ctx.bare, "release/x", { "release.txt": "release\n" });
+    const created = await withBranch(ctx, "Taken over", "release/x");
+    const { number } = await ctx.task(created.id);
+    expect((await runToEnd(ctx, created.id, "write taken.txt taken")).status).toBe("succeeded");
+
+    const refused = await ctx.openPr(created.id);
+    expect(refused).toMatchObject({
+      status: 409,
+      body: {
+        detail: `release/x is not the task's own branch (tb/${number}-…, or the head branch of the pull request GitHub linked to it): the board does not push it`,
+      },
+    });
+    expect(remoteHead(ctx.bare, "release/x")).toBe(before);
+    expect(fake.requests.some((request) => request.method === "POST" && request.path.endsWith(`${ctx.repo}/pulls`))).toBe(false);
+    expect((await ctx.task(created.id)).pr_url).toBeNull();
+  });
+
+  it("after a run, pushes the task's own branch to its open pull request but never another branch", async () => {
+    const ctx = await connected();
+    const before = pushToRemote(ctx.bare, "release/x", { "release.txt": "release\n" });
+    // A task linked to its open pull request whose branch a person then pointed elsewhere.
+    const diverted = await withBranch(ctx, "Diverted", "release/x");
+    const { number } = await ctx.task(diverted.id);
+    const pull = fake.addPull(ctx.repo, { head: `tb/${number}-diverted`, body: diverted.id });
+    await followUpOf(
+      ctx,
+      (await send("pull_request", pullRequestPayload(fake.url, "opened", ctx.repo, ctx.installationId, pull))).deliveryId,
+      /mergeability/,
+    );
+    expect(await ctx.task(diverted.id)).toMatchObject({ branch: "release/x", pr_state: "open" });
+    expect((await runToEnd(ctx, diverted.id, "write diverted.txt diverted")).status).toBe("succeeded");
+
+    // Another task on its own branch, with its own open pull request: its next run is pushed.
+    const own = await newTask(server.call, ctx.token, ctx.wsId, { title: "Own branch", status: "in_progress" });
+    expect((await runToEnd(ctx, own.id, "write own.txt own")).status).toBe("succeeded");
+    expect((await ctx.openPr(own.id)).status).toBe(201);
+    expect((await runToEnd(ctx, own.id, "write more.txt more")).status).toBe("succeeded");
+    const { branch, task_runs } = await ctx.task(own.id);
+    await eventually(async () => (remoteHead(ctx.bare, branch) === task_runs[0].commit_sha ? true : undefined), 20_000, "the push");
+
+    expect(remoteHead(ctx.bare, "release/x")).toBe(before);
+    expect(remoteHead(ctx.bare, `tb/${number}-diverted`)).toBeNull();
+  });
+});

@@ -7,8 +7,8 @@ import { engineServer, eventually, finished, newStore, newTask, workspaceOn, typ
 
 // Runs in per-task git worktrees, over HTTP, against bare repositories on disk as remotes: the
 // branch a first run gives a task, the commit and changes recorded on the run, the diff route,
-// fix-conflicts that really merges and pushes (conflicted, clean, and cannot complete), and the
-// clean-up of worktrees. The agent is tests/fixtures/git-agent.mjs.
+// fix-conflicts that really merges and pushes (conflicted, clean, and cannot complete) only the
+// task's own branch and never creates one, and the clean-up of worktrees. The agent is tests/fixtures/git-agent.mjs.
 
 const GIT_AGENT = `${process.execPath} ${path.resolve(import.meta.dirname, "../fixtures/git-agent.mjs")}`;
 
@@ -192,65 +192,80 @@ describe("GET /tasks/{task_id}/diff", () => {
 describe("fix-conflicts in git", () => {
   let fixWs: string;
   let remote: string;
+  let work: string;
+  let base: string;
 
   beforeAll(async () => {
     const created = await server.call("POST", "/api/workspaces", { token, json: { name: `fix-${Date.now()}` } });
     fixWs = created.body.id;
-    remote = bareRemote({ "shared.txt": "base\n", "other.txt": "other\n" }, (work) => {
-      // Three branches from the same base; then main moves on, changing the same line as two of them.
-      for (const [branch, file, text] of [
-        ["feature", "shared.txt", "feature\n"],
-        ["stuck", "shared.txt", "stuck\n"],
-        ["tidy", "other.txt", "tidy\n"],
-        ["busy", "shared.txt", "busy\n"],
-      ]) {
-        git(work, "checkout", "-q", "-b", branch, "main");
-        commitFile(work, file, text);
-        git(work, "push", "-q", "origin", branch);
-      }
-      git(work, "checkout", "-q", "main");
-      commitFile(work, "shared.txt", "main\n");
-      git(work, "push", "-q", "origin", "main");
+    remote = bareRemote({ "shared.txt": "base\n", "other.txt": "other\n" }, (clone) => {
+      base = git(clone, "rev-parse", "HEAD");
+      // A branch that belongs to no task, then main moves on, changing the line the tasks' branches change.
+      git(clone, "checkout", "-q", "-b", "release/x", "main");
+      commitFile(clone, "other.txt", "release\n");
+      git(clone, "push", "-q", "origin", "release/x");
+      git(clone, "checkout", "-q", "main");
+      commitFile(clone, "shared.txt", "main\n");
+      git(clone, "push", "-q", "origin", "main");
     });
+    work = path.join(path.dirname(remote), "work");
     await connect(remote, fixWs);
   });
 
-  async function conflicted(title: string, branch: string) {
-    const task = await newTask(server.call, token, fixWs, { title, status: "in_progress" });
-    const patched = await server.call("PATCH", `${ws(fixWs)}/tasks/${task.id}`, { token, json: { branch, has_merge_conflict: true } });
-    expect(patched.body.has_merge_conflict).toBe(true);
-    return task;
+  /** A task on its own branch tb/<number>, pushed to the remote from the old base with `text` in `file`. */
+  async function conflicted(title: string, file = "shared.txt", text = "task\n") {
+    const task = await numbered(title);
+    const branch = `tb/${task.number}`;
+    git(work, "checkout", "-q", "-b", branch, base);
+    commitFile(work, file, text);
+    git(work, "push", "-q", "origin", branch);
+    git(work, "checkout", "-q", "main");
+    await mark(task.id, branch);
+    return { ...task, branch };
+  }
+
+  /** A task in progress, with its number (its own branch is tb/<number>…). */
+  async function numbered(title: string): Promise<{ id: string; number: number }> {
+    const created = await server.call("POST", `${ws(fixWs)}/tasks`, { token, json: { title, status: "in_progress" } });
+    expect(created.status).toBe(201);
+    return created.body;
+  }
+
+  async function mark(taskId: string, branch: string) {
+    const patched = await server.call("PATCH", `${ws(fixWs)}/tasks/${taskId}`, { token, json: { branch, has_merge_conflict: true } });
+    expect(patched.body).toMatchObject({ branch, has_merge_conflict: true });
   }
 
   const fix = (taskId: string) => server.call("POST", `${ws(fixWs)}/tasks/${taskId}/fix-conflicts`, { token });
+  const heads = () => gitBare(remote, "for-each-ref", "--format=%(refname) %(objectname)", "refs/heads");
 
   it("gives the agent the conflicted files, commits its resolution and pushes it to the remote", async () => {
-    const task = await conflicted("resolve merged line", "feature");
+    const task = await conflicted("resolve merged line");
     const started = await fix(task.id);
     expect(started.status).toBe(202);
     expect(started.body).toMatchObject({ task_id: task.id, keep_status: false });
     const done = await finished(server.call, token, fixWs, started.body.id);
     expect(done).toMatchObject({ status: "succeeded", report: "resolve shared.txt\n" });
 
-    expect(gitBare(remote, "show", "feature:shared.txt")).toBe("merged line");
-    expect(gitBare(remote, "merge-base", "--is-ancestor", "main", "feature")).toBe("");
-    expect(gitBare(remote, "log", "-1", "--format=%P", "feature").split(" ")).toHaveLength(2);
+    expect(gitBare(remote, "show", `${task.branch}:shared.txt`)).toBe("merged line");
+    expect(gitBare(remote, "merge-base", "--is-ancestor", "main", task.branch)).toBe("");
+    expect(gitBare(remote, "log", "-1", "--format=%P", task.branch).split(" ")).toHaveLength(2);
     const after = await server.call("GET", `${ws(fixWs)}/tasks/${task.id}`, { token });
     expect(after.body).toMatchObject({ has_merge_conflict: false, status: "in_review", latest_run_status: "succeeded" });
     const log = JSON.stringify((await server.call("GET", `${ws(fixWs)}/executions/${done.id}/log`, { token })).body);
     expect(log).toContain("conflicted: shared.txt");
-    expect(log).toContain("Pushed feature");
+    expect(log).toContain(`Pushed ${task.branch}`);
   });
 
   it("pushes a clean merge without starting the agent, and says so (keep_status keeps the column)", async () => {
-    const task = await conflicted("fail if the agent runs", "tidy");
+    const task = await conflicted("fail if the agent runs", "other.txt", "tidy\n");
     const started = await server.call("POST", `${ws(fixWs)}/tasks/${task.id}/fix-conflicts?keep_status=true`, { token });
     expect(started.body.keep_status).toBe(true);
     const done = await finished(server.call, token, fixWs, started.body.id);
     expect(done.status).toBe("succeeded");
-    expect(done.report).toBe("git merged main into tidy without conflicts and the merge was pushed; the agent was not needed.");
-    expect(gitBare(remote, "merge-base", "--is-ancestor", "main", "tidy")).toBe("");
-    expect(gitBare(remote, "show", "tidy:other.txt")).toBe("tidy");
+    expect(done.report).toBe(`git merged main into ${task.branch} without conflicts and the merge was pushed; the agent was not needed.`);
+    expect(gitBare(remote, "merge-base", "--is-ancestor", "main", task.branch)).toBe("");
+    expect(gitBare(remote, "show", `${task.branch}:other.txt`)).toBe("tidy");
     expect((await server.call("GET", `${ws(fixWs)}/tasks/${task.id}`, { token })).body).toMatchObject({
       has_merge_conflict: false,
       status: "in_progress",
@@ -258,8 +273,8 @@ describe("fix-conflicts in git", () => {
   });
 
   it("answers 409 while a fix runs; a cancelled fix aborts its merge and keeps the conflict", async () => {
-    const before = gitBare(remote, "rev-parse", "busy");
-    const task = await conflicted("sleep", "busy");
+    const task = await conflicted("sleep");
+    const before = gitBare(remote, "rev-parse", task.branch);
     const first = await fix(task.id);
     expect(first.status).toBe(202);
     expect(await fix(task.id)).toMatchObject({ status: 409, body: { detail: "An execution of this task is already running" } });
@@ -272,16 +287,16 @@ describe("fix-conflicts in git", () => {
     const dir = workdir(task.id, fixWs);
     await eventually(async () => (git(dir, "status", "--porcelain") === "" ? true : undefined));
     expect(fs.existsSync(path.resolve(dir, git(dir, "rev-parse", "--git-path", "MERGE_HEAD")))).toBe(false);
-    expect(gitBare(remote, "rev-parse", "busy")).toBe(before);
+    expect(gitBare(remote, "rev-parse", task.branch)).toBe(before);
     expect((await server.call("GET", `${ws(fixWs)}/tasks/${task.id}`, { token })).body.has_merge_conflict).toBe(true);
   });
 
   it("fails in words when markers remain, aborts the merge, pushes nothing and keeps the conflict", async () => {
-    const before = gitBare(remote, "rev-parse", "stuck");
-    const task = await conflicted("leave the markers", "stuck");
+    const task = await conflicted("leave the markers", "shared.txt", "stuck\n");
+    const before = gitBare(remote, "rev-parse", task.branch);
     const done = await finished(server.call, token, fixWs, (await fix(task.id)).body.id);
     expect(done).toMatchObject({ status: "failed", error_message: "Conflict markers remain in shared.txt; the merge was aborted" });
-    expect(gitBare(remote, "rev-parse", "stuck")).toBe(before);
+    expect(gitBare(remote, "rev-parse", task.branch)).toBe(before);
     const dir = workdir(task.id, fixWs);
     expect(fs.existsSync(path.join(root, "work", fixWs, task.id, ".git"))).toBe(true);
     expect(git(dir, "status", "--porcelain")).toBe("");
@@ -290,18 +305,70 @@ describe("fix-conflicts in git", () => {
     expect(after.body).toMatchObject({ has_merge_conflict: true, latest_run_status: "failed" });
   });
 
-  it("answers 409 in words without a branch or without a repository", async () => {
+  it("never creates a branch: one missing on the remote fails the run in words and the remote gains nothing", async () => {
+    const task = await numbered("resolve nothing");
+    const branch = `tb/${task.number}-not-pushed`;
+    await mark(task.id, branch);
+    const before = heads();
+    const started = await fix(task.id);
+    expect(started.status).toBe(202);
+    const done = await finished(server.call, token, fixWs, started.body.id);
+    expect(done).toMatchObject({
+      status: "failed",
+      error_message: `The branch ${branch} does not exist on ${remote}: a conflict fix merges into the pull request's branch and never creates one`,
+    });
+    expect(heads()).toBe(before);
+    expect((await server.call("GET", `${ws(fixWs)}/tasks/${task.id}`, { token })).body.has_merge_conflict).toBe(true);
+  });
+
+  it("pushes only the task's own branch: the default branch, another task's or an unrelated one is refused in words", async () => {
+    const other = await conflicted("someone else's");
+    const before = heads();
+    const notOwn = (branch: string, number: number) =>
+      `${branch} is not the task's own branch (tb/${number}-…, or the head branch of the pull request GitHub linked to it): the board does not push it`;
+    for (const [branch, reason] of [
+      ["main", () => "main is the repository's default branch: the board never pushes it"],
+      ["release/x", (number: number) => notOwn("release/x", number)],
+      [other.branch, (number: number) => notOwn(other.branch, number)],
+    ] as const) {
+      const task = await numbered("resolve taken over");
+      await mark(task.id, branch);
+      const refused = await fix(task.id);
+      expect(refused, branch).toMatchObject({ status: 409, body: { detail: reason(task.number) } });
+      expect((await server.call("GET", `${ws(fixWs)}/tasks/${task.id}/runs`, { token })).body).toEqual([]);
+    }
+    expect(heads()).toBe(before);
+  });
+
+  it.each([
+    ["release/x", /^release\/x is not the task's own branch/],
+    ["main", /^main is the repository's default branch: the board never pushes it$/],
+  ])("refuses the push when the task's branch is changed to %s while its agent resolves", async (elsewhere, reason) => {
+    const go = path.join(root, `go-${Date.now()}`);
+    const task = await conflicted(`await ${go} merged line`);
+    const before = heads();
+    const started = await fix(task.id);
+    expect(started.status).toBe(202);
+    await eventually(async () => {
+      const log = await server.call("GET", `${ws(fixWs)}/executions/${started.body.id}/log`, { token });
+      return JSON.stringify(log.body).includes("awaiting") ? true : undefined;
+    });
+    // A person (or a script) points the task at another branch before the agent is done.
+    expect((await server.call("PATCH", `${ws(fixWs)}/tasks/${task.id}`, { token, json: { branch: elsewhere } })).status).toBe(200);
+    fs.writeFileSync(go, "");
+    const done = await finished(server.call, token, fixWs, started.body.id);
+    expect(done.status).toBe("failed");
+    expect(done.error_message).toMatch(reason);
+    expect(heads()).toBe(before);
+    expect((await server.call("GET", `${ws(fixWs)}/tasks/${task.id}`, { token })).body.has_merge_conflict).toBe(true);
+  });
+
+  it("answers 409 in words when the task has no branch", async () => {
     const noBranch = await newTask(server.call, token, fixWs, { title: "no branch", pr_url: "https://github.com/acme/app/pull/1" });
     await server.call("PATCH", `${ws(fixWs)}/tasks/${noBranch.id}`, { token, json: { has_merge_conflict: true } });
     const refused = await fix(noBranch.id);
     expect(refused.status).toBe(409);
     expect(refused.body.detail).toMatch(/^The task has no branch to merge into/);
-
-    const plain = await server.call("POST", "/api/workspaces", { token, json: { name: `plain-${Date.now()}` } });
-    const task = await newTask(server.call, token, plain.body.id, { title: "x" });
-    await server.call("PATCH", `${ws(plain.body.id)}/tasks/${task.id}`, { token, json: { branch: "feature", has_merge_conflict: true } });
-    const none = await server.call("POST", `${ws(plain.body.id)}/tasks/${task.id}/fix-conflicts`, { token });
-    expect(none).toMatchObject({ status: 409, body: { detail: expect.stringMatching(/^The workspace has no repository/) } });
   });
 });
 

@@ -173,7 +173,8 @@ test("a conflicted pull request turns its card red live; Fix conflicts merges, p
       merged: false,
       title: "Fix me",
       body: `Task ${task.id}`,
-      head: { ref: "tb/fix-me", sha: before },
+      // In the repository itself, not a fork: a branch the board may push (pr_head_branch).
+      head: { ref: "tb/fix-me", sha: before, repo: { full_name: repo } },
       base: { ref: "main" },
     },
   });
@@ -203,14 +204,15 @@ test("Open pull request on a task whose last run succeeded with changes pushes i
   const repo = `acme/open-${installation}`;
   await fakeGithub(request, "/installation", { id: installation, account: "acme", repositories: [repo] });
   const { bare } = await fakeGithub<{ bare: string }>(request, "/repository", { repo });
-  // Work on the branch the run picks up (the demo agent itself changes nothing).
-  pushCommit(bare, "tb/login", { "login.txt": "the login page\n" });
   await api.call("PUT", `/api/workspaces/${ws.id}/codehost`, { installation_id: installation, repo });
   // Board automation would already move the task to In review after its run (its branch has changes);
   // here the move is the pull request's.
   await api.call("PATCH", `/api/workspaces/${ws.id}`, { auto_move_tasks: false });
   const task = await api.task(ws.id, { title: "Login page", status: "in_progress" });
-  await api.call("PATCH", `/api/workspaces/${ws.id}/tasks/${task.id}`, { branch: "tb/login" });
+  // Work on the task's own branch, which the run picks up (the demo agent itself changes nothing).
+  const branch = `tb/${task.number}-login-page`;
+  pushCommit(bare, branch, { "login.txt": "the login page\n" });
+  await api.call("PATCH", `/api/workspaces/${ws.id}/tasks/${task.id}`, { branch });
   const started = await api.call<{ id: string }>("POST", `/api/workspaces/${ws.id}/tasks/${task.id}/runs`, {}, 202);
   await expect
     .poll(async () => (await api.call<{ status: string }>("GET", `/api/workspaces/${ws.id}/executions/${started.id}`)).status, {

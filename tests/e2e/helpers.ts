@@ -42,7 +42,7 @@ export class Api {
   }
 
   task(workspaceId: string, body: Record<string, unknown>) {
-    return this.call<{ id: string; title: string; position: number; status: string }>(
+    return this.call<{ id: string; number: number; title: string; position: number; status: string }>(
       "POST",
       `/api/workspaces/${workspaceId}/tasks`,
       body,

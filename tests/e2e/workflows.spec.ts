@@ -41,13 +41,14 @@ test("answer a question from the panel and the blocked badge clears", async ({ p
 test("fix conflicts on a conflicted task and watch its execution finish", async ({ page, request }) => {
   const api = await Api.asAdmin(request);
   const ws = await api.workspace();
-  // The fix merges in git: a repository, and a task branch that main has moved away from. The
-  // merge is clean, so the server pushes it and the agent is not needed (tests/api/worktrees.test.ts
-  // covers the conflicted merge an agent resolves).
-  const remote = remoteWithBranch("feature/conflicted-pr");
-  await api.call("PUT", `/api/workspaces/${ws.id}/repository`, { url: remote }, 200);
+  // The fix merges in git: a repository, and the task's own branch, which main has moved away from.
+  // The merge is clean, so the server pushes it and the agent is not needed
+  // (tests/api/worktrees.test.ts covers the conflicted merge an agent resolves).
   const task = await api.task(ws.id, { title: "Conflicted PR", status: "in_review", pr_url: "https://github.com/acme/app/pull/42" });
-  await api.call("PATCH", `/api/workspaces/${ws.id}/tasks/${task.id}`, { has_merge_conflict: true, branch: "feature/conflicted-pr" });
+  const branch = `tb/${task.number}-conflicted-pr`;
+  const remote = remoteWithBranch(branch);
+  await api.call("PUT", `/api/workspaces/${ws.id}/repository`, { url: remote }, 200);
+  await api.call("PATCH", `/api/workspaces/${ws.id}/tasks/${task.id}`, { has_merge_conflict: true, branch });
   await signIn(page, `/w/${ws.id}`);
   await openBoard(page, ws.id);
   const card = column(page, "In review").getByRole("group", { name: "Conflicted PR" });
@@ -59,7 +60,7 @@ test("fix conflicts on a conflicted task and watch its execution finish", async 
   await expect(dialog).toBeVisible();
   // The fix-conflicts progress is the run view: log (git's steps), status, report.
   await expect(dialog.getByTestId("run-status-value")).toHaveText("succeeded", { timeout: 30_000 });
-  await expect(dialog.getByTestId("run-log")).toContainText("Pushed feature/conflicted-pr");
+  await expect(dialog.getByTestId("run-log")).toContainText(`Pushed ${branch}`);
   await screenshot(page, "execution-running");
   await dialog.getByRole("tab", { name: "Report" }).click();
   await expect(dialog.getByTestId("run-report")).toContainText("without conflicts");
@@ -76,6 +77,28 @@ test("fix conflicts on a conflicted task and watch its execution finish", async 
   await api.call("POST", `/api/workspaces/${ws.id}/tasks/${task.id}/runs`, {}, 202);
   await button.click();
   await expect(page.getByRole("alert").filter({ hasText: "already running" })).toBeVisible();
+});
+
+test("Fix conflicts in a workspace without a repository hands the pull request to the agent", async ({ page, request }) => {
+  const api = await Api.asAdmin(request);
+  const ws = await api.workspace();
+  const pr = "https://github.com/acme/app/pull/7";
+  const task = await api.task(ws.id, { title: "Conflicted, no repository", status: "in_review", pr_url: pr });
+  await api.call("PATCH", `/api/workspaces/${ws.id}/tasks/${task.id}`, { has_merge_conflict: true });
+  await signIn(page, `/w/${ws.id}`);
+  await openBoard(page, ws.id);
+  const card = column(page, "In review").getByRole("group", { name: "Conflicted, no repository" });
+  await expect(card.getByTestId("conflict-badge")).toBeVisible();
+
+  await card.getByRole("button", { name: "Fix conflicts" }).click();
+  const dialog = page.getByRole("dialog", { name: "Fixing conflicts: Conflicted, no repository" });
+  await expect(dialog.getByTestId("run-status-value")).toHaveText("succeeded", { timeout: 30_000 });
+  // The (demo) agent got the pull request; the server did no git of its own.
+  await expect(dialog.getByTestId("run-log")).toContainText(`pull request: ${pr}`);
+  await expect(dialog.getByTestId("run-log")).not.toContainText("Fetching");
+  await screenshot(page, "fix-conflicts-without-repository");
+  await page.keyboard.press("Escape");
+  await expect(card.getByTestId("conflict-badge")).toHaveCount(0);
 });
 
 /** A bare repository whose `branch` and main changed different files since they parted. */

@@ -56,7 +56,7 @@ export const runOperations: OperationSpec[] = [
     path: "/api/workspaces/{id}/tasks/{task_id}/fix-conflicts",
     operationId: "fixConflicts",
     summary:
-      "Merge the default branch into the task's branch in git: a clean merge is pushed without the agent; conflicts go to the agent with the conflict-fixing instructions and the conflicted files, and the merge is committed and pushed only when no marker remains. After the push has_merge_conflict is cleared and, unless keep_status, the task moves to in_review",
+      "With a workspace repository: merge the default branch into the task's own branch (which must exist on the remote; a fix never creates one) in git: a clean merge is pushed without the agent; conflicts go to the agent with the conflict-fixing instructions and the conflicted files, and the merge is committed and pushed only when no marker remains. Without a repository: the agent gets the pull request (TASKBOARD_PR_URL) and the instructions, and merges and pushes itself. After a succeeded fix has_merge_conflict is cleared and, unless keep_status, the task moves to in_review",
     tags: ["runs"],
     params: taskParams,
     query: fixConflictsQuery,
@@ -64,7 +64,8 @@ export const runOperations: OperationSpec[] = [
       202: { description: "The execution record", schema: execution },
       404: notFound("Workspace or task"),
       409: {
-        description: "The task has no branch, no merge conflict, the workspace no repository, or an execution is already running",
+        description:
+          "The task has no merge conflict, or an execution is already running; with a repository, the task has no branch or its branch is not its own (the default branch, or neither tb/<number>-… nor its linked pull request's head branch); without one, the task has no pr_url",
       },
     },
   },

@@ -44,6 +44,7 @@ describe("pull_request", () => {
         pr_number: 2,
         pr_state: "open",
         pr_head_sha: "ec26c3e57ca3a959ca5aad62de7213c562f8c821",
+        pr_head_branch: "tb/login-page",
         pr_url: "https://github.com/Codertocat/Hello-World/pull/2",
       },
       recheck_mergeability: true,
@@ -54,7 +55,7 @@ describe("pull_request", () => {
     const fork = pullRequestChange(
       pr("opened", (p) => (p.pull_request.head.repo = { ...p.pull_request.head.repo, full_name: "someone/Hello-World" })),
     );
-    expect(fork).toMatchObject({ own_head_branch: null, link: { branch: fork?.link.branch } });
+    expect(fork).toMatchObject({ own_head_branch: null, link: { branch: fork?.link.branch }, state: { pr_head_branch: null } });
     const deleted = pullRequestChange(pr("opened", (p) => (p.pull_request.head.repo = null)));
     expect(deleted?.own_head_branch).toBeNull();
   });
