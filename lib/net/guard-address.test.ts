@@ -40,7 +40,16 @@ describe("addressProblem", () => {
   });
 
   it("allows public addresses", () => {
-    for (const address of ["8.8.8.8", "1.1.1.1", "172.32.0.1", "100.128.0.1", "2606:4700:4700::1111", "2001:4860:4860::8888", "64:ff9b::8.8.8.8", "::ffff:8.8.8.8"])
+    for (const address of [
+      "8.8.8.8",
+      "1.1.1.1",
+      "172.32.0.1",
+      "100.128.0.1",
+      "2606:4700:4700::1111",
+      "2001:4860:4860::8888",
+      "64:ff9b::8.8.8.8",
+      "::ffff:8.8.8.8",
+    ])
       expect(addressProblem(address), address).toBeNull();
   });
 });

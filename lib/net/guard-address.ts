@@ -77,9 +77,7 @@ export async function resolveTarget(
     for (const answer of answers) {
       const problem = addressProblem(answer.address);
       if (problem)
-        throw new ForbiddenAddressError(
-          `Refused: ${hostname} resolves to ${problem} (set ${setting}=true to allow for local development)`,
-        );
+        throw new ForbiddenAddressError(`Refused: ${hostname} resolves to ${problem} (set ${setting}=true to allow for local development)`);
     }
   }
   // IPv4 first when there is one: a pinned address gets no second try, and IPv6 is the more often broken.
