@@ -22,7 +22,8 @@ import { ShownOnce } from "@/components/ui/shown-once";
 import { useToast } from "@/components/ui/toast";
 import { DependenciesSection } from "@/components/settings/dependencies-section";
 import { WebhooksSection } from "@/components/settings/webhooks-section";
-import { AgentsSection, RepositorySection } from "@/components/settings/agents-section";
+import { AgentsSection } from "@/components/settings/agents-section";
+import { RepositorySection } from "@/components/settings/repository-section";
 
 export function SettingsPage({ workspaceId }: { workspaceId: string }) {
   return (
