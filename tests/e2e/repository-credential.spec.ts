@@ -17,8 +17,8 @@ test("connect a private remote with an access token that is never shown again", 
     await signIn(page, `/w/${ws.id}/settings`);
     const repository = page.getByRole("region", { name: "Repository" });
     await repository.getByLabel("Git URL or path on the server").fill(url);
-    await repository.getByLabel("Credential").selectOption("access_token");
-    await repository.getByLabel("Access token").fill(TOKEN);
+    await repository.getByRole("combobox", { name: "Credential" }).selectOption("access_token");
+    await repository.getByLabel("Access token", { exact: true }).fill(TOKEN);
     await repository.getByRole("button", { name: "Connect repository" }).click();
 
     await expect(repository.getByTestId("repository-status")).toContainText(url);
