@@ -36,6 +36,8 @@ const server = spawn(process.execPath, [path.join(root, "node_modules/next/dist/
     GITHUB_WEBHOOK_SECRET: E2E_GITHUB_WEBHOOK_SECRET,
     // tests/e2e/webhooks.spec.ts delivers to a receiver on 127.0.0.1.
     WEBHOOKS_ALLOW_PRIVATE_ADDRESSES: "true",
+    // tests/e2e/repository-credential.spec.ts serves its git remote on 127.0.0.1.
+    REPOSITORIES_ALLOW_PRIVATE_ADDRESSES: "true",
   },
 });
 const cleanUp = () => fs.rmSync(dataDir, { recursive: true, force: true });

@@ -6,9 +6,6 @@ import {
   useAgentProfiles,
   useCreateAgent,
   useDeleteAgent,
-  useDeleteRepository,
-  useRepository,
-  useSetRepository,
   useUpdateAgent,
   type AgentPreset,
   type AgentProfile,
@@ -16,73 +13,9 @@ import {
 } from "@/lib/client/agents";
 import { dangerButton, ErrorText, inputClass, primaryButton, secondaryButton, Spinner } from "@/components/ui/field";
 import { useToast } from "@/components/ui/toast";
-import { WorktreeDiskUse } from "@/components/settings/worktree-disk-use";
 
 const card = "rounded-lg border border-slate-200 bg-white p-5 dark:border-slate-800 dark:bg-slate-900";
 const muted = "text-sm text-slate-600 dark:text-slate-400";
-
-/** The git repository agents work on: each task gets a worktree of it on its own branch. */
-export function RepositorySection({ workspaceId }: { workspaceId: string }) {
-  const repository = useRepository(workspaceId);
-  const save = useSetRepository(workspaceId);
-  const remove = useDeleteRepository(workspaceId);
-  const [url, setUrl] = useState("");
-  const [branch, setBranch] = useState("main");
-  const toast = useToast();
-  return (
-    <section aria-labelledby="repository-title" className={card}>
-      <h2 id="repository-title" className="mb-2 font-semibold">
-        Repository
-      </h2>
-      {repository.isPending ? (
-        <div className="h-6 w-48 animate-pulse rounded bg-slate-200 dark:bg-slate-800" />
-      ) : repository.isError ? (
-        <ErrorText>Could not read the repository: {repository.error.message}</ErrorText>
-      ) : repository.data ? (
-        <div className="flex flex-wrap items-center gap-3">
-          <p className="text-sm" data-testid="repository-status">
-            Agents work on <strong className="break-all">{repository.data.url}</strong>, from <code>{repository.data.default_branch}</code>.
-          </p>
-          <WorktreeDiskUse repository={repository.data} />
-          <button type="button" className={secondaryButton} disabled={remove.isPending} onClick={() => remove.mutate()}>
-            Disconnect
-          </button>
-          <ErrorText>{remove.error?.message}</ErrorText>
-        </div>
-      ) : (
-        <form
-          className="space-y-3"
-          onSubmit={(event) => {
-            event.preventDefault();
-            save.mutate({ url: url.trim(), default_branch: branch.trim() || "main" }, { onSuccess: () => toast("Repository connected") });
-          }}
-        >
-          <p className={muted}>
-            Without a repository, agents run in an empty scratch directory. With one, each task gets its own worktree and branch.
-          </p>
-          <label className="block text-sm font-medium">
-            Git URL or path on the server
-            <input
-              required
-              value={url}
-              onChange={(e) => setUrl(e.target.value)}
-              placeholder="https://github.com/acme/app.git"
-              className={inputClass}
-            />
-          </label>
-          <label className="block text-sm font-medium">
-            Default branch
-            <input value={branch} onChange={(e) => setBranch(e.target.value)} className={inputClass} />
-          </label>
-          <ErrorText>{save.error?.message}</ErrorText>
-          <button type="submit" className={primaryButton} disabled={save.isPending}>
-            {save.isPending ? <Spinner label="Checking the repository" /> : null} Connect repository
-          </button>
-        </form>
-      )}
-    </section>
-  );
-}
 
 /** Agent profiles: which agent a run starts. Writing one is for administrators (it is a command the server runs). */
 export function AgentsSection({ workspaceId }: { workspaceId: string }) {

@@ -13,7 +13,8 @@ import { useToast } from "@/components/ui/toast";
 import { DependenciesSection } from "@/components/settings/dependencies-section";
 import { BoardAutomationSection } from "@/components/settings/board-automation-section";
 import { WebhooksSection } from "@/components/settings/webhooks-section";
-import { AgentsSection, RepositorySection } from "@/components/settings/agents-section";
+import { AgentsSection } from "@/components/settings/agents-section";
+import { RepositorySection } from "@/components/settings/repository-section";
 import { CodehostSection } from "@/components/settings/codehost-section";
 
 export function SettingsPage({ workspaceId }: { workspaceId: string }) {

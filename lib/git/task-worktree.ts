@@ -1,12 +1,14 @@
 import fs from "node:fs";
 import path from "node:path";
 import { simpleGit, type SimpleGit } from "simple-git";
+import { gitEnvironment, gitOptions } from "@/lib/git/git-environment";
 
 // Git for agent runs, through simple-git (which refuses dangerous options and protocols such as
 // ext:: in what it passes to git). One clone per workspace (DATA_DIR/repos/<workspace_id>, no
 // working tree of its own) holds the remote-tracking branches; each task gets a worktree of its own
-// on its own branch, so two tasks never share files. Remote credentials are git's own (credential
-// helper, SSH agent): nothing here stores one.
+// on its own branch, so two tasks never share files. Every command runs in the environment of
+// lib/git/git-environment.ts: never the server user's own credentials; a remote's credentials come
+// only with its RemoteEnv (lib/repositories/git-remote-for.ts).
 
 /** Who commits the agent's work; the agent's own commits keep their authors. */
 const COMMITTER = ["user.name=Taskboard", "user.email=taskboard@localhost", "commit.gpgsign=false"];
@@ -14,24 +16,6 @@ const COMMITTER = ["user.name=Taskboard", "user.email=taskboard@localhost", "com
 // core) writes them from several processes: 10,000 files took ~270 ms with one and ~220 ms with two
 // workers here (docs/PERFORMANCE.md, "Task worktrees"). Merges and resets use it too.
 const CHECKOUT = ["checkout.workers=0"];
-// git runs with the server's environment (its home for credential helpers and SSH keys, an SSH
-// agent, proxies), less what simple-git guards because it lets git run programs (EDITOR, PAGER,
-// GIT_* …). Two are added back on purpose: a GIT_SSH_COMMAND the administrator set for deploy keys
-// (configuration, not input), and GIT_TERMINAL_PROMPT=0, because a server has no one to type a
-// password: git fails at once instead of waiting for one.
-const GUARDED = new Set(["editor", "pager", "prefix", "ssh_askpass", "visual"]);
-const ALLOWED = ["GIT_TERMINAL_PROMPT", "GIT_SSH_COMMAND"];
-const GIT_ENV: Record<string, string> = {
-  ...Object.fromEntries(
-    Object.entries(process.env).filter(
-      (entry): entry is [string, string] =>
-        entry[1] !== undefined && !entry[0].toLowerCase().startsWith("git_") && !GUARDED.has(entry[0].toLowerCase()),
-    ),
-  ),
-  ...(process.env.GIT_SSH_COMMAND ? { GIT_SSH_COMMAND: process.env.GIT_SSH_COMMAND } : {}),
-  GIT_TERMINAL_PROMPT: "0",
-};
-const OPTIONS = { allowEnvironment: ALLOWED, unsafe: { allowUnsafeSshCommand: Boolean(process.env.GIT_SSH_COMMAND) } };
 const LS_REMOTE_TIMEOUT_MS = 20_000;
 const CONFLICT_MARKER = /^(<{7}( |$)|={7}$|>{7}( |$))/m;
 
@@ -42,26 +26,13 @@ export interface BranchChanges {
   linesRemoved: number;
 }
 
-/** What a remote needs beyond its URL: variables for git (`gitRemoteFor`), such as credentials in GIT_CONFIG_* form. */
+/** git's whole environment for a remote (`gitRemoteFor`): gitEnvironment() with the remote's pin and credentials. */
 export type RemoteEnv = Record<string, string> | undefined;
 
-/**
- * `remoteEnv` comes from the server's own configuration (lib/repositories/git-remote-for.ts), never
- * from a request, so its GIT_* names are let through simple-git's guard by name.
- */
+/** `remoteEnv` is built by the server (gitEnvironment), never taken from a request. */
 function git(dir: string, remoteEnv?: RemoteEnv): SimpleGit {
-  const extra = remoteEnv ?? {};
-  return simpleGit({
-    ...OPTIONS,
-    // GIT_CONFIG_COUNT/KEY/VALUE carry an installation token's header (lib/github/git-remote.ts).
-    unsafe: { ...OPTIONS.unsafe, allowUnsafeConfigEnvCount: "GIT_CONFIG_COUNT" in extra },
-    allowEnvironment: [...ALLOWED, ...Object.keys(extra)],
-    baseDir: dir,
-    config: [...COMMITTER, ...CHECKOUT],
-  }).env({
-    ...GIT_ENV,
-    ...extra,
-  });
+  const env = remoteEnv ?? gitEnvironment();
+  return simpleGit({ ...gitOptions(env), baseDir: dir, config: [...COMMITTER, ...CHECKOUT] }).env(env);
 }
 
 /** Clones the repository once, without checking anything out, then fetches every branch. */
@@ -208,10 +179,11 @@ async function hasRef(repo: SimpleGit, ref: string): Promise<boolean> {
 }
 
 /** The remote's branch names (`git ls-remote --heads`), with no prompt for credentials. */
-export async function remoteHeads(url: string): Promise<string[]> {
-  const output = await simpleGit({ ...OPTIONS, timeout: { block: LS_REMOTE_TIMEOUT_MS } })
-    .env(GIT_ENV)
-    .listRemote(["--heads", url]);
+export async function remoteHeads(url: string, remoteEnv?: RemoteEnv): Promise<string[]> {
+  const env = remoteEnv ?? gitEnvironment();
+  const output = await simpleGit({ ...gitOptions(env), timeout: { block: LS_REMOTE_TIMEOUT_MS } })
+    .env(env)
+    .listRemote(["--heads", "--", url]);
   return output
     .split("\n")
     .map((line) => line.split("\t")[1]?.replace(/^refs\/heads\//, ""))

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { simpleGit, type SimpleGit } from "simple-git";
+import { gitEnvironment, gitOptions } from "@/lib/git/git-environment";
 import type { GitRemote } from "@/lib/repositories/git-remote-for";
 
 // The git a pull request needs from the server's clone of the workspace's repository (where agent
@@ -9,16 +10,6 @@ import type { GitRemote } from "@/lib/repositories/git-remote-for";
 // Remote commands get the remote's URL and environment from gitRemoteFor; the token in that
 // environment reaches only this one git process (simple-git's guard lets exactly those variables
 // through), never the clone's configuration.
-
-const CONFIG_ENV = ["GIT_CONFIG_COUNT", "GIT_CONFIG_KEY_0", "GIT_CONFIG_VALUE_0", "GIT_TERMINAL_PROMPT"];
-const BASE_ENV: Record<string, string> = Object.fromEntries(
-  Object.entries(process.env).filter(
-    (entry): entry is [string, string] =>
-      entry[1] !== undefined &&
-      !entry[0].toLowerCase().startsWith("git_") &&
-      !["editor", "pager", "visual"].includes(entry[0].toLowerCase()),
-  ),
-);
 
 export type BranchState = { ref: string; ahead: number; local: boolean };
 
@@ -65,13 +56,9 @@ export async function headOf(cloneDir: string, ref: string): Promise<string> {
 }
 
 function git(dir: string, remote?: GitRemote): SimpleGit {
-  const env = { ...BASE_ENV, GIT_TERMINAL_PROMPT: "0", ...(remote?.env ?? {}) };
-  return simpleGit({
-    baseDir: dir,
-    allowEnvironment: CONFIG_ENV,
-    unsafe: { allowUnsafeConfigEnvCount: true },
-    timeout: { block: 120_000 },
-  }).env(env);
+  // Never the server's own credentials: lib/git/git-environment.ts.
+  const env = remote?.env ?? gitEnvironment();
+  return simpleGit({ ...gitOptions(env), baseDir: dir, timeout: { block: 120_000 } }).env(env);
 }
 
 async function hasRef(repo: SimpleGit, ref: string): Promise<boolean> {

@@ -1,5 +1,6 @@
 import type { GithubApp } from "@/lib/github/app-client";
 import { repoFullName } from "@/lib/github/schemas";
+import { gitEnvironment } from "@/lib/git/git-environment";
 
 // How git clones from and pushes to the connected repository with an installation token, without the
 // token being stored. A URL with the token inside (https://x-access-token:<token>@host/o/r.git) would
@@ -41,11 +42,6 @@ export function isGitAuthFailure(message: string): boolean {
 
 function gitAuthEnv(webUrl: string, token: string): Record<string, string> {
   const basic = Buffer.from(`x-access-token:${token}`).toString("base64");
-  return {
-    GIT_CONFIG_COUNT: "1",
-    GIT_CONFIG_KEY_0: `http.${webUrl}/.extraHeader`,
-    GIT_CONFIG_VALUE_0: `Authorization: Basic ${basic}`,
-    // Never fall back to asking a person for a password in a server process.
-    GIT_TERMINAL_PROMPT: "0",
-  };
+  // The server's own git environment (no ambient credentials, no prompt) plus this header.
+  return gitEnvironment({ config: [[`http.${webUrl}/.extraHeader`, `Authorization: Basic ${basic}`]] });
 }

@@ -1,21 +1,25 @@
 import type { Db } from "@/lib/db/client";
 import { githubAppFromEnv } from "@/lib/github/app-client";
 import { gitRemoteAccess, isGitAuthFailure } from "@/lib/github/git-remote";
+import { reachRemote } from "@/lib/repositories/reach-remote";
+import { openCredential } from "@/lib/repositories/repository-credential";
 
 // The one place that says how the server reaches a workspace's repository: every clone, fetch and
 // push of agent runs asks here. A workspace connected to GitHub, on a server with the App, reaches
 // the connected repository with an installation token (the connected repository is the workspace's
 // repository). Otherwise the repository row's URL (a remote, or a path on the server), reached with
-// the server's own git credentials (credential helper, SSH agent). The token travels only in `env`
-// (git's environment-only configuration, lib/github/git-remote.ts): never in the URL, .git/config,
-// the process list or the database. Ask again before each command that talks to the remote rather
-// than keeping the answer: the token is then fresh (minted anew once the cached one is near its
+// the workspace's stored credential if any, at an address the SSRF guard checked and git is pinned
+// to (lib/repositories/reach-remote.ts); never with the server user's own credentials
+// (lib/git/git-environment.ts). Credentials travel only in `env` (git's environment-only
+// configuration): never in the URL, .git/config, the process list or the database in the clear.
+// Ask again before each command that talks to the remote rather than keeping the answer: the
+// address is checked again, the token is fresh (minted anew once the cached one is near its
 // `expires_at`), and `fresh: true` forces a new one after git was refused.
 
 export interface GitRemote {
   /** The plain URL git clones from and pushes to (never with credentials inside). */
   url: string;
-  /** Variables added to the environment of git commands that talk to the remote. */
+  /** The whole environment of git commands that talk to the remote (gitEnvironment with its pin and credentials). */
   env?: Record<string, string>;
 }
 
@@ -23,7 +27,11 @@ export interface GitRemote {
 export async function gitRemoteFor(db: Db, workspaceId: string, options: { fresh?: boolean } = {}): Promise<GitRemote | null> {
   const row = await db.workspace.findUnique({
     where: { id: workspaceId },
-    select: { githubInstallationId: true, githubRepo: true, repository: { select: { url: true } } },
+    select: {
+      githubInstallationId: true,
+      githubRepo: true,
+      repository: { select: { url: true, credentialType: true, credentialUsername: true, credentialSealed: true } },
+    },
   });
   if (!row) return null;
   const github = githubAppFromEnv();
@@ -31,7 +39,7 @@ export async function gitRemoteFor(db: Db, workspaceId: string, options: { fresh
     const access = await gitRemoteAccess(github, row.githubInstallationId, row.githubRepo, options);
     return { url: access.url, env: access.env };
   }
-  return row.repository ? { url: row.repository.url } : null;
+  return row.repository ? reachRemote(workspaceId, row.repository.url, openCredential(row.repository)) : null;
 }
 
 /**

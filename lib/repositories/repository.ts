@@ -8,7 +8,12 @@ import { dataDir } from "@/lib/config";
 import { remoteHeads } from "@/lib/git/task-worktree";
 import { removeWorkspaceWorktrees } from "@/lib/worktrees/sweep-worktrees";
 import { worktreeDiskUse } from "@/lib/worktrees/worktree-records";
-import { isLocalRepository, type repositoryResponse, type setRepositoryBody } from "@/lib/repositories/schemas";
+import { ForbiddenAddressError } from "@/lib/net/guard-address";
+import { knownHostsFile, reachRemote } from "@/lib/repositories/reach-remote";
+import { remoteFailureMessage } from "@/lib/repositories/remote-failure";
+import { isLocalRepository, parseRemoteUrl } from "@/lib/repositories/remote-url";
+import { credentialColumns, openCredential, serializeCredential } from "@/lib/repositories/repository-credential";
+import type { repositoryResponse, setRepositoryBody } from "@/lib/repositories/schemas";
 
 /** The server's clone of a workspace's repository. */
 export function repositoryCloneDir(workspaceId: string): string {
@@ -23,21 +28,39 @@ export async function getRepository(db: Db, workspaceId: string) {
 
 /**
  * Connects (or replaces) the workspace's repository after asking the remote for its branches, so a
- * wrong URL or a missing default branch is answered now, in git's words, rather than at the first run.
+ * wrong URL, credential or default branch is answered now, in words, rather than at the first run.
+ * The stored credential is kept while the URL's host stays the same: it never follows the URL to
+ * another host, where whoever runs that host would receive it.
  */
 export async function setRepository(db: Db, workspaceId: string, input: z.output<typeof setRepositoryBody>, callerIsAdmin: boolean) {
   if (isLocalRepository(input.url) && !callerIsAdmin) throw forbidden("Only administrators may connect a repository on the server's disk");
-  const heads = await remoteHeads(input.url).catch((error: Error) => {
-    throw invalid("url", input.url, `git could not read this repository: ${firstLine(error.message)}`);
+  const previous = await db.workspaceRepository.findUnique({ where: { workspaceId } });
+  const target = parseRemoteUrl(input.url)!;
+  const keep = input.credential === undefined && previous && sameHost(previous.url, input.url) ? openCredential(previous) : null;
+  const credential = input.credential ?? keep;
+  const fits = !credential || (credential.type === "access_token" ? target.transport === "http" : target.transport === "ssh");
+  if (!fits) {
+    const needed = credential!.type === "access_token" ? "an https:// URL" : "an ssh:// or user@host:path URL";
+    throw invalid(
+      "credential",
+      credential!.type,
+      `A${credential!.type === "access_token" ? "n access token" : " deploy key"} needs ${needed}`,
+    );
+  }
+  const remote = await reachRemote(workspaceId, input.url, credential).catch((error: Error) => {
+    throw invalid("url", input.url, error instanceof ForbiddenAddressError ? error.message : "could not read the repository: unreachable");
+  });
+  const heads = await remoteHeads(remote.url, remote.env).catch((error: Error) => {
+    throw invalid("url", input.url, remoteFailureMessage(error.message));
   });
   if (!heads.includes(input.default_branch)) {
     throw invalid("default_branch", input.default_branch, `The repository has no branch ${input.default_branch}`);
   }
-  const previous = await db.workspaceRepository.findUnique({ where: { workspaceId } });
   const data = {
     url: input.url,
     defaultBranch: input.default_branch,
     ...(input.worktree_retention_days !== undefined ? { worktreeRetentionDays: input.worktree_retention_days } : {}),
+    ...(input.credential !== undefined || !keep ? credentialColumns(input.credential ?? null) : {}),
   };
   const row = await db.workspaceRepository.upsert({ where: { workspaceId }, create: { workspaceId, ...data }, update: data });
   // Another repository's clone and worktrees mean nothing for the new one.
@@ -54,6 +77,7 @@ export async function deleteRepository(db: Db, workspaceId: string) {
   if (count === 0) throw notFound("Repository");
   await removeWorkspaceWorktrees(db, workspaceId);
   fs.rmSync(repositoryCloneDir(workspaceId), { recursive: true, force: true });
+  fs.rmSync(path.dirname(knownHostsFile(workspaceId)), { recursive: true, force: true });
 }
 
 export function serializeRepository(
@@ -67,6 +91,7 @@ export function serializeRepository(
     worktree_retention_days: row.worktreeRetentionDays,
     worktree_count: worktrees.count,
     worktree_disk_bytes: worktrees.bytes,
+    credential: serializeCredential(row),
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };
@@ -76,6 +101,7 @@ function invalid(field: string, input: string, msg: string) {
   return new ValidationError([{ type: "value_error", loc: ["body", field], msg, input }]);
 }
 
-function firstLine(text: string) {
-  return text.trim().split("\n").filter(Boolean).at(-1) ?? text;
+function sameHost(a: string, b: string): boolean {
+  const [first, second] = [parseRemoteUrl(a), parseRemoteUrl(b)];
+  return Boolean(first && second && first.transport === second.transport && first.host === second.host && first.port === second.port);
 }

@@ -1,5 +1,5 @@
 import type { Execution } from "@/lib/generated/prisma/client";
-import { SERVER_SECRETS } from "@/lib/agents/schemas";
+import { SERVER_SECRET_NAME } from "@/lib/agents/schemas";
 import type { AgentSnapshot } from "@/lib/agents/resolve-run-agent";
 import { apiUrl } from "@/lib/runner/config";
 
@@ -7,9 +7,6 @@ import { apiUrl } from "@/lib/runner/config";
 // the server's own secrets (an agent CLI still gets its own keys, e.g. ANTHROPIC_API_KEY). A
 // profile's agent: only what a program needs to run at all (BASE), plus the variables its profile
 // names in env_passthrough. Both get the TASKBOARD_* variables (the agent token among them).
-
-const SERVER_ONLY =
-  /^(DATABASE_URL|DATABASE_POOL_SIZE|TEST_DATABASE_URL|DATA_DIR|NEXTAUTH_.*|AUTH_.*|ADMIN_.*|GITHUB_APP_.*|__NEXT.*|NEXT_.*)$|SECRET|PASSWORD|PRIVATE_KEY/;
 
 const BASE = ["PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR", "TERM"];
 
@@ -20,10 +17,10 @@ export function agentEnvironment(
 ): NodeJS.ProcessEnv {
   const env: Record<string, string | undefined> = {};
   if (!agent || agent.inherit_env) {
-    for (const [key, value] of Object.entries(process.env)) if (!SERVER_ONLY.test(key)) env[key] = value;
+    for (const [key, value] of Object.entries(process.env)) if (!SERVER_SECRET_NAME.test(key)) env[key] = value;
   } else {
     for (const key of [...BASE, ...agent.env_passthrough]) {
-      if (!SERVER_SECRETS.includes(key) && !key.startsWith("TASKBOARD_") && process.env[key] !== undefined) env[key] = process.env[key];
+      if (!SERVER_SECRET_NAME.test(key) && !key.startsWith("TASKBOARD_") && process.env[key] !== undefined) env[key] = process.env[key];
     }
   }
   return {

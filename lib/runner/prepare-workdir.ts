@@ -7,6 +7,7 @@ import { isGitAuthFailure } from "@/lib/github/git-remote";
 import { gitRemoteFor } from "@/lib/repositories/git-remote-for";
 import { foreignBranchReason } from "@/lib/repositories/push-task-branch";
 import { repositoryCloneDir } from "@/lib/repositories/repository";
+import { remoteFailureMessage } from "@/lib/repositories/remote-failure";
 import { agentWorkdir } from "@/lib/runner/config";
 import { RUN_TRIGGER } from "@/lib/runs/statuses";
 import { mergeForFix } from "@/lib/runs/fix-conflicts-flow";
@@ -24,7 +25,12 @@ import { lastLine, WorkdirError, type PreparedWorkdir, type WorkdirLog } from "@
 export async function prepareWorkdir(db: Db, execution: Execution, log: WorkdirLog): Promise<PreparedWorkdir> {
   const dir = agentWorkdir(execution.workspaceId, execution.taskId);
   const repository = await db.workspaceRepository.findUnique({ where: { workspaceId: execution.workspaceId } });
-  let remote = repository ? await gitRemoteFor(db, execution.workspaceId) : null;
+  // The address guard may refuse the remote (lib/repositories/reach-remote.ts): the run fails in its words.
+  let remote = repository
+    ? await gitRemoteFor(db, execution.workspaceId).catch((error: Error) => {
+        throw new WorkdirError(error.message);
+      })
+    : null;
   const fixing = execution.trigger === RUN_TRIGGER.fix_conflicts;
   if (!repository || !remote) {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -44,7 +50,7 @@ export async function prepareWorkdir(db: Db, execution: Execution, log: WorkdirL
   if (synced) {
     const retry = remote;
     await syncClone(retry.url, cloneDir, retry.env).catch((error: Error) => {
-      throw new WorkdirError(`git could not fetch ${retry.url}: ${lastLine(error.message)}`);
+      throw new WorkdirError(`git could not fetch ${retry.url}: ${remoteFailureMessage(error.message)}`);
     });
   }
 

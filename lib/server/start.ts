@@ -7,6 +7,7 @@ import { ensureDataDir, passwordLoginEnabled } from "@/lib/config";
 import { startEventPruning } from "@/lib/events/prune-events";
 import { startEventListener } from "@/lib/events/wake";
 import { startEngine } from "@/lib/runner/start";
+import { resealSecrets } from "@/lib/crypto/reseal-secrets";
 import { startDeliveryWorker } from "@/lib/webhooks/deliver-webhooks";
 import { startDeliveryPruning } from "@/lib/webhooks/prune-deliveries";
 
@@ -16,6 +17,9 @@ export async function startServer() {
     const { db, sql, kind } = await connection();
     console.log(`[taskboard] database ready (${kind})`);
     await bootstrapAdmin(db);
+    // Before the webhook worker signs with them: plaintext or old-key secrets sealed anew.
+    const resealed = await resealSecrets(db);
+    if (resealed > 0) console.log(`[taskboard] sealed ${resealed} stored secret(s) under the current key`);
     if (await needsSetup(db)) {
       console.log(
         `[taskboard] no administrator yet: open /setup from this machine, or from another one with the setup code ${setupCode()}`,

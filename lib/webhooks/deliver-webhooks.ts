@@ -7,6 +7,7 @@ import { attemptTimeoutMs, deliveryConcurrency, retryBaseMs, retryMaxDelayMs, re
 import { onDeliveryNudge } from "@/lib/webhooks/nudge-worker";
 import { sendDelivery, type AttemptResult } from "@/lib/webhooks/send-delivery";
 import { ALL_EVENTS, DELIVERY_STATUS } from "@/lib/webhooks/statuses";
+import { unseal } from "@/lib/crypto/seal";
 
 // The delivery worker (docs/webhooks.md). Each endpoint has a cursor in the workspace event log.
 // A worker claims an endpoint with FOR UPDATE SKIP LOCKED and leases it for one attempt (the row
@@ -108,7 +109,7 @@ export async function workOn(db: Db, endpoint: Claimed, token: string): Promise<
   }
   const result = await sendDelivery({
     url: endpoint.url,
-    secret: endpoint.secret,
+    secret: unseal(endpoint.secret),
     deliveryId: due.id,
     eventType: due.event_type ?? "",
     body: due.request_body,

@@ -3,7 +3,7 @@ import http from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
 import { allowPrivateAddresses, attemptTimeoutMs } from "@/lib/webhooks/config";
-import { resolveTarget } from "@/lib/webhooks/guard-address";
+import { resolveTarget } from "@/lib/net/guard-address";
 
 // One HTTP attempt of a delivery: POST the stored body, signed, to the endpoint's checked address.
 // A redirect is an answer, not followed (its target was never checked); only 2xx counts as

@@ -3,12 +3,13 @@ import type { z } from "zod";
 import type { Db } from "@/lib/db/client";
 import type { Webhook } from "@/lib/generated/prisma/client";
 import { notFound } from "@/lib/api/errors";
+import { seal, unseal } from "@/lib/crypto/seal";
 import { ALL_EVENTS } from "@/lib/webhooks/statuses";
 import { nudgeDeliveryWorker } from "@/lib/webhooks/nudge-worker";
 import type { createdWebhookResponse, createWebhookBody, updateWebhookBody, webhookResponse } from "@/lib/webhooks/schemas";
 
-// Owners' webhook endpoints (docs/webhooks.md). The secret is write-only: stored to sign with,
-// never returned, except once when the server generated it.
+// Owners' webhook endpoints (docs/webhooks.md). The secret is write-only: stored sealed
+// (lib/crypto/seal.ts) to sign with, never returned, except once when the server generated it.
 
 type WebhookResponse = z.output<typeof webhookResponse>;
 
@@ -27,7 +28,7 @@ export async function createWebhook(
       createdBy,
       url: input.url,
       events: normalizeEvents(input.events),
-      secret: input.secret ?? generated!,
+      secret: seal(input.secret ?? generated!),
       enabled: input.enabled,
       description: input.description,
       cursor: head?.lastId ?? BigInt(0),
@@ -55,7 +56,7 @@ export async function updateWebhook(db: Db, workspaceId: string, webhookId: stri
     data: {
       url: input.url,
       events: input.events && normalizeEvents(input.events),
-      secret: input.secret,
+      secret: input.secret === undefined ? undefined : seal(input.secret),
       description: input.description,
       ...(input.enabled === undefined ? {} : { enabled: input.enabled, disabledReason: null }),
     },
@@ -85,12 +86,21 @@ export function serializeWebhook(row: Webhook): WebhookResponse {
     events: row.events,
     enabled: row.enabled,
     disabled_reason: row.disabledReason,
-    secret_hint: `…${row.secret.slice(-4)}`,
+    secret_hint: secretHint(row.secret),
     last_event_id: row.cursor.toString(),
     created_by: row.createdBy,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };
+}
+
+/** The last four characters, or "…?" for a secret sealed under a key the server no longer has. */
+function secretHint(stored: string): string {
+  try {
+    return `…${unseal(stored).slice(-4)}`;
+  } catch {
+    return "…?";
+  }
 }
 
 /** "*" anywhere means all; otherwise each type once, in the order given. */

@@ -260,6 +260,48 @@ describe("webhook delivery across a restart, and the SSRF guard", () => {
   );
 
   it(
+    "stores secrets sealed; a secret stored in the clear before still signs, and is sealed at the next start",
+    async () => {
+      const own = await newStore("webhooks-sealed");
+      let server: EngineServer | undefined = await engineServer(own, FAST_RETRIES, "webhooks-sealed");
+      try {
+        const { token: admin, wsId } = await workspaceOn(server);
+        const given = "given-secret-0123456789";
+        const hook = await server.call("POST", `/api/workspaces/${wsId}/webhooks`, {
+          token: admin,
+          json: { url: `${receiver.url}/sealed`, events: ["task.created"], secret: given },
+        });
+        expect(hook.body.secret_hint).toBe("…6789");
+        await server.stop();
+        server = undefined;
+        const [sealed] = await own.sql("SELECT secret FROM webhooks WHERE id = $1", [hook.body.id]);
+        expect(String(sealed.secret)).toMatch(/^tbenc:v1:[0-9a-f]{8}:[A-Za-z0-9_-]+$/);
+        expect(String(sealed.secret)).not.toContain(given);
+
+        // A row from before sealing existed holds the secret in the clear.
+        const old = "plain-old-secret-4321";
+        await own.sql("UPDATE webhooks SET secret = $1 WHERE id = $2", [old, hook.body.id]);
+        server = await engineServer(own, FAST_RETRIES, "webhooks-sealed-2");
+        expect((await server.call("GET", `/api/workspaces/${wsId}/webhooks/${hook.body.id}`, { token: admin })).body.secret_hint).toBe(
+          "…4321",
+        );
+        await newTask(server.call, admin, wsId, { title: "signed with the old secret" });
+        const [entry] = await eventually(async () => (at("/hook/sealed").length > 0 ? at("/hook/sealed") : undefined), WAIT);
+        expect(verifies(old, entry.body, entry.headers["x-taskboard-signature-256"])).toBe(true);
+        await server.stop();
+        server = undefined;
+        const [resealed] = await own.sql("SELECT secret FROM webhooks WHERE id = $1", [hook.body.id]);
+        expect(String(resealed.secret)).toMatch(/^tbenc:v1:/);
+        expect(String(resealed.secret)).not.toContain(old);
+      } finally {
+        await server?.stop();
+        await own.drop();
+      }
+    },
+    SLOW,
+  );
+
+  it(
     "refuses a host name that resolves to 127.0.0.1 without WEBHOOKS_ALLOW_PRIVATE_ADDRESSES",
     async () => {
       const own = await newStore("webhooks-guard");

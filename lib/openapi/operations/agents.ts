@@ -77,13 +77,18 @@ export const agentOperations: OperationSpec[] = [
     method: "put",
     path: "/api/workspaces/{id}/repository",
     operationId: "setRepository",
-    summary: "Connect a git repository (owners; a path on the server: administrators); checked with git ls-remote first",
+    summary:
+      "Connect a git repository (owners; a path on the server: administrators), with the workspace's write-only credential; its address must pass the address guard, then git ls-remote checks it",
     tags: ["agents"],
     params: workspaceParams,
     body: setRepositoryBody,
     responses: {
       200: { description: "The repository", schema: repositoryResponse },
       403: { description: "Not an owner (or a local path without being an administrator)" },
+      422: {
+        description:
+          "A refused URL or address (private, loopback, credentials inside, leading '-'), a credential that does not fit the URL, or 'could not read the repository: authentication failed / not found / unreachable'",
+      },
     },
   },
   {

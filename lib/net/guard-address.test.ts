@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addressProblem, ForbiddenAddressError, resolveTarget } from "@/lib/webhooks/guard-address";
+import { addressProblem, ForbiddenAddressError, resolveTarget } from "@/lib/net/guard-address";
 
 // The SSRF guard's ranges, including the IPv6 forms that carry an IPv4 address.
 
@@ -29,12 +29,27 @@ describe("addressProblem", () => {
       "::ffff:169.254.169.254",
       "64:ff9b::10.0.0.1",
       "2002:c0a8:0101::1",
+      // local-use NAT64 and Teredo reach IPv4 addresses the guard cannot see; documentation
+      "64:ff9b:1::1",
+      "64:ff9b:1:ffff::a00:1",
+      "2001::1",
+      "2001:0:4136:e378:8000:63bf:3fff:fdd2",
+      "2001:db8::1",
     ])
       expect(addressProblem(address), address).not.toBeNull();
   });
 
   it("allows public addresses", () => {
-    for (const address of ["8.8.8.8", "1.1.1.1", "172.32.0.1", "100.128.0.1", "2606:4700:4700::1111", "::ffff:8.8.8.8"])
+    for (const address of [
+      "8.8.8.8",
+      "1.1.1.1",
+      "172.32.0.1",
+      "100.128.0.1",
+      "2606:4700:4700::1111",
+      "2001:4860:4860::8888",
+      "64:ff9b::8.8.8.8",
+      "::ffff:8.8.8.8",
+    ])
       expect(addressProblem(address), address).toBeNull();
   });
 });
@@ -45,5 +60,11 @@ describe("resolveTarget", () => {
     await expect(resolveTarget("[::ffff:127.0.0.1]", false)).rejects.toThrow(/WEBHOOKS_ALLOW_PRIVATE_ADDRESSES/);
     const target = await resolveTarget("localhost", true);
     expect(["127.0.0.1", "::1"]).toContain(target.address);
+  });
+
+  it("names the setting that would allow it", async () => {
+    await expect(resolveTarget("127.0.0.1", false, "REPOSITORIES_ALLOW_PRIVATE_ADDRESSES")).rejects.toThrow(
+      /REPOSITORIES_ALLOW_PRIVATE_ADDRESSES=true/,
+    );
   });
 });

@@ -1,10 +1,12 @@
 import dns from "node:dns/promises";
 import net from "node:net";
 
-// The server-side request forgery guard for webhook deliveries (docs/webhooks.md). A URL's host is
-// resolved at delivery time and every address it resolves to is checked; the request then
-// connects to the checked address itself (a pinned lookup in send-delivery.ts), so a DNS answer
-// that changes between the check and the connection (rebinding) cannot redirect it.
+// The server-side request forgery guard for everything the server connects to on an owner's word:
+// webhook deliveries (docs/webhooks.md) and the workspace repository's remote (docs/agents.md). A
+// URL's host is resolved at use time and every address it resolves to is checked; the connection
+// then goes to the checked address itself (a pinned lookup in lib/webhooks/send-delivery.ts, git's
+// http.curloptResolve or ssh's HostName in lib/repositories/reach-remote.ts), so a DNS answer that
+// changes between the check and the connection (rebinding) cannot redirect it.
 //
 // node:net's BlockList, maintained with Node itself, holds the ranges. IPv6 forms that embed an
 // IPv4 address (IPv4-mapped ::ffff:a.b.c.d, IPv4-compatible, NAT64 64:ff9b::/96, 6to4 2002::/16)
@@ -31,7 +33,9 @@ for (const [network, prefix] of [
 for (const [network, prefix] of [
   ["::", 128], // unspecified
   ["::1", 128], // loopback
+  ["64:ff9b:1::", 48], // local-use NAT64 (RFC 8215): translates to any IPv4 address, private ones included
   ["100::", 64], // discard
+  ["2001::", 32], // Teredo: tunnels to an IPv4 address the server cannot check
   ["2001:db8::", 32], // documentation
   ["fc00::", 7], // unique local
   ["fe80::", 10], // link-local
@@ -60,7 +64,11 @@ export interface Target {
  * The address to connect to for `hostname`: every address DNS gives must be allowed (a name that
  * resolves to one public and one private address is refused), unless private addresses are allowed.
  */
-export async function resolveTarget(hostname: string, allowPrivate: boolean): Promise<Target> {
+export async function resolveTarget(
+  hostname: string,
+  allowPrivate: boolean,
+  setting = "WEBHOOKS_ALLOW_PRIVATE_ADDRESSES",
+): Promise<Target> {
   const bare = hostname.startsWith("[") && hostname.endsWith("]") ? hostname.slice(1, -1) : hostname;
   const literal = net.isIP(bare);
   const answers = literal ? [{ address: bare, family: literal }] : await dns.lookup(bare, { all: true, verbatim: true });
@@ -69,9 +77,7 @@ export async function resolveTarget(hostname: string, allowPrivate: boolean): Pr
     for (const answer of answers) {
       const problem = addressProblem(answer.address);
       if (problem)
-        throw new ForbiddenAddressError(
-          `Refused: ${hostname} resolves to ${problem} (set WEBHOOKS_ALLOW_PRIVATE_ADDRESSES=true to allow for local development)`,
-        );
+        throw new ForbiddenAddressError(`Refused: ${hostname} resolves to ${problem} (set ${setting}=true to allow for local development)`);
     }
   }
   // IPv4 first when there is one: a pinned address gets no second try, and IPv6 is the more often broken.
