@@ -92,6 +92,16 @@ export function eventsHeartbeatMs(): number {
   return positiveInt(process.env.EVENTS_HEARTBEAT_SECONDS, 15) * 1000;
 }
 
+/** Live event streams one user may hold open at once (per instance); the next gets 429. */
+export function eventStreamsPerUser(): number {
+  return positiveInt(process.env.EVENT_STREAMS_PER_USER, 20);
+}
+
+/** Bytes an event stream may hold for a client that is not reading before it stops reading the log, then drops the client. */
+export function eventStreamBufferBytes(): number {
+  return positiveInt(process.env.EVENT_STREAM_BUFFER_BYTES, 1024 * 1024);
+}
+
 /** The event log keeps events this many days... */
 export function eventRetentionDays(): number {
   return positiveInt(process.env.EVENT_RETENTION_DAYS, 30);
