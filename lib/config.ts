@@ -117,6 +117,16 @@ export function eventPruneIntervalMs(): number {
   return positiveInt(process.env.EVENT_PRUNE_INTERVAL_SECONDS, 300) * 1000;
 }
 
+/** A changed file whose blobs (old + new) weigh more than this gets a summary in a task's diff, never its content. */
+export function diffMaxFileBytes(): number {
+  return positiveInt(process.env.DIFF_MAX_FILE_BYTES, 1024 * 1024);
+}
+
+/** The blobs of all files shown with hunks in one task's diff weigh at most this together. */
+export function diffMaxBytes(): number {
+  return positiveInt(process.env.DIFF_MAX_BYTES, 8 * 1024 * 1024);
+}
+
 /** A positive whole number from the environment, or the fallback when unset or not one. */
 export function positiveInt(raw: string | undefined, fallback: number): number {
   const value = Number(raw);

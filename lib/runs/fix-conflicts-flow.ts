@@ -4,13 +4,13 @@ import {
   changedFiles,
   concludeMerge,
   containsRef,
-  filesWithMarkers,
   mergeDefaultBranch,
   mergeInProgress,
   pushBranch,
   refSha,
   resetTo,
 } from "@/lib/git/task-worktree";
+import { filesWithMarkers } from "@/lib/git/conflict-markers";
 import type { GitRemote } from "@/lib/repositories/git-remote-for";
 import { lastLine, WorkdirError, type PreparedWorkdir, type WorkdirLog } from "@/lib/runs/workdir";
 
