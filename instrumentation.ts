@@ -6,6 +6,8 @@ export async function register() {
   installHttpGuard();
   const { stampPeerAddresses } = await import("./lib/auth/client-address");
   stampPeerAddresses();
+  const { stampConnections } = await import("./lib/server/connections");
+  stampConnections();
   const { startServer } = await import("./lib/server/start");
   await startServer();
 }

@@ -108,6 +108,16 @@ export function eventsHeartbeatMs(): number {
   return positiveInt(process.env.EVENTS_HEARTBEAT_SECONDS, 15) * 1000;
 }
 
+/** Live event streams one user may hold open at once (per instance); the next gets 429. */
+export function eventStreamsPerUser(): number {
+  return positiveInt(process.env.EVENT_STREAMS_PER_USER, 20);
+}
+
+/** Bytes an event stream may hold for a client that is not reading before it stops reading the log, then drops the client. */
+export function eventStreamBufferBytes(): number {
+  return positiveInt(process.env.EVENT_STREAM_BUFFER_BYTES, 1024 * 1024);
+}
+
 /** The event log keeps events this many days... */
 export function eventRetentionDays(): number {
   return positiveInt(process.env.EVENT_RETENTION_DAYS, 30);
@@ -121,6 +131,16 @@ export function eventRetentionEvents(): number {
 /** How often the event log is pruned to the two limits above. */
 export function eventPruneIntervalMs(): number {
   return positiveInt(process.env.EVENT_PRUNE_INTERVAL_SECONDS, 300) * 1000;
+}
+
+/** A changed file whose blobs (old + new) weigh more than this gets a summary in a task's diff, never its content. */
+export function diffMaxFileBytes(): number {
+  return positiveInt(process.env.DIFF_MAX_FILE_BYTES, 1024 * 1024);
+}
+
+/** The blobs of all files shown with hunks in one task's diff weigh at most this together. */
+export function diffMaxBytes(): number {
+  return positiveInt(process.env.DIFF_MAX_BYTES, 8 * 1024 * 1024);
 }
 
 /** A positive whole number from the environment, or the fallback when unset or not one. */

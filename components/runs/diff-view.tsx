@@ -134,8 +134,8 @@ function FileDiff({
       <h4 className="border-b border-slate-200 bg-slate-100 px-3 py-1.5 font-mono text-xs font-semibold dark:border-slate-800 dark:bg-slate-800">
         {file.path}
       </h4>
-      {file.binary ? (
-        <p className="px-3 py-2 text-sm text-slate-600 dark:text-slate-400">Binary file, not shown.</p>
+      {file.summary || file.binary ? (
+        <p className="px-3 py-2 text-sm text-slate-600 dark:text-slate-400">{file.summary ?? "Binary file, not shown."}</p>
       ) : (
         <table className="w-full border-collapse font-mono text-xs">
           <tbody>

@@ -1,8 +1,9 @@
 import crypto from "node:crypto";
-import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
+import { RateLimiterRes } from "rate-limiter-flexible";
 import type { Db } from "@/lib/db/client";
 import { HttpError } from "@/lib/api/errors";
-import { loginAttemptsPerMinute, loginFailuresPerUsernamePerHour, passwordLoginEnabled } from "@/lib/config";
+import { passwordLoginEnabled } from "@/lib/config";
+import { loginLimiters, type LoginLimiter } from "@/lib/auth/login-limiters";
 import { authSecret } from "@/lib/auth/secret";
 import { timingDummyHash, verifyPassword } from "@/lib/auth/password";
 
@@ -13,7 +14,8 @@ import { timingDummyHash, verifyPassword } from "@/lib/auth/password";
 //   counted for a client that has signed in as that user before (a signed cookie from an earlier
 //   login, or the same address as an earlier successful login), so guessing from many addresses
 //   is slowed without locking the real user out of the device they use.
-// In memory: each instance keeps its own counts, which bounds guessing per instance.
+// The counts are kept in PostgreSQL, shared by all instances (lib/auth/login-limiters.ts); on PGlite
+// in memory. The known addresses are remembered per instance; the signed cookie works on any.
 
 export const BAD_CREDENTIALS = "Incorrect username or password";
 export const MAX_USERNAME_LENGTH = 64;
@@ -22,17 +24,11 @@ export const KNOWN_DEVICE_COOKIE = "taskboard_device";
 const KNOWN_FOR_MS = 90 * 86_400_000;
 const MAX_KNOWN_ADDRESSES = 100_000;
 
-const state = globalThis as typeof globalThis & {
-  __taskboardLogin?: { perClient: RateLimiterMemory; perUsername: RateLimiterMemory; knownAddresses: Map<string, number> };
-};
+const state = globalThis as typeof globalThis & { __taskboardKnownAddresses?: Map<string, number> };
 
-function limits() {
-  state.__taskboardLogin ??= {
-    perClient: new RateLimiterMemory({ points: loginAttemptsPerMinute(), duration: 60 }),
-    perUsername: new RateLimiterMemory({ points: loginFailuresPerUsernamePerHour(), duration: 3600 }),
-    knownAddresses: new Map(),
-  };
-  return state.__taskboardLogin;
+function knownAddresses(): Map<string, number> {
+  state.__taskboardKnownAddresses ??= new Map();
+  return state.__taskboardKnownAddresses;
 }
 
 export interface LoginAttempt {
@@ -53,7 +49,7 @@ export async function checkCredentials(db: Db, attempt: LoginAttempt) {
     throw new HttpError(401, BAD_CREDENTIALS, { "WWW-Authenticate": "Bearer" });
   }
   const name = username.toLowerCase();
-  const { perClient, perUsername } = limits();
+  const { perClient, perUsername } = await loginLimiters();
   const clientKey = `${name}\n${client}`;
   await take(perClient, clientKey, "Too many failed login attempts");
   const known = knownClient(name, client, attempt.cookies);
@@ -64,8 +60,8 @@ export async function checkCredentials(db: Db, attempt: LoginAttempt) {
   const valid = await verifyPassword(password, user?.passwordHash ?? (await timingDummyHash()));
   if (!user || !valid) throw new HttpError(401, BAD_CREDENTIALS, { "WWW-Authenticate": "Bearer" });
   // Successful logins do not count: scripts that log in often are never held back.
-  await perClient.reward(clientKey, 1);
-  if (!known) await perUsername.reward(name, 1);
+  await perClient.reward(clientKey);
+  if (!known) await perUsername.reward(name);
   if (user.disabled) throw new HttpError(403, "This account is disabled");
   rememberAddress(name, client);
   return user;
@@ -86,9 +82,9 @@ export function knownDeviceCookie(username: string): string {
   return `${KNOWN_DEVICE_COOKIE}=${value}; Path=/api/auth; Max-Age=${KNOWN_FOR_MS / 1000}; HttpOnly; SameSite=Lax`;
 }
 
-async function take(limiter: RateLimiterMemory, key: string, message: string) {
+async function take(limiter: LoginLimiter, key: string, message: string) {
   try {
-    await limiter.consume(key, 1);
+    await limiter.consume(key);
   } catch (rejected) {
     if (!(rejected instanceof RateLimiterRes)) throw rejected;
     const retryAfter = Math.max(1, Math.ceil(rejected.msBeforeNext / 1000));
@@ -97,7 +93,7 @@ async function take(limiter: RateLimiterMemory, key: string, message: string) {
 }
 
 function knownClient(name: string, client: string, cookies: string | null): boolean {
-  const knownUntil = limits().knownAddresses.get(`${name}\n${client}`);
+  const knownUntil = knownAddresses().get(`${name}\n${client}`);
   if (knownUntil && knownUntil > Date.now()) return true;
   const cookie = cookieValue(cookies, KNOWN_DEVICE_COOKIE);
   if (!cookie) return false;
@@ -109,12 +105,12 @@ function knownClient(name: string, client: string, cookies: string | null): bool
 }
 
 function rememberAddress(name: string, client: string) {
-  const { knownAddresses } = limits();
+  const known = knownAddresses();
   const key = `${name}\n${client}`;
-  knownAddresses.delete(key);
-  knownAddresses.set(key, Date.now() + KNOWN_FOR_MS);
+  known.delete(key);
+  known.set(key, Date.now() + KNOWN_FOR_MS);
   // A Map keeps insertion order, so the first key is the one least recently used.
-  if (knownAddresses.size > MAX_KNOWN_ADDRESSES) knownAddresses.delete(knownAddresses.keys().next().value!);
+  if (known.size > MAX_KNOWN_ADDRESSES) known.delete(known.keys().next().value!);
 }
 
 function deviceMac(nonce: string, name: string): string {

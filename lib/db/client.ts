@@ -18,6 +18,8 @@ interface Connection {
   /** Prepared statements for the hot read paths, beside Prisma (see lib/db/sql.ts). */
   sql: Sql;
   kind: "pglite" | "postgresql";
+  /** PostgreSQL only: the pool itself, for libraries that speak to it directly (the login limiters). */
+  pool?: import("pg").Pool;
   /** PGlite only: LISTEN on the embedded database (PostgreSQL listens on a connection of its own, lib/events/postgres-relay.ts). */
   listen?(channel: string, onPayload: (payload: string) => void): Promise<void>;
   close(): Promise<void>;
@@ -106,6 +108,7 @@ async function openPostgres(url: string): Promise<Connection> {
     db,
     sql: postgresSql(pool),
     kind: "postgresql",
+    pool,
     async close() {
       await db.$disconnect();
       await pool.end();

@@ -11,7 +11,6 @@ import {
   concludeMerge,
   containsRef,
   ensureWorktree,
-  filesWithMarkers,
   mergeDefaultBranch,
   mergeInProgress,
   rangeNumstat,
@@ -23,6 +22,8 @@ import {
   taskBranchName,
 } from "@/lib/git/task-worktree";
 import { pushRef } from "@/lib/github-sync/task-branch-git";
+import { changedFileSizes } from "@/lib/git/changed-file-sizes";
+import { filesWithMarkers } from "@/lib/git/conflict-markers";
 import { parseNumstat, parseUnifiedDiff } from "@/lib/worktrees/task-diff";
 
 // Against real git: a bare repository on disk is the remote, as a hosted one would be.
@@ -149,7 +150,7 @@ describe("task worktrees", () => {
     fs.writeFileSync(path.join(dir, 'quote".txt'), "q\n");
     await commitAll(dir, "changes");
 
-    const { baseSha, headSha, numstat } = await rangeNumstat(clone, "refs/heads/tb/6-diff", "main");
+    const { baseSha, headSha, numstat } = await rangeNumstat(clone, "refs/heads/tb/6-diff", "main", 1024 * 1024);
     const files = parseNumstat(numstat);
     const parsed = parseUnifiedDiff(await rangePatch(clone, baseSha, headSha, 1));
     const byPath = Object.fromEntries(parsed.map((file) => [file.path, file]));
@@ -178,6 +179,14 @@ describe("task worktrees", () => {
     // Only the paths asked for.
     const one = parseUnifiedDiff(await rangePatch(clone, baseSha, headSha, 3, ["keep.txt"]));
     expect(one.map((file) => file.path)).toEqual(["keep.txt"]);
+    // Each file's weight, old blob plus new, from the object database, keyed by the new path.
+    expect(Object.fromEntries(await changedFileSizes(clone, baseSha, headSha))).toEqual({
+      "gone.txt": { bytes: 4, status: "deleted" },
+      "keep.txt": { bytes: 6 + 8, status: "modified" },
+      "logo.bin": { bytes: 5, status: "added" },
+      "new näme.txt": { bytes: 18 + 18, status: "renamed" },
+      'quote".txt': { bytes: 2, status: "added" },
+    });
   });
 
   it("tells a merge in progress, the files it touched, and puts a branch back", async () => {

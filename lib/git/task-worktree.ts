@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { simpleGit, type SimpleGit } from "simple-git";
 import { gitEnvironment, gitOptions } from "@/lib/git/git-environment";
+import { filesWithMarkers } from "@/lib/git/conflict-markers";
 
 // Git for agent runs, through simple-git (which refuses dangerous options and protocols such as
 // ext:: in what it passes to git). One clone per workspace (DATA_DIR/repos/<workspace_id>, no
@@ -17,7 +18,6 @@ const COMMITTER = ["user.name=Taskboard", "user.email=taskboard@localhost", "com
 // workers here (docs/PERFORMANCE.md, "Task worktrees"). Merges and resets use it too.
 const CHECKOUT = ["checkout.workers=0"];
 const LS_REMOTE_TIMEOUT_MS = 20_000;
-const CONFLICT_MARKER = /^(<{7}( |$)|={7}$|>{7}( |$))/m;
 
 export interface BranchChanges {
   commitSha: string;
@@ -121,14 +121,6 @@ export async function mergeDefaultBranch(
   return { state: "clean" };
 }
 
-/** Files of an in-progress merge that still hold conflict markers. */
-export async function filesWithMarkers(dir: string, files: string[]): Promise<string[]> {
-  return files.filter((file) => {
-    const full = path.join(dir, file);
-    return fs.existsSync(full) && CONFLICT_MARKER.test(fs.readFileSync(full, "utf8"));
-  });
-}
-
 /** Concludes a merge the agent resolved; refuses while a marker remains. */
 export async function concludeMerge(dir: string, files: string[]): Promise<void> {
   const left = await filesWithMarkers(dir, files);
@@ -228,24 +220,39 @@ export interface RangeNumstat {
 }
 
 const DIFF = ["-c", "core.quotePath=false", "diff", "--no-color", "--no-ext-diff", "-M"];
+/** git treats blobs larger than core.bigFileThreshold as binary without reading them: a huge file is never loaded. */
+const bigFiles = (bytes: number) => ["-c", `core.bigFileThreshold=${bytes}`];
 
 /**
  * What `head` (a ref of the clone) changed since it left `origin/<defaultBranch>`, per file, read
- * from the clone itself so it is there even after the task's worktree was cleaned up.
+ * from the clone itself so it is there even after the task's worktree was cleaned up. Files
+ * larger than `maxFileBytes` count as binary (no line counts).
  */
-export async function rangeNumstat(cloneDir: string, head: string, defaultBranch: string): Promise<RangeNumstat> {
+export async function rangeNumstat(cloneDir: string, head: string, defaultBranch: string, maxFileBytes: number): Promise<RangeNumstat> {
   const repo = git(cloneDir);
   const headSha = (await repo.revparse([`${head}^{commit}`])).trim();
   const baseSha = (await repo.raw(["merge-base", headSha, `refs/remotes/origin/${defaultBranch}`])).trim();
-  const numstat = await repo.raw([...DIFF, "--numstat", "-z", baseSha, headSha]);
+  const numstat = await repo.raw([...bigFiles(maxFileBytes), ...DIFF, "--numstat", "-z", baseSha, headSha]);
   return { baseSha, headSha, numstat };
 }
 
+/** `git diff -M --raw -z`: each changed file's modes, blob ids and paths; reads no blob. */
+export async function rangeRaw(cloneDir: string, baseSha: string, headSha: string): Promise<string> {
+  return git(cloneDir).raw([...DIFF, "--raw", "-z", "--no-abbrev", baseSha, headSha]);
+}
+
 /** The unified diff between two commits, of the given paths only when `paths` is set (taken literally). */
-export async function rangePatch(cloneDir: string, baseSha: string, headSha: string, context: number, paths?: string[]): Promise<string> {
+export async function rangePatch(
+  cloneDir: string,
+  baseSha: string,
+  headSha: string,
+  context: number,
+  paths?: string[],
+  maxFileBytes = 1024 * 1024,
+): Promise<string> {
   const limit = paths ? ["--", ...paths.map((file) => `:(literal)${file}`)] : [];
   if (paths && paths.length === 0) return "";
-  return git(cloneDir).raw([...DIFF, `--unified=${context}`, baseSha, headSha, ...limit]);
+  return git(cloneDir).raw([...bigFiles(maxFileBytes), ...DIFF, `--unified=${context}`, baseSha, headSha, ...limit]);
 }
 
 /** Puts the worktree's branch back at `sha`, dropping what came after (a merge that failed its checks). */

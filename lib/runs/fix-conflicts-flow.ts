@@ -5,12 +5,12 @@ import {
   changedFiles,
   concludeMerge,
   containsRef,
-  filesWithMarkers,
   mergeDefaultBranch,
   mergeInProgress,
   refSha,
   resetTo,
 } from "@/lib/git/task-worktree";
+import { filesWithMarkers } from "@/lib/git/conflict-markers";
 import type { GitRemote } from "@/lib/repositories/git-remote-for";
 import { BranchRefused, pushTaskBranch } from "@/lib/repositories/push-task-branch";
 import { lastLine, WorkdirError, type PreparedWorkdir, type WorkdirLog } from "@/lib/runs/workdir";

@@ -18,7 +18,14 @@ export const diffFile = z.object({
   status: z.enum(["added", "modified", "deleted", "renamed"]),
   additions: z.int(),
   deletions: z.int(),
-  binary: z.boolean(),
+  binary: z.boolean().describe("git's judgement; git also treats a file over the size limit as binary (see summary)."),
+  summary: z
+    .string()
+    .nullable()
+    .describe(
+      'Why a text file has no hunks: "File too large to show: N bytes" (its blobs, old and new, weigh more than ' +
+        "DIFF_MAX_FILE_BYTES; never loaded), or the whole diff reached its limit. Null when the hunks are shown.",
+    ),
   hunks: z.array(z.object({ header: z.string().describe("The @@ line."), lines: z.array(diffLine) })),
 });
 
@@ -32,7 +39,10 @@ export const taskDiffResponse = z.object({
   files: z.array(diffFile),
   truncated: z
     .boolean()
-    .describe("True when the diff was too large to send whole: every file is listed, but files past the limit have no hunks."),
+    .describe(
+      "True when the diff was too large to send whole: every file is listed, but a file too large by itself, and files " +
+        "past the limit (20,000 changed lines, DIFF_MAX_BYTES), have a summary and no hunks.",
+    ),
 });
 
 export type DiffFile = z.output<typeof diffFile>;

@@ -3,6 +3,8 @@ import path from "node:path";
 import type { z } from "zod";
 import type { Db } from "@/lib/db/client";
 import { conflict, notFound } from "@/lib/api/errors";
+import { diffMaxBytes, diffMaxFileBytes } from "@/lib/config";
+import { changedFileSizes } from "@/lib/git/changed-file-sizes";
 import { rangeNumstat, rangePatch, refSha } from "@/lib/git/task-worktree";
 import { repositoryCloneDir } from "@/lib/repositories/repository";
 import type { DiffFile, taskDiffResponse } from "@/lib/worktrees/schemas";
@@ -11,7 +13,13 @@ import type { DiffFile, taskDiffResponse } from "@/lib/worktrees/schemas";
 // branch, as files → hunks → lines. Read from the server's clone (the branch's ref), so a task whose
 // worktree was cleaned up still has its diff. No diff library: git's own `--numstat -z` gives exact
 // paths and counts, and its unified output is parsed by one small function (parseUnifiedDiff).
-// Bounded work: at most MAX_PATCH_LINES changed lines get hunks; every file is listed.
+// Bounded work, in lines and in bytes: every file is listed, but only files that fit get hunks.
+// A file whose blobs (old + new) weigh more than DIFF_MAX_FILE_BYTES is never loaded, by git or by
+// us (its size comes from the object database, and git treats it as binary): it gets a summary
+// ("File too large to show: N bytes"), so a 500 MB one-line file costs what a small one does.
+// Then files get hunks in order while the whole stays within MAX_PATCH_LINES changed lines and
+// DIFF_MAX_BYTES of blobs (an upper bound of the patch's text, since each line of either side
+// appears in it at most once).
 
 const MAX_PATCH_LINES = 20_000;
 
@@ -31,22 +39,35 @@ export async function getTaskDiff(
   const head = cloned ? await branchRef(cloneDir, task.branch) : null;
   if (!head) throw conflict(`The branch ${task.branch} has not been fetched by the server yet: start a run on the task first`);
 
-  const { baseSha, headSha, numstat } = await rangeNumstat(cloneDir, head, repository.defaultBranch);
-  const files = parseNumstat(numstat);
-  let budget = MAX_PATCH_LINES;
-  const withHunks = files.filter((file) => {
-    const lines = file.additions + file.deletions;
-    if (file.binary || lines > budget) return false;
-    budget -= lines;
-    return true;
+  const maxFileBytes = diffMaxFileBytes();
+  const { baseSha, headSha, numstat } = await rangeNumstat(cloneDir, head, repository.defaultBranch, maxFileBytes);
+  const sizes = await changedFileSizes(cloneDir, baseSha, headSha);
+  const files = parseNumstat(numstat).map((file) => {
+    const size = sizes.get(file.path);
+    const status = file.status === "renamed" ? file.status : (size?.status ?? file.status);
+    return size && size.bytes > maxFileBytes
+      ? { ...file, status, summary: `File too large to show: ${size.bytes} bytes` }
+      : { ...file, status };
   });
-  const truncated = withHunks.length < files.filter((file) => !file.binary).length;
+  let lines = MAX_PATCH_LINES;
+  let bytes = diffMaxBytes();
+  const budgeted = files.map((file) => {
+    if (file.binary || file.summary) return file;
+    const size = sizes.get(file.path)?.bytes ?? 0;
+    if (file.additions + file.deletions > lines || size > bytes) return { ...file, summary: OVER_BUDGET };
+    lines -= file.additions + file.deletions;
+    bytes -= size;
+    return file;
+  });
+  const withHunks = budgeted.filter((file) => !file.binary && !file.summary);
+  const truncated = budgeted.some((file) => file.summary !== null);
   const patch = await rangePatch(
     cloneDir,
     baseSha,
     headSha,
     context,
     truncated ? withHunks.flatMap((file) => (file.old_path ? [file.old_path, file.path] : [file.path])) : undefined,
+    maxFileBytes,
   );
   const parsed = parseUnifiedDiff(patch);
   const byPath = new Map(parsed.map((file) => [file.path, file]));
@@ -57,13 +78,15 @@ export async function getTaskDiff(
     files_changed: files.length,
     lines_added: files.reduce((sum, file) => sum + file.additions, 0),
     lines_removed: files.reduce((sum, file) => sum + file.deletions, 0),
-    files: files.map((file) => {
+    files: budgeted.map((file) => {
       const found = byPath.get(file.path);
-      return { ...file, status: found?.status ?? file.status, hunks: found?.hunks ?? [] };
+      return { ...file, status: found?.status ?? file.status, hunks: file.summary ? [] : (found?.hunks ?? []) };
     }),
     truncated,
   };
 }
+
+const OVER_BUDGET = "Not shown: the diff is too large to send whole";
 
 /** The local branch of the clone (what runs committed), else the remote's (a PR branch no run has touched). */
 async function branchRef(cloneDir: string, branch: string): Promise<string | null> {
@@ -81,10 +104,10 @@ export function parseNumstat(output: string): DiffFile[] {
     const binary = match[1] === "-";
     const counts = { additions: binary ? 0 : Number(match[1]), deletions: binary ? 0 : Number(match[2]), binary };
     if (match[3] === "") {
-      files.push({ path: parts[i + 2], old_path: parts[i + 1], status: "renamed", ...counts, hunks: [] });
+      files.push({ path: parts[i + 2], old_path: parts[i + 1], status: "renamed", ...counts, summary: null, hunks: [] });
       i += 2;
     } else {
-      files.push({ path: match[3], old_path: null, status: "modified", ...counts, hunks: [] });
+      files.push({ path: match[3], old_path: null, status: "modified", ...counts, summary: null, hunks: [] });
     }
   }
   return files;

@@ -101,6 +101,7 @@ describe("runs in task worktrees", () => {
           additions: 1,
           deletions: 2,
           binary: false,
+          summary: null,
           hunks: [
             {
               header: "@@ -1,2 +1 @@",
@@ -186,6 +187,49 @@ describe("GET /tasks/{task_id}/diff", () => {
       expect(bad.status, context).toBe(422);
       expect(bad.body.detail[0].loc).toEqual(["query", "context"]);
     }
+  });
+});
+
+describe("GET /tasks/{task_id}/diff within its byte budget", () => {
+  it("summarises a file too large to show, a one-line file of 4 MB, without loading it, and shows the others", async () => {
+    const created = await server.call("POST", "/api/workspaces", { token, json: { name: `huge-${Date.now()}` } });
+    const hugeWs = created.body.id as string;
+    const big = 4 * 1024 * 1024 + 1;
+    const remote = bareRemote({ "small.txt": "one\n" }, (work) => {
+      git(work, "checkout", "-q", "-b", "feature/huge");
+      // One line, no newline: 20,000 lines of budget would let it through whole.
+      fs.writeFileSync(path.join(work, "huge.min.js"), "x".repeat(big));
+      fs.writeFileSync(path.join(work, "small.txt"), "ONE\n");
+      git(work, "add", "-A");
+      git(work, "commit", "-q", "-m", "huge");
+      git(work, "push", "-q", "origin", "feature/huge");
+    });
+    await connect(remote, hugeWs);
+    const task = await newTask(server.call, token, hugeWs, { title: "huge" });
+    await server.call("PATCH", `${ws(hugeWs)}/tasks/${task.id}`, { token, json: { branch: "feature/huge" } });
+    // A run fetches the branch into the server's clone, and adds a small file of its own.
+    expect((await run(task.id, "write notes.md noted", hugeWs)).status).toBe("succeeded");
+
+    const response = await fetch(`${server.url}${ws(hugeWs)}/tasks/${task.id}/diff`, { headers: { authorization: `Bearer ${token}` } });
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    expect(text.length, "the response holds a summary, not the file").toBeLessThan(10_000);
+    const diff = JSON.parse(text);
+    expect(diff.truncated).toBe(true);
+    expect(diff.files).toEqual([
+      expect.objectContaining({ path: "huge.min.js", status: "added", summary: `File too large to show: ${big} bytes`, hunks: [] }),
+      expect.objectContaining({
+        path: "notes.md",
+        status: "added",
+        summary: null,
+        hunks: [expect.objectContaining({ header: "@@ -0,0 +1 @@" })],
+      }),
+      expect.objectContaining({
+        path: "small.txt",
+        summary: null,
+        hunks: [expect.objectContaining({ lines: [expect.objectContaining({ text: "one" }), expect.objectContaining({ text: "ONE" })] })],
+      }),
+    ]);
   });
 });
 
@@ -359,6 +403,19 @@ describe("fix-conflicts in git", () => {
     const done = await finished(server.call, token, fixWs, started.body.id);
     expect(done.status).toBe("failed");
     expect(done.error_message).toMatch(reason);
+    expect(heads()).toBe(before);
+    expect((await server.call("GET", `${ws(fixWs)}/tasks/${task.id}`, { token })).body.has_merge_conflict).toBe(true);
+  });
+
+  it("does not hang on a FIFO the agent left in place of a conflicted file: the fix fails in words, the server keeps serving", async () => {
+    const task = await conflicted("fifo");
+    const before = heads();
+    const started = await fix(task.id);
+    expect(started.status).toBe(202);
+    // Answered while the check runs: a blocking read of the FIFO would stop every request.
+    const done = await finished(server.call, token, fixWs, started.body.id);
+    expect(done.status).toBe("failed");
+    expect(done.error_message).toMatch(/^The merge could not be committed: /);
     expect(heads()).toBe(before);
     expect((await server.call("GET", `${ws(fixWs)}/tasks/${task.id}`, { token })).body.has_merge_conflict).toBe(true);
   });

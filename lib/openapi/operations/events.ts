@@ -11,7 +11,9 @@ export const eventOperations: OperationSpec[] = [
       "The workspace event log as Server-Sent Events (text/event-stream). Each message has `id:` (the event id), `event:` " +
       "(its type) and `data:` (the event as JSON). Start from the board's `cursor` with `?after=`; a reconnect's `Last-Event-ID` " +
       "resumes after that event. A reader further behind than the log keeps gets `event: reset` (refetch, then go on from its " +
-      "`id`). Comment lines are heartbeats; the stream closes within one heartbeat once the credential or membership is revoked.",
+      "`id`). Comment lines are heartbeats; the stream closes within one heartbeat once the credential or membership is revoked. " +
+      "A user holds at most 20 streams at once (EVENT_STREAMS_PER_USER); a client that reads nothing while its buffer is full is " +
+      "dropped after a heartbeat, and resumes with Last-Event-ID.",
     tags: ["events"],
     params: workspaceParams,
     query: eventsQuery,
@@ -21,6 +23,7 @@ export const eventOperations: OperationSpec[] = [
         schema: workspaceEvent,
         contentType: "text/event-stream",
       },
+      429: { description: "The user has too many event streams open already; see Retry-After" },
     },
   },
 ];

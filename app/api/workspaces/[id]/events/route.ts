@@ -6,6 +6,6 @@ import { workspaceParams } from "@/lib/workspaces/schemas";
 // A long-lived response: never cached or prerendered.
 export const dynamic = "force-dynamic";
 
-export const GET = withWorkspace({ params: workspaceParams, query: eventsQuery }, ({ workspace, request, sql, query }) =>
-  workspaceEventStream({ workspaceId: workspace.id, request, sql, after: query.after }),
+export const GET = withWorkspace({ params: workspaceParams, query: eventsQuery }, ({ workspace, caller, request, sql, query }) =>
+  workspaceEventStream({ workspaceId: workspace.id, userId: caller.userId, request, sql, after: query.after }),
 );
