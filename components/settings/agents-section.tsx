@@ -10,6 +10,7 @@ import {
   useRepository,
   useSetRepository,
   useUpdateAgent,
+  type AgentInput,
   type AgentPreset,
   type AgentProfile,
   type AgentUpdate,
@@ -96,7 +97,14 @@ export function AgentsSection({ workspaceId }: { workspaceId: string }) {
   const error = create.error ?? update.error ?? remove.error;
   const addPreset = (preset: AgentPreset) =>
     create.mutate(
-      { name: preset.name, kind: preset.kind, command: preset.command, args: preset.args, env_passthrough: preset.env_passthrough },
+      {
+        name: preset.name,
+        kind: preset.kind,
+        command: preset.command,
+        args: preset.args,
+        env_passthrough: preset.env_passthrough,
+        preset: preset.kind === "acp" ? (preset.preset as AgentInput["preset"]) : null,
+      },
       { onSuccess: () => toast(`Added ${preset.name}`) },
     );
   return (

@@ -22,6 +22,8 @@ export function serializeTaskRun(run: TaskRun): TaskRunResponse {
     agent_id: run.agentId,
     agent_name: run.agentName,
     usage: (run.usage as RunUsage | null) ?? null,
+    model: run.model,
+    no_output: run.noOutput,
     commit_sha: run.commitSha,
     files_changed: run.filesChanged,
     lines_added: run.linesAdded,
