@@ -60,18 +60,18 @@ export function launchAgent(agent: AgentSnapshot, env: NodeJS.ProcessEnv, cwd: s
   };
   try {
     if (sessions) for (const dir of kept) copyDir(path.join(sessions, dir), path.join(home, dir));
-    // The agent's temporary files stay in its HOME too; Codex also needs its CODEX_HOME outside TMPDIR
-    // (or it refuses to install its sandbox helper, and every command fails).
-    const tmp = path.join(home, "tmp");
-    fs.mkdirSync(tmp, { mode: 0o700 });
-    const private_: NodeJS.ProcessEnv = { ...env, HOME: home, TMPDIR: tmp, XDG_CONFIG_HOME: path.join(home, ".config") };
+    const private_: NodeJS.ProcessEnv = { ...env, HOME: home, XDG_CONFIG_HOME: path.join(home, ".config") };
     const preset = shipped?.preset.preset ?? null;
     let sessionMeta: Record<string, unknown> | null = null;
     if (preset === "claude-code") {
       write(home, ".claude/settings.json", JSON.stringify(agent.model ? { model: agent.model } : {}, null, 2));
       if (agent.system_prompt) sessionMeta = { systemPrompt: { append: agent.system_prompt } };
     } else if (preset === "codex") {
+      // Codex needs its CODEX_HOME outside TMPDIR (or it refuses to install its sandbox helper, and
+      // every command fails), so its temporary files stay in its HOME too.
       private_.CODEX_HOME = path.join(home, ".codex");
+      private_.TMPDIR = path.join(home, "tmp");
+      fs.mkdirSync(private_.TMPDIR, { mode: 0o700 });
       write(home, ".codex/config.toml", codexConfig(agent, env, cwd));
       if (agent.system_prompt) write(home, ".codex/AGENTS.md", agent.system_prompt);
     } else if (preset === "gemini") {

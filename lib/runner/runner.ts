@@ -47,6 +47,7 @@ import {
 // outcome. AGENT_MAX_CONCURRENT applies per server process.
 
 const REPORT_MAX_BYTES = 64 * 1024;
+const SPEAKING = new Set(["agent_message_chunk", "tool_call", "plan"]);
 /** After session/cancel, how long an ACP agent has to end its turn before its process group is stopped. */
 const ACP_CANCEL_MS = 2000;
 const SWEEP_EVERY_MS = 30_000;
@@ -61,6 +62,8 @@ interface Ran {
   /** The agent's own closing words (ACP), when it wrote no report file. */
   report: string | null;
   usage: RunUsage | null;
+  /** Whether the agent said or did anything: a message, a tool call or a plan (ACP), a line of output (command). */
+  spoke: boolean;
 }
 type Claimed = Execution & { task: { title: string; prUrl: string | null } };
 
@@ -358,6 +361,8 @@ export class Runner implements RunnerHandle {
       report: readReport(reportFile) ?? ran.report ?? (sink.tail.join("\n") || null),
       lastActivityAt: sink.lastActivityAt,
       usage: ran.usage,
+      // An ACP agent changes files only through tool calls, so "no message, no tool call" is also "no change".
+      noOutput: verdict.status === RUN_STATUS.succeeded && !ran.spoke,
     };
     fs.rmSync(reportFile, { force: true });
     await finishExecution(this.db, execution.id, outcome);
@@ -390,7 +395,7 @@ export class Runner implements RunnerHandle {
         break;
       }
     }
-    return { verdict: verdict(entry, code, signal, sink.lastStderrLine), report: null, usage: null };
+    return { verdict: verdict(entry, code, signal, sink.lastStderrLine), report: null, usage: null, spoke: sink.tail.length > 0 };
   }
 
   /**
@@ -415,6 +420,7 @@ export class Runner implements RunnerHandle {
     child.stderr!.on("data", (chunk: Buffer) => sink.write("stderr", chunk));
     const usage = new UsageTally();
     const report = new ReportText();
+    let spoke = false;
     const resume = await previousSession(this.db, execution);
     let result: Verdict;
     try {
@@ -441,6 +447,7 @@ export class Runner implements RunnerHandle {
         onUpdate: (update) => {
           usage.see(update);
           report.see(update);
+          if (SPEAKING.has(update.sessionUpdate)) spoke = true;
           sink.push(update.sessionUpdate, update as unknown as Record<string, unknown>, JSON.stringify(update).length);
         },
         onPermission: (request, signal) => this.askPermission(execution, request, signal, sink),
@@ -462,7 +469,7 @@ export class Runner implements RunnerHandle {
     const { code } = await Promise.race([run.exited, delay(killGraceMs() + 1000).then(() => ({ code: null }))]);
     if (entry.stop) result = { status: entry.stop.status, exitCode: code, errorMessage: entry.stop.message };
     else result = { ...result, exitCode: code };
-    return { verdict: result, report: report.text(), usage: usage.value() };
+    return { verdict: result, report: report.text(), usage: usage.value(), spoke };
   }
 
   /**

@@ -166,3 +166,24 @@ describe("Claude Code from its preset", () => {
     await eventually(async () => (processesOf(started.id).length === 0 ? true : undefined), 20_000, "the process tree to end");
   }, 180_000);
 });
+
+describe("a preset whose CLI is not installed", () => {
+  it("fails the run at once, with the install command in words", async () => {
+    const opencode = await presetProfile(world, "opencode", {}, false);
+    const t = await task(world, "No such CLI");
+    const started = await startRun(world, t.id, { instructions: "Anything.", agent_id: opencode.id });
+    const execution = await done(world, started.id);
+    expect(execution.status).toBe("failed");
+    expect(execution.error_message).toContain("`opencode` is not installed on the server");
+    expect(execution.error_message).toContain("npm install -g opencode-ai");
+  }, 60_000);
+
+  it("refuses a profile naming a preset the server does not ship", async () => {
+    const refused = await world.server.call("POST", `${world.base()}/agents`, {
+      token: world.token,
+      json: { name: "Nope", kind: "acp", command: "x", preset: "no-such-agent" },
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.body.detail[0].loc).toEqual(["body", "preset"]);
+  });
+});

@@ -69,10 +69,10 @@ export async function realAgentWorld(label: string, env: Record<string, string> 
 }
 
 /** A profile made from the server's preset, as Settings makes it, with what a person may add. */
-export async function presetProfile(world: RealAgentWorld, presetId: string, extra: Record<string, unknown> = {}) {
+export async function presetProfile(world: RealAgentWorld, presetId: string, extra: Record<string, unknown> = {}, installed = true) {
   const presets = await world.server.call("GET", `${world.base()}/agents/presets`, { token: world.token });
   const preset = presets.body.find((p: { preset: string }) => p.preset === presetId);
-  expect(preset).toMatchObject({ installed: true });
+  expect(preset).toMatchObject({ installed });
   const created = await world.server.call("POST", `${world.base()}/agents`, {
     token: world.token,
     json: {
