@@ -139,6 +139,8 @@ export async function driveAcpAgent(options: DriveAcpOptions): Promise<AcpOutcom
         else options.signal.addEventListener("abort", cancel, { once: true });
         try {
           const response = await agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: options.instructions }] });
+          const answered = quotaOf(response)?.model_usage?.[0]?.model;
+          if (typeof answered === "string" && answered) options.onModel?.(answered);
           return { sessionId, stopReason: response.stopReason, resumed, usage: reportedUsage(response) };
         } finally {
           options.signal.removeEventListener("abort", cancel);
@@ -163,10 +165,21 @@ export function describeAcpFailure(error: unknown): string {
   return String(error);
 }
 
-/** ACP's (unstable) `usage` on the prompt's answer, or the same object under `_meta.usage`. */
+interface Quota {
+  token_count?: Record<string, unknown>;
+  model_usage?: { model?: unknown }[];
+}
+
+/** Gemini CLI's `_meta.quota`: its token counts and, per model, which model answered. */
+function quotaOf(response: object): Quota | null {
+  const quota = (response as { _meta?: { quota?: unknown } | null })._meta?.quota;
+  return quota && typeof quota === "object" ? (quota as Quota) : null;
+}
+
+/** ACP's (unstable) `usage` on the prompt's answer, the same object under `_meta.usage`, or Gemini CLI's `_meta.quota.token_count`. */
 function reportedUsage(response: object): Record<string, unknown> | null {
   const { usage, _meta } = response as { usage?: unknown; _meta?: { usage?: unknown } | null };
-  const found = usage ?? _meta?.usage;
+  const found = usage ?? _meta?.usage ?? quotaOf(response)?.token_count;
   return found && typeof found === "object" && !Array.isArray(found) ? (found as Record<string, unknown>) : null;
 }
 

@@ -26,7 +26,7 @@ let world: RealAgentWorld;
 let agentId: string;
 
 beforeAll(async () => {
-  world = await realAgentWorld("real-claude");
+  world = await realAgentWorld("real-claude", { AGENT_SILENCE_SECONDS: "90" });
   agentId = (await presetProfile(world, "claude-code")).id;
 }, 120_000);
 
@@ -186,4 +186,32 @@ describe("a preset whose CLI is not installed", () => {
     expect(refused.status).toBe(422);
     expect(refused.body.detail[0].loc).toEqual(["body", "preset"]);
   });
+});
+
+describe("what a profile carries", () => {
+  it("gives Claude Code the profile's model (its settings.json) and system prompt addition (ACP session _meta)", async () => {
+    const profile = await presetProfile(world, "claude-code", { model: "opus", system_prompt: "Sign every answer with -- the board." });
+    const t = await task(world, "Model and prompt");
+    const marker = world.model.script("model-prompt", [{ text: "Signed. -- the board" }]);
+    const started = await startRun(world, t.id, { instructions: `Say something. ${marker}`, agent_id: profile.id });
+    expect((await done(world, started.id)).status).toBe("succeeded");
+    const [request] = world.model.played("model-prompt");
+    expect(request.body.model).toMatch(/opus/);
+    expect(JSON.stringify(request.body.system)).toContain("Sign every answer with -- the board.");
+    expect((await runOf(world, t.id)).model).toMatch(/opus/);
+  }, 120_000);
+});
+
+describe("quiet runs", () => {
+  it("marks a run that succeeded with no message, no tool call and no change as finished with no output", async () => {
+    const silent = await world.server.call("POST", `${world.base()}/agents`, {
+      token: world.token,
+      json: { name: "Says nothing", kind: "command", command: "true" },
+    });
+    const t = await task(world, "Nothing to say");
+    const started = await startRun(world, t.id, { instructions: "Anything.", agent_id: silent.body.id });
+    const execution = await done(world, started.id);
+    expect(execution).toMatchObject({ status: "succeeded", silence_after_seconds: 90 });
+    expect(await runOf(world, t.id)).toMatchObject({ status: "succeeded", no_output: true });
+  }, 60_000);
 });
