@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually, processAlive } from "../helpers/engine";
@@ -8,6 +9,7 @@ import {
   done,
   entries,
   openPermission,
+  permissionEntry,
   presetProfile,
   realAgentWorld,
   runOf,
@@ -74,7 +76,7 @@ describe("Claude Code from its preset", () => {
     expect((await world.server.call("GET", `${world.base()}/executions/${started.id}`, { token: world.token })).body.status).toBe(
       "waiting_for_input",
     );
-    const asked = (await entries(world, started.id)).find((e) => e.type === "permission")!;
+    const asked = await permissionEntry(world, started.id);
     // The question's options are the agent's own option names, in its order.
     expect(question.options).toEqual(asked.update.options.map((o: { name: string }) => o.name));
     expect(asked.update.options.map((o: { kind: string }) => o.kind)).toEqual(["allow_always", "allow_once", "reject_once"]);
@@ -145,7 +147,7 @@ describe("Claude Code from its preset", () => {
     ]);
     const started = await startRun(world, t.id, { instructions: `Write nope.txt. ${marker}`, agent_id: agentId });
     const question = await openPermission(world, t.id, started.id);
-    const asked = (await entries(world, started.id)).find((e) => e.type === "permission")!;
+    const asked = await permissionEntry(world, started.id);
     await answer(world, question.id, asked.update.options.find((o: { kind: string }) => o.kind === "reject_once").name);
     const execution = await done(world, started.id);
     expect(["succeeded", "failed"]).toContain(execution.status);
@@ -159,11 +161,20 @@ describe("Claude Code from its preset", () => {
     const marker = world.model.script("slow", [{ text: "Too late.", delayMs: 60_000 }]);
     const started = await startRun(world, t.id, { instructions: `Think long. ${marker}`, agent_id: agentId });
     await eventually(async () => (world.model.played("slow").length > 0 ? true : undefined), 90_000, "the model request");
-    expect(processesOf(started.id).length).toBeGreaterThan(1); // the adapter and the CLI it started
+    const tree = processesOf(started.id);
+    expect(tree.length).toBeGreaterThan(1); // the adapter and the CLI it started
+    // The adapter runs from the server's own installation, with a private HOME of its own.
+    const { runner_pid } = (await world.server.call("GET", `${world.base()}/executions/${started.id}`, { token: world.token })).body;
+    const adapter = fs.readFileSync(`/proc/${runner_pid}/cmdline`, "utf8").split("\0");
+    expect(adapter.slice(0, 2)).toEqual([process.execPath, path.resolve("node_modules/@zed-industries/claude-agent-acp/dist/index.js")]);
+    const home = /(?:^|\0)HOME=([^\0]*)/.exec(fs.readFileSync(`/proc/${tree[0]}/environ`, "utf8"))![1];
+    expect(home.startsWith(path.join(os.tmpdir(), "taskboard-agent-home-"))).toBe(true);
+    expect(fs.existsSync(path.join(home, ".claude", "settings.json"))).toBe(true);
     const cancelled = await world.server.call("POST", `${world.base()}/executions/${started.id}/cancel`, { token: world.token });
     expect(cancelled.status).toBe(200);
     expect(cancelled.body.status).toBe("cancelled");
     await eventually(async () => (processesOf(started.id).length === 0 ? true : undefined), 20_000, "the process tree to end");
+    expect(fs.existsSync(home)).toBe(false);
   }, 180_000);
 });
 

@@ -7,6 +7,7 @@ import {
   done,
   entries,
   openPermission,
+  permissionEntry,
   presetProfile,
   realAgentWorld,
   runOf,
@@ -43,7 +44,7 @@ describe("Gemini CLI from its preset", () => {
     const started = await startRun(world, t.id, { instructions: `Write hello.txt. ${marker}`, agent_id: profile.id });
 
     const question = await openPermission(world, t.id, started.id);
-    const asked = (await entries(world, started.id)).find((e) => e.type === "permission")!;
+    const asked = await permissionEntry(world, started.id);
     expect(asked.update.tool_call.kind).toBe("edit");
     expect(asked.update.options.map((o: { id: string }) => o.id)).toEqual(expect.arrayContaining(["proceed_always", "proceed_once"]));
     expect(question.options).toEqual(asked.update.options.map((o: { name: string }) => o.name));

@@ -121,6 +121,11 @@ export async function openPermission(world: RealAgentWorld, taskId: string, exec
   );
 }
 
+/** The runner's `permission` log entry of the open request (written just after the question). */
+export function permissionEntry(world: RealAgentWorld, executionId: string): Promise<Entry> {
+  return eventually(async () => (await entries(world, executionId)).find((e) => e.type === "permission"), 20_000, "the permission entry");
+}
+
 export async function answer(world: RealAgentWorld, questionId: string, option: string) {
   const answered = await world.server.call("POST", `${world.base()}/questions/${questionId}/answer`, {
     token: world.token,
