@@ -15,19 +15,20 @@ interface Quiet {
   silence_after_seconds?: number;
 }
 
-/** Minutes since the agent's last word, once past the threshold; null while it talks or once it ended. */
-export function useSilentMinutes(execution: Quiet | undefined): number | null {
+/** How long the agent has been quiet, once past the threshold ("4 min", or "20 s" under a minute); null while it talks or once it ended. */
+export function useSilentMinutes(execution: Quiet | undefined): string | null {
   const [now, setNow] = useState(() => Date.now());
   const active = execution ? ACTIVE_RUN_STATUSES.has(execution.status) && execution.status !== RUN_STATUS.waiting_for_input : false;
   useEffect(() => {
     if (!active) return;
-    const timer = setInterval(() => setNow(Date.now()), 15_000);
+    const timer = setInterval(() => setNow(Date.now()), 5_000);
     return () => clearInterval(timer);
   }, [active]);
   if (!execution || !active) return null;
   const last = Date.parse(execution.last_activity_at ?? execution.started_at);
   const quiet = (now - last) / 1000;
-  return quiet >= (execution.silence_after_seconds ?? 300) ? Math.floor(quiet / 60) : null;
+  if (quiet < (execution.silence_after_seconds ?? 300)) return null;
+  return quiet >= 60 ? `${Math.floor(quiet / 60)} min` : `${Math.floor(quiet)} s`;
 }
 
 export function RunQuietNote({ execution, noOutput }: { execution: Quiet | undefined; noOutput: boolean }) {
@@ -35,7 +36,7 @@ export function RunQuietNote({ execution, noOutput }: { execution: Quiet | undef
   if (minutes !== null) {
     return (
       <p data-testid="run-quiet" role="status" className="mb-2 text-sm font-medium text-amber-800 dark:text-amber-300">
-        No output for {minutes} min
+        No output for {minutes}
       </p>
     );
   }
@@ -47,4 +48,29 @@ export function RunQuietNote({ execution, noOutput }: { execution: Quiet | undef
     );
   }
   return null;
+}
+
+/** The card's running label: "Agent running", or "Agent running · no output for N min" once the agent went quiet. */
+export function RunningLabel({
+  task,
+}: {
+  task: { latest_run_status: string | null; latest_run_activity_at?: string | null; latest_run_silence_seconds?: number | null };
+}) {
+  const at = task.latest_run_activity_at ?? null;
+  const minutes = useSilentMinutes(
+    at && task.latest_run_status
+      ? {
+          status: task.latest_run_status,
+          started_at: at,
+          last_activity_at: at,
+          silence_after_seconds: task.latest_run_silence_seconds ?? undefined,
+        }
+      : undefined,
+  );
+  if (minutes === null) return <>Agent running</>;
+  return (
+    <span data-testid="card-run-quiet" className="font-medium text-amber-800 dark:text-amber-300">
+      Agent running · no output for {minutes}
+    </span>
+  );
 }

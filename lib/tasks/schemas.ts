@@ -191,6 +191,16 @@ export const taskResponse = z.object({
   latest_run_status: runStatus.nullable(),
   latest_run_error: z.string().nullable(),
   latest_run_trigger: runTrigger.nullable(),
+  latest_run_activity_at: z
+    .string()
+    .nullable()
+    .optional()
+    .describe("While the latest run is running: when its agent last sent anything (its start if nothing yet); else null."),
+  latest_run_silence_seconds: z
+    .int()
+    .nullable()
+    .optional()
+    .describe('While the latest run is running: AGENT_SILENCE_SECONDS, after which its card says "no output for N min".'),
   blocked_by: z.array(z.string()).describe("Ids of the tasks this one waits for (its blockers), oldest dependency first."),
   blocks: z.array(z.string()).describe("Ids of the tasks that wait for this one (its dependants), oldest dependency first."),
   open_blocker_count: z.int().describe('How many of its blockers are not done; the card shows "blocked by N" while it is above 0.'),

@@ -214,6 +214,24 @@ describe("what a profile carries", () => {
 });
 
 describe("quiet runs", () => {
+  it("gives a running run's card its agent's last word and the silence threshold", async () => {
+    const holds = await world.server.call("POST", `${world.base()}/agents`, {
+      token: world.token,
+      json: { name: "Holds", kind: "command", command: "sleep", args: ["30"] },
+    });
+    const t = await task(world, "Quiet card");
+    const started = await startRun(world, t.id, { instructions: "Wait.", agent_id: holds.body.id });
+    const card = await eventually(async () => {
+      const got = await world.server.call("GET", `${world.base()}/tasks/${t.id}`, { token: world.token });
+      return got.body.latest_run_status === "running" && got.body.latest_run_activity_at ? got.body : undefined;
+    }, 30_000);
+    expect(card.latest_run_silence_seconds).toBe(90);
+    expect(Date.parse(card.latest_run_activity_at)).toBeGreaterThan(Date.now() - 60_000);
+    await world.server.call("POST", `${world.base()}/executions/${started.id}/cancel`, { token: world.token });
+    const after = await world.server.call("GET", `${world.base()}/tasks/${t.id}`, { token: world.token });
+    expect(after.body).toMatchObject({ latest_run_status: "cancelled", latest_run_activity_at: null, latest_run_silence_seconds: null });
+  }, 60_000);
+
   it("marks a run that succeeded with no message, no tool call and no change as finished with no output", async () => {
     const silent = await world.server.call("POST", `${world.base()}/agents`, {
       token: world.token,

@@ -97,6 +97,49 @@ test("Claude Code from its preset: permission asked on the board, allowed in the
   await screenshot(page, "real-claude-diff");
 });
 
+test("a run whose agent went quiet says so on its card and in its run view", async ({ page, request }) => {
+  test.setTimeout(180_000);
+  const api = await Api.asAdmin(request);
+  const ws = await api.workspace();
+  const claude = (
+    await api.call<{ preset: string; command: string; args: string[]; env_passthrough: string[] }[]>(
+      "GET",
+      `/api/workspaces/${ws.id}/agents/presets`,
+    )
+  ).find((preset) => preset.preset === "claude-code")!;
+  const profile = await api.call<{ id: string }>(
+    "POST",
+    `/api/workspaces/${ws.id}/agents`,
+    {
+      name: "Claude Code",
+      kind: "acp",
+      command: claude.command,
+      args: claude.args,
+      env_passthrough: claude.env_passthrough,
+      preset: "claude-code",
+    },
+    201,
+  );
+  const name = `e2e-quiet-${Date.now()}`;
+  // The model holds its answer: the agent sends nothing while it waits (AGENT_SILENCE_SECONDS is 3 here).
+  model.script(name, [{ text: "Finally.", delayMs: 120_000 }]);
+  const task = await api.task(ws.id, { title: "Think quietly", status: "todo" });
+  const run = await api.call<{ id: string }>(
+    "POST",
+    `/api/workspaces/${ws.id}/tasks/${task.id}/runs`,
+    { instructions: `Think. [script:${name}]`, agent_id: profile.id },
+    202,
+  );
+
+  await signIn(page, `/w/${ws.id}`);
+  await openBoard(page, ws.id);
+  const card = column(page, "To do").getByRole("group", { name: "Think quietly" });
+  await expect(card.getByTestId("card-run-quiet")).toContainText(/no output for \d+ s/, { timeout: 90_000 });
+  await screenshot(page, "real-claude-quiet-card");
+  await api.call("POST", `/api/workspaces/${ws.id}/executions/${run.id}/cancel`);
+  await expect(card.getByTestId("run-status")).toContainText("Run cancelled", { timeout: 30_000 });
+});
+
 /** A bare repository with one commit on main, as a remote on the server's disk. */
 function bareRepository(): string {
   const remote = fs.mkdtempSync(path.join(os.tmpdir(), "e2e-remote-"));
