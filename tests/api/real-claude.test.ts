@@ -178,6 +178,27 @@ describe("Claude Code from its preset", () => {
   }, 180_000);
 });
 
+describe("a profile made from the old preset (npx in the task's worktree)", () => {
+  it("starts the server's installed adapter instead of npx, so the run works", async () => {
+    const created = await world.server.call("POST", `${world.base()}/agents`, {
+      token: world.token,
+      json: {
+        name: "Claude Code (old preset)",
+        kind: "acp",
+        command: "npx",
+        args: ["@zed-industries/claude-agent-acp@0.23.1"],
+        env_passthrough: ["ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL"],
+      },
+    });
+    expect(created.status).toBe(201);
+    const t = await task(world, "Old profile");
+    const marker = world.model.script("old-preset", [{ text: "Started from the installation." }]);
+    const started = await startRun(world, t.id, { instructions: `Say so. ${marker}`, agent_id: created.body.id });
+    expect(await done(world, started.id)).toMatchObject({ status: "succeeded", error_message: null });
+    expect(said(await entries(world, started.id))).toContain("Started from the installation.");
+  }, 120_000);
+});
+
 describe("a preset whose CLI is not installed", () => {
   it("fails the run at once, with the install command in words", async () => {
     const opencode = await presetProfile(world, "opencode", {}, false);

@@ -365,6 +365,8 @@ if (onPostgres()) {
           "files_changed",
           "lines_added",
           "lines_removed",
+          "model",
+          "no_output",
         ].sort(),
       );
       expect(runs[0]).toMatchObject({

@@ -136,6 +136,11 @@ test("a run whose agent went quiet says so on its card and in its run view", asy
   const card = column(page, "To do").getByRole("group", { name: "Think quietly" });
   await expect(card.getByTestId("card-run-quiet")).toContainText(/no output for \d+ s/, { timeout: 90_000 });
   await screenshot(page, "real-claude-quiet-card");
+  await card.click();
+  await page.getByRole("dialog", { name: /^Task #\d+$/ }).getByRole("button", { name: "Open run 1" }).click();
+  const view = page.getByRole("dialog", { name: /^Run 1 · #\d+ Think quietly$/ });
+  await expect(view.getByTestId("run-quiet")).toContainText(/No output for \d+ s/);
+  await screenshot(page, "real-claude-quiet-run-view");
   await api.call("POST", `/api/workspaces/${ws.id}/executions/${run.id}/cancel`);
   await expect(card.getByTestId("run-status")).toContainText("Run cancelled", { timeout: 30_000 });
 });
