@@ -137,7 +137,10 @@ test("a run whose agent went quiet says so on its card and in its run view", asy
   await expect(card.getByTestId("card-run-quiet")).toContainText(/no output for \d+ s/, { timeout: 90_000 });
   await screenshot(page, "real-claude-quiet-card");
   await card.click();
-  await page.getByRole("dialog", { name: /^Task #\d+$/ }).getByRole("button", { name: "Open run 1" }).click();
+  await page
+    .getByRole("dialog", { name: /^Task #\d+$/ })
+    .getByRole("button", { name: "Open run 1" })
+    .click();
   const view = page.getByRole("dialog", { name: /^Run 1 · #\d+ Think quietly$/ });
   await expect(view.getByTestId("run-quiet")).toContainText(/No output for \d+ s/);
   await screenshot(page, "real-claude-quiet-run-view");
