@@ -32,8 +32,8 @@ export function reportsDir(): string {
 }
 
 /** Where an agent's session files wait between runs of one task and profile (outside DATA_DIR and the worktree). */
-export function agentSessionsDir(workspaceId: string, taskId: string, agentId: string): string {
-  return path.join(os.tmpdir(), "taskboard-agent-sessions", workspaceId, taskId, agentId);
+export function agentSessionsDir(workspaceId: string, taskId: string, agentId?: string): string {
+  return path.join(os.tmpdir(), "taskboard-agent-sessions", workspaceId, taskId, ...(agentId ? [agentId] : []));
 }
 
 /** Executions running at once in one server process. */

@@ -28,7 +28,7 @@ let world: RealAgentWorld;
 let agentId: string;
 
 beforeAll(async () => {
-  world = await realAgentWorld("real-claude", { AGENT_SILENCE_SECONDS: "90" });
+  world = await realAgentWorld("real-claude", { AGENT_SILENCE_SECONDS: "90", SCHEDULER_INTERVAL_MS: "500" });
   agentId = (await presetProfile(world, "claude-code")).id;
 }, 120_000);
 
@@ -137,6 +137,14 @@ describe("Claude Code from its preset", () => {
     expect(JSON.stringify(request.body.messages)).toContain("[script:write-hello]");
     expect(JSON.stringify(request.body.messages)).toContain("Say it louder");
   }, 180_000);
+
+  it("keeps the session files for the task's follow-ups, and removes them with its worktree when the task is deleted", async () => {
+    const sessions = path.join(os.tmpdir(), "taskboard-agent-sessions", world.wsId, taskId);
+    expect(fs.readdirSync(path.join(sessions, agentId, ".claude", "projects")).length).toBeGreaterThan(0);
+    expect((await world.server.call("DELETE", `${world.base()}/tasks/${taskId}`, { token: world.token })).status).toBe(204);
+    await eventually(async () => (fs.existsSync(sessions) ? undefined : true), 30_000, "the session files to go");
+    expect(fs.existsSync(worktree(world, taskId))).toBe(false);
+  }, 60_000);
 
   it("ends the turn without the change when the person rejects", async () => {
     const t = await task(world, "Rejected write");
