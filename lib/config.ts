@@ -23,6 +23,11 @@ export function databaseKind(): "pglite" | "postgresql" {
   return databaseUrl() ? "postgresql" : "pglite";
 }
 
+/** After this long without a word from its agent, a running run shows "no output for N min". */
+export function agentSilenceSeconds(): number {
+  return positiveInt(process.env.AGENT_SILENCE_SECONDS, 300);
+}
+
 export function accessTokenExpireDays(): number {
   return positiveInt(process.env.ACCESS_TOKEN_EXPIRE_DAYS, 7);
 }

@@ -34,12 +34,26 @@ const server = spawn(process.execPath, [path.join(root, "node_modules/next/dist/
     ADMIN_USERNAME: E2E_ADMIN.username,
     ADMIN_PASSWORD: E2E_ADMIN.password,
     GITHUB_WEBHOOK_SECRET: E2E_GITHUB_WEBHOOK_SECRET,
+    // The agents' model APIs: the scripted model server tests/e2e/real-claude.spec.ts starts on E2E_PORT + 2000.
+    ...scriptedModelEnv(`http://127.0.0.1:${Number(port) + 2000}`),
+    // A short threshold, so tests/e2e/real-claude.spec.ts sees a quiet run's card within seconds.
+    AGENT_SILENCE_SECONDS: "3",
     // tests/e2e/webhooks.spec.ts delivers to a receiver on 127.0.0.1.
     WEBHOOKS_ALLOW_PRIVATE_ADDRESSES: "true",
     // tests/e2e/repository-credential.spec.ts serves its git remote on 127.0.0.1.
     REPOSITORIES_ALLOW_PRIVATE_ADDRESSES: "true",
   },
 });
+function scriptedModelEnv(url) {
+  return {
+    ANTHROPIC_BASE_URL: url,
+    ANTHROPIC_API_KEY: "sk-ant-e2e",
+    OPENAI_BASE_URL: `${url}/v1`,
+    OPENAI_API_KEY: "sk-e2e",
+    GOOGLE_GEMINI_BASE_URL: url,
+    GEMINI_API_KEY: "gemini-e2e",
+  };
+}
 const cleanUp = () => fs.rmSync(dataDir, { recursive: true, force: true });
 for (const signal of ["SIGINT", "SIGTERM"]) {
   process.on(signal, () => {

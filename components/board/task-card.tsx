@@ -7,6 +7,7 @@ import type { Task } from "@/lib/client/types";
 import type { ColumnKey } from "@/lib/tasks/columns";
 import { Spinner } from "@/components/ui/field";
 import { FixConflictsButton } from "@/components/executions/fix-conflicts-button";
+import { RunningLabel } from "@/components/runs/run-quiet-note";
 import { useWorkspaceUi } from "@/components/workspace/workspace-context";
 import { QUESTION_STATUS } from "@/lib/questions/statuses";
 import { RUN_STATUS } from "@/lib/runs/statuses";
@@ -183,7 +184,7 @@ function RunStatus({ task }: { task: Task }) {
     return (
       <span data-testid="run-status" className="flex items-center gap-1 text-slate-700 dark:text-slate-300">
         <Spinner label={status === RUN_STATUS.running ? "Agent running" : "Agent queued"} />{" "}
-        {status === RUN_STATUS.running ? "Agent running" : "Queued"}
+        {status === RUN_STATUS.running ? <RunningLabel task={task} /> : "Queued"}
       </span>
     );
   }

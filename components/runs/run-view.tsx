@@ -12,6 +12,7 @@ import { ACTIVE_RUN_STATUSES, type Question } from "@/lib/client/types";
 import { useAnswer } from "@/components/questions/question-panel";
 import { RunLogList } from "@/components/runs/run-log-list";
 import { DiffView } from "@/components/runs/diff-view";
+import { RunQuietNote } from "@/components/runs/run-quiet-note";
 import { Dialog } from "@/components/ui/dialog";
 import { ErrorText, secondaryButton, Spinner } from "@/components/ui/field";
 import { RUN_STATUS } from "@/lib/runs/statuses";
@@ -99,6 +100,11 @@ export function RunView({
         <div>
           <dt className="text-slate-600 dark:text-slate-400">Agent</dt>
           <dd className="font-medium">{run?.agent_name ?? "Server default"}</dd>
+          {run?.model ? (
+            <dd data-testid="run-model" className="text-xs text-slate-600 dark:text-slate-400">
+              {run.model}
+            </dd>
+          ) : null}
         </div>
         <div>
           <dt className="text-slate-600 dark:text-slate-400">Duration</dt>
@@ -119,6 +125,7 @@ export function RunView({
         </div>
       </dl>
       {data?.error_message ? <ErrorText>{data.error_message}</ErrorText> : null}
+      <RunQuietNote execution={data} noOutput={run?.no_output ?? false} />
       <ErrorText>{cancel.error ? `Not cancelled: ${cancel.error.message}` : null}</ErrorText>
 
       {pending.size > 0 ? <PendingQuestions questions={[...pending].flatMap((id) => openById.get(id) ?? [])} onAnswer={respond} /> : null}

@@ -7,12 +7,12 @@ import {
   useCreateAgent,
   useDeleteAgent,
   useUpdateAgent,
+  type AgentInput,
   type AgentPreset,
-  type AgentProfile,
-  type AgentUpdate,
 } from "@/lib/client/agents";
 import { dangerButton, ErrorText, inputClass, primaryButton, secondaryButton, Spinner } from "@/components/ui/field";
 import { useToast } from "@/components/ui/toast";
+import { AgentEditForm } from "@/components/settings/agent-edit-form";
 
 const card = "rounded-lg border border-slate-200 bg-white p-5 dark:border-slate-800 dark:bg-slate-900";
 const muted = "text-sm text-slate-600 dark:text-slate-400";
@@ -29,7 +29,14 @@ export function AgentsSection({ workspaceId }: { workspaceId: string }) {
   const error = create.error ?? update.error ?? remove.error;
   const addPreset = (preset: AgentPreset) =>
     create.mutate(
-      { name: preset.name, kind: preset.kind, command: preset.command, args: preset.args, env_passthrough: preset.env_passthrough },
+      {
+        name: preset.name,
+        kind: preset.kind,
+        command: preset.command,
+        args: preset.args,
+        env_passthrough: preset.env_passthrough,
+        preset: preset.kind === "acp" ? (preset.preset as AgentInput["preset"]) : null,
+      },
       { onSuccess: () => toast(`Added ${preset.name}`) },
     );
   return (
@@ -122,72 +129,3 @@ export function AgentsSection({ workspaceId }: { workspaceId: string }) {
 }
 
 /** Edits what a profile starts: the program, its arguments (one per line) and the variables it receives. */
-function AgentEditForm({
-  agent,
-  pending,
-  onSave,
-  onCancel,
-}: {
-  agent: AgentProfile;
-  pending: boolean;
-  onSave: (change: AgentUpdate) => void;
-  onCancel: () => void;
-}) {
-  const [name, setName] = useState(agent.name);
-  const [kind, setKind] = useState(agent.kind);
-  const [command, setCommand] = useState(agent.command);
-  const [args, setArgs] = useState(agent.args.join("\n"));
-  const [env, setEnv] = useState(agent.env_passthrough.join(", "));
-  return (
-    <form
-      aria-label={`Edit ${agent.name}`}
-      className="grid w-full grid-cols-2 gap-x-3"
-      onSubmit={(event) => {
-        event.preventDefault();
-        onSave({
-          id: agent.id,
-          name: name.trim(),
-          kind,
-          command: command.trim(),
-          args: args.split("\n").filter((line) => line.trim() !== ""),
-          env_passthrough: env
-            .split(",")
-            .map((item) => item.trim())
-            .filter(Boolean),
-        });
-      }}
-    >
-      <label className="mb-2 block text-sm font-medium">
-        Name
-        <input required value={name} onChange={(e) => setName(e.target.value)} className={inputClass} />
-      </label>
-      <label className="mb-2 block text-sm font-medium">
-        Protocol
-        <select value={kind} onChange={(e) => setKind(e.target.value as AgentProfile["kind"])} className={inputClass}>
-          <option value="acp">Agent Client Protocol</option>
-          <option value="command">Command (instructions on stdin)</option>
-        </select>
-      </label>
-      <label className="col-span-2 mb-2 block text-sm font-medium">
-        Command
-        <input required value={command} onChange={(e) => setCommand(e.target.value)} className={`${inputClass} font-mono`} />
-      </label>
-      <label className="mb-2 block text-sm font-medium">
-        Arguments (one per line)
-        <textarea rows={3} value={args} onChange={(e) => setArgs(e.target.value)} className={`${inputClass} font-mono`} />
-      </label>
-      <label className="mb-2 block text-sm font-medium">
-        Environment passed through (comma-separated names)
-        <input value={env} onChange={(e) => setEnv(e.target.value)} className={`${inputClass} font-mono`} />
-      </label>
-      <div className="col-span-2 flex gap-2">
-        <button type="submit" className={primaryButton} disabled={pending}>
-          {pending ? "Saving…" : "Save profile"}
-        </button>
-        <button type="button" className={secondaryButton} onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
-    </form>
-  );
-}

@@ -88,6 +88,12 @@ describe("driveAcpAgent with the fake agent", () => {
     await expect(drive(cwd, "@fake write ../escaped.txt x")).rejects.toThrow(/outside the task's worktree/);
   });
 
+  it("answers a read of a missing file in the worktree with empty content (Gemini CLI reads before it creates), and still refuses one outside", async () => {
+    const cwd = tempDir();
+    expect((await drive(cwd, "@fake read not-yet.txt")).stopReason).toBe("end_turn");
+    await expect(drive(cwd, "@fake read ../missing-outside.txt")).rejects.toThrow(/outside the task's worktree/);
+  });
+
   it("reports an agent that exits mid-turn in words", async () => {
     const cwd = tempDir();
     const child = spawnAgent(process.execPath, ["-e", "process.stdin.once('data', () => process.exit(3))"], cwd);

@@ -30,6 +30,10 @@ export interface DriveAcpOptions {
   instructions: string;
   /** A session of an earlier run to continue, where the agent supports session/load. */
   resumeSessionId?: string | null;
+  /** `_meta` of session/new (e.g. Claude Code's system prompt addition). */
+  sessionMeta?: Record<string, unknown> | null;
+  /** The model the session says it uses (its model state or "model" configuration option), when it says. */
+  onModel?: (model: string) => void;
   /** MCP servers for the session; a function decides from the agent's capabilities (initialize's answer). */
   mcpServers?: McpServer[] | ((init: InitializeResponse) => McpServer[]);
   /** Once the session exists (new or loaded), before the prompt: so a follow-up can continue it even if this turn fails. */
@@ -79,7 +83,10 @@ export async function driveAcpAgent(options: DriveAcpOptions): Promise<AcpOutcom
       const answer = await options.onPermission(params, aborted);
       return answer.optionId ? { outcome: { outcome: "selected", optionId: answer.optionId } } : { outcome: { outcome: "cancelled" } };
     })
-    .onRequest("fs/read_text_file", async ({ params }) => ({ content: await readInside(cwd, params.path, params.line, params.limit) }))
+    // A missing file reads as empty: Gemini CLI reads a file before creating it and gives up on "not found".
+    .onRequest("fs/read_text_file", async ({ params }) => ({
+      content: await readInside(cwd, params.path, params.line, params.limit).catch(emptyIfMissing),
+    }))
     .onRequest("fs/write_text_file", async ({ params }) => {
       await writeInside(cwd, params.path, params.content);
       return {};
@@ -111,14 +118,20 @@ export async function driveAcpAgent(options: DriveAcpOptions): Promise<AcpOutcom
         if (options.resumeSessionId && init.agentCapabilities?.loadSession) {
           replaying = true;
           try {
-            await agent.request("session/load", { sessionId: options.resumeSessionId, cwd, mcpServers });
+            reportModel(await agent.request("session/load", { sessionId: options.resumeSessionId, cwd, mcpServers }), options.onModel);
           } finally {
             replaying = false;
           }
           sessionId = options.resumeSessionId;
           resumed = true;
         } else {
-          sessionId = (await agent.request("session/new", { cwd, mcpServers })).sessionId;
+          const created = await agent.request("session/new", {
+            cwd,
+            mcpServers,
+            ...(options.sessionMeta ? { _meta: options.sessionMeta } : {}),
+          });
+          reportModel(created, options.onModel);
+          sessionId = created.sessionId;
         }
         options.onSession?.(sessionId, resumed);
         const cancel = () => void agent.notify("session/cancel", { sessionId }).catch(() => {});
@@ -126,6 +139,8 @@ export async function driveAcpAgent(options: DriveAcpOptions): Promise<AcpOutcom
         else options.signal.addEventListener("abort", cancel, { once: true });
         try {
           const response = await agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: options.instructions }] });
+          const answered = quotaOf(response)?.model_usage?.[0]?.model;
+          if (typeof answered === "string" && answered) options.onModel?.(answered);
           return { sessionId, stopReason: response.stopReason, resumed, usage: reportedUsage(response) };
         } finally {
           options.signal.removeEventListener("abort", cancel);
@@ -150,11 +165,38 @@ export function describeAcpFailure(error: unknown): string {
   return String(error);
 }
 
-/** ACP's (unstable) `usage` on the prompt's answer, or the same object under `_meta.usage`. */
+interface Quota {
+  token_count?: Record<string, unknown>;
+  model_usage?: { model?: unknown }[];
+}
+
+/** Gemini CLI's `_meta.quota`: its token counts and, per model, which model answered. */
+function quotaOf(response: object): Quota | null {
+  const quota = (response as { _meta?: { quota?: unknown } | null })._meta?.quota;
+  return quota && typeof quota === "object" ? (quota as Quota) : null;
+}
+
+/** ACP's (unstable) `usage` on the prompt's answer, the same object under `_meta.usage`, or Gemini CLI's `_meta.quota.token_count`. */
 function reportedUsage(response: object): Record<string, unknown> | null {
   const { usage, _meta } = response as { usage?: unknown; _meta?: { usage?: unknown } | null };
-  const found = usage ?? _meta?.usage;
+  const found = usage ?? _meta?.usage ?? quotaOf(response)?.token_count;
   return found && typeof found === "object" && !Array.isArray(found) ? (found as Record<string, unknown>) : null;
+}
+
+function emptyIfMissing(error: unknown): string {
+  if (error instanceof RequestError && error.code === RequestError.resourceNotFound().code) return "";
+  throw error;
+}
+
+/** `models.currentModelId` (unstable model state) or the "model" configuration option's value. */
+function reportModel(response: object | null | undefined, onModel?: (model: string) => void) {
+  const { models, configOptions } = (response ?? {}) as {
+    models?: { currentModelId?: unknown } | null;
+    configOptions?: { id?: unknown; currentValue?: unknown }[] | null;
+  };
+  const fromOptions = Array.isArray(configOptions) ? configOptions.find((option) => option?.id === "model")?.currentValue : undefined;
+  const model = models?.currentModelId ?? fromOptions;
+  if (typeof model === "string" && model) onModel?.(model);
 }
 
 function delay(ms: number): Promise<null> {

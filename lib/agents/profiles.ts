@@ -54,6 +54,9 @@ export function serializeAgentProfile(row: AgentProfile): z.output<typeof agentR
     command: row.command,
     args: row.args,
     env_passthrough: row.envPassthrough,
+    preset: row.preset,
+    model: row.model,
+    system_prompt: row.systemPrompt,
     is_default: row.isDefault,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
@@ -67,6 +70,9 @@ function toColumns<T extends Partial<z.output<typeof createAgentBody>>>(input: T
     command: input.command as T["command"],
     args: input.args as T["args"],
     envPassthrough: input.env_passthrough as T["env_passthrough"],
+    preset: input.preset as T["preset"],
+    model: input.model as T["model"],
+    systemPrompt: input.system_prompt as T["system_prompt"],
     isDefault: input.is_default as T["is_default"],
   };
 }

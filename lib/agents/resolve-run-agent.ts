@@ -19,6 +19,10 @@ export interface AgentSnapshot {
    * secrets, as AGENT_COMMAND always did. A profile's agent gets only its env_passthrough.
    */
   inherit_env: boolean;
+  /** The shipped agent a profile starts (lib/agents/presets.ts), and what the person set in it. Absent on older executions. */
+  preset?: string | null;
+  model?: string | null;
+  system_prompt?: string | null;
 }
 
 export interface RunAgent {
@@ -43,6 +47,9 @@ export async function resolveRunAgent(tx: Tx, workspaceId: string, agentId: stri
         args: profile.args,
         env_passthrough: profile.envPassthrough,
         inherit_env: false,
+        preset: profile.preset,
+        model: profile.model,
+        system_prompt: profile.systemPrompt,
       },
     };
   }

@@ -29,6 +29,10 @@ const noNul = (max: number) =>
     .max(max)
     .regex(/^[^\0]*$/, "Must not contain a null character");
 
+/** The presets the server ships (lib/agents/presets.ts). */
+export const PRESET_IDS = ["claude-code", "codex", "gemini", "opencode", "demo"] as const;
+const presetId = z.enum(PRESET_IDS);
+
 export const agentParams = workspaceParams.extend({ agent_id: z.string() });
 
 export const createAgentBody = z.object({
@@ -41,6 +45,12 @@ export const createAgentBody = z.object({
     .max(50)
     .default([])
     .describe("Names of the server's environment variables the agent receives (API keys)."),
+  preset: presetId
+    .nullable()
+    .default(null)
+    .describe("The shipped agent this profile starts (claude-code, codex, gemini): started from the server's own installation."),
+  model: noNul(200).trim().min(1).nullable().default(null).describe("The agent's model setting (null: the agent's default)."),
+  system_prompt: noNul(20_000).nullable().default(null).describe("Added to the agent's system prompt for every run."),
   is_default: z.boolean().default(false),
 });
 
@@ -50,6 +60,9 @@ export const updateAgentBody = z.object({
   command: createAgentBody.shape.command.optional(),
   args: z.array(noNul(1000)).max(50).optional(),
   env_passthrough: z.array(envName).max(50).optional(),
+  preset: presetId.nullable().optional(),
+  model: noNul(200).trim().min(1).nullable().optional(),
+  system_prompt: noNul(20_000).nullable().optional(),
   is_default: z.boolean().optional(),
 });
 
@@ -61,6 +74,9 @@ export const agentResponse = z.object({
   command: z.string(),
   args: z.array(z.string()),
   env_passthrough: z.array(z.string()),
+  preset: z.string().nullable(),
+  model: z.string().nullable(),
+  system_prompt: z.string().nullable(),
   is_default: z.boolean(),
   created_at: z.string(),
   updated_at: z.string(),
@@ -74,6 +90,8 @@ export const agentPresetResponse = z.object({
   args: z.array(z.string()),
   env_passthrough: z.array(z.string()),
   setup: z.string().describe("What the agent needs on the server (credentials, an installed CLI)."),
+  installed: z.boolean().describe("Whether the agent's program is installed where the server starts it from."),
+  install: z.string().nullable().describe("The command that installs it, when it is not shipped with the server."),
 });
 
 export type AgentProfileResponse = z.output<typeof agentResponse>;

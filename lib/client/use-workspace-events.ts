@@ -8,6 +8,7 @@ import { refreshDependencies } from "@/lib/client/dependencies";
 import { publishLogBatch, type LogBatch } from "@/lib/client/run-log";
 import { boardKeys, executionKeys, questionKeys, scheduleKeys, taskKeys } from "@/lib/client/query-keys";
 import type { Execution, Question, Task, TaskRun } from "@/lib/client/types";
+import { RUN_STATUS } from "@/lib/runs/statuses";
 import { EVENT_TYPES, RESET_EVENT, type EventType, type WorkspaceEvent } from "@/lib/events/event-types";
 
 // Keeps every open page of a workspace current: the server's event stream (the workspace event
@@ -140,9 +141,25 @@ export function applyEvent(client: QueryClient, workspaceId: string, type: Event
       const { log, ...execution } = data as Execution & { log?: LogBatch };
       if (log) publishLogBatch(execution.id, log);
       client.setQueryData<Execution>(executionKeys.detail(workspaceId, execution.id), (old) => ({ ...old, ...execution }));
+      patchRunActivity(client, workspaceId, execution);
       return;
     }
   }
+}
+
+/** A running run's last word on its card ("no output for N min"); written at most every 10 s per card. */
+function patchRunActivity(client: QueryClient, workspaceId: string, execution: Execution) {
+  if (execution.status !== RUN_STATUS.running || !execution.task_id) return;
+  const at = execution.last_activity_at ?? execution.started_at;
+  const known = findTask(client, workspaceId, execution.task_id);
+  if (!at || !known) return;
+  const before = known.latest_run_activity_at ? Date.parse(known.latest_run_activity_at) : 0;
+  if (Date.parse(at) - before < 10_000 && known.latest_run_silence_seconds != null) return;
+  patchTask(client, workspaceId, execution.task_id, (task) => ({
+    ...task,
+    latest_run_activity_at: at,
+    latest_run_silence_seconds: execution.silence_after_seconds ?? task.latest_run_silence_seconds ?? null,
+  }));
 }
 
 /** Fetches one task and puts it in place: the small query to run when an event says too little. */

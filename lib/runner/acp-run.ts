@@ -5,6 +5,8 @@ import type { AgentSnapshot } from "@/lib/agents/resolve-run-agent";
 import { agentPresets } from "@/lib/agents/presets";
 import type { RunUsage } from "@/lib/tasks/schemas";
 import { agentCommand } from "@/lib/runner/config";
+import { recordEvents } from "@/lib/events/record-events";
+import { serializeTaskRun } from "@/lib/runs/serialize";
 
 // What the runner needs around one ACP turn: the agent to start, the session to continue, and what
 // the agent reported about its usage and in its last words.
@@ -33,6 +35,18 @@ export async function previousSession(db: Db, execution: Execution): Promise<str
     select: { acpSessionId: true },
   });
   return earlier?.acpSessionId ?? null;
+}
+
+/** The model the agent's session says it uses, on the task run (the run view shows it). */
+export async function recordRunModel(db: Db, execution: Execution, model: string) {
+  try {
+    await db.$transaction(async (tx) => {
+      const run = await tx.taskRun.update({ where: { id: execution.taskRunId }, data: { model: model.slice(0, 200) } });
+      await recordEvents(tx, execution.workspaceId, [{ type: "run.updated", taskId: run.taskId, data: serializeTaskRun(run) }]);
+    });
+  } catch (error) {
+    console.error(`[taskboard] execution ${execution.id}: could not record its model: ${(error as Error).message}`);
+  }
 }
 
 /**

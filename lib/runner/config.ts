@@ -31,6 +31,11 @@ export function reportsDir(): string {
   return path.join(os.tmpdir(), "taskboard-reports");
 }
 
+/** Where an agent's session files wait between runs of one task and profile (outside DATA_DIR and the worktree). */
+export function agentSessionsDir(workspaceId: string, taskId: string, agentId?: string): string {
+  return path.join(os.tmpdir(), "taskboard-agent-sessions", workspaceId, taskId, ...(agentId ? [agentId] : []));
+}
+
 /** Executions running at once in one server process. */
 export function maxConcurrent(): number {
   return positiveInt(process.env.AGENT_MAX_CONCURRENT, 2);

@@ -20,14 +20,24 @@ import { MAX_WAIT_SECONDS, waitForAnswer } from "@/lib/questions/wait-for-answer
 import { appendLogEntries, type LogWriter } from "@/lib/runs/append-log-entries";
 import type { RunUsage } from "@/lib/tasks/schemas";
 import { LogSink } from "@/lib/runner/log-sink";
-import { agentOf, previousSession, ReportText, UsageTally } from "@/lib/runner/acp-run";
+import { agentOf, previousSession, recordRunModel, ReportText, UsageTally } from "@/lib/runner/acp-run";
 import { concludeWorkdir } from "@/lib/runner/conclude-workdir";
 import { prepareWorkdir } from "@/lib/runner/prepare-workdir";
 import { WorkdirError, type PreparedWorkdir, type WorkdirLog } from "@/lib/runs/workdir";
 import { agentEnvironment } from "@/lib/runner/environment";
+import { AgentNotInstalled, launchAgent, notInstalledMessage, type AgentLaunch } from "@/lib/agents/launch-agent";
 import { sweepOrphans } from "@/lib/runner/recovery";
 import { killGroup, stopGroup } from "@/lib/server/processes";
-import { apiUrl, killGraceMs, logFlushMs, maxConcurrent, reportsDir, runnerPollMs, timeoutSeconds } from "@/lib/runner/config";
+import {
+  agentSessionsDir,
+  apiUrl,
+  killGraceMs,
+  logFlushMs,
+  maxConcurrent,
+  reportsDir,
+  runnerPollMs,
+  timeoutSeconds,
+} from "@/lib/runner/config";
 
 // The runner of one server process. It claims queued executions (FOR UPDATE SKIP LOCKED, so with
 // several instances on one PostgreSQL each is claimed once), prepares the task's working directory,
@@ -37,6 +47,7 @@ import { apiUrl, killGraceMs, logFlushMs, maxConcurrent, reportsDir, runnerPollM
 // outcome. AGENT_MAX_CONCURRENT applies per server process.
 
 const REPORT_MAX_BYTES = 64 * 1024;
+const SPEAKING = new Set(["agent_message_chunk", "tool_call", "plan"]);
 /** After session/cancel, how long an ACP agent has to end its turn before its process group is stopped. */
 const ACP_CANCEL_MS = 2000;
 const SWEEP_EVERY_MS = 30_000;
@@ -51,6 +62,8 @@ interface Ran {
   /** The agent's own closing words (ACP), when it wrote no report file. */
   report: string | null;
   usage: RunUsage | null;
+  /** Whether the agent said or did anything: a message, a tool call or a plan (ACP), a line of output (command). */
+  spoke: boolean;
 }
 type Claimed = Execution & { task: { title: string; prUrl: string | null } };
 
@@ -255,11 +268,45 @@ export class Runner implements RunnerHandle {
     fs.rmSync(reportFile, { force: true });
     sink.push("prompt", { text: instructions });
 
-    const child = spawn(agent.command, agent.args, {
+    let launch: AgentLaunch;
+    try {
+      const env = agentEnvironment({ ...execution, instructions }, { secret, workdir: cwd, reportFile }, agent);
+      const sessions = execution.agentId ? agentSessionsDir(execution.workspaceId, execution.taskId, execution.agentId) : undefined;
+      launch = launchAgent(agent, env, cwd, sessions);
+    } catch (error) {
+      const message =
+        error instanceof AgentNotInstalled ? error.message : `could not start the agent (${agent.name}): ${(error as Error).message}`;
+      sink.push("error", { message });
+      await sink.close();
+      await finishExecution(this.db, execution.id, { status: RUN_STATUS.failed, errorMessage: message });
+      return;
+    }
+    try {
+      await this.runLaunched(entry, execution, agent, launch, { cwd, instructions, secret, sink, reportFile, gitLog });
+    } finally {
+      launch.cleanup();
+    }
+  }
+
+  private async runLaunched(
+    entry: Active,
+    execution: Claimed,
+    agent: AgentSnapshot,
+    launch: AgentLaunch,
+    {
+      cwd,
+      instructions,
+      secret,
+      sink,
+      reportFile,
+      gitLog,
+    }: { cwd: string; instructions: string; secret: string; sink: LogSink; reportFile: string; gitLog: WorkdirLog },
+  ) {
+    const child = spawn(launch.command, launch.args, {
       cwd,
       detached: true, // its own process group (and session), so cancel and timeout reach all of it
       stdio: ["pipe", "pipe", "pipe"],
-      env: agentEnvironment({ ...execution, instructions }, { secret, workdir: cwd, reportFile }, agent),
+      env: launch.env,
     });
     entry.child = child;
     entry.acp = agent.kind === "acp";
@@ -269,7 +316,7 @@ export class Runner implements RunnerHandle {
       child.once("error", resolve);
     });
     if (spawnError) {
-      const message = `could not start the agent (${agent.name}): ${spawnError.message}`;
+      const message = notInstalledMessage(agent, spawnError) ?? `could not start the agent (${agent.name}): ${spawnError.message}`;
       sink.push("error", { message });
       await sink.close();
       await finishExecution(this.db, execution.id, { status: RUN_STATUS.failed, errorMessage: message });
@@ -295,7 +342,7 @@ export class Runner implements RunnerHandle {
 
     const ran =
       agent.kind === "acp"
-        ? await this.driveAcp(entry, execution, agent, { child, cwd, instructions, secret, sink, exited })
+        ? await this.driveAcp(entry, execution, agent, { child, cwd, instructions, secret, sink, exited, sessionMeta: launch.sessionMeta })
         : await this.driveCommand(entry, child, instructions, sink, exited);
     // Nothing of the execution outlives it.
     killGroup(pid, "SIGTERM");
@@ -314,6 +361,8 @@ export class Runner implements RunnerHandle {
       report: readReport(reportFile) ?? ran.report ?? (sink.tail.join("\n") || null),
       lastActivityAt: sink.lastActivityAt,
       usage: ran.usage,
+      // An ACP agent changes files only through tool calls, so "no message, no tool call" is also "no change".
+      noOutput: verdict.status === RUN_STATUS.succeeded && !ran.spoke,
     };
     fs.rmSync(reportFile, { force: true });
     await finishExecution(this.db, execution.id, outcome);
@@ -346,7 +395,7 @@ export class Runner implements RunnerHandle {
         break;
       }
     }
-    return { verdict: verdict(entry, code, signal, sink.lastStderrLine), report: null, usage: null };
+    return { verdict: verdict(entry, code, signal, sink.lastStderrLine), report: null, usage: null, spoke: sink.tail.length > 0 };
   }
 
   /**
@@ -357,12 +406,21 @@ export class Runner implements RunnerHandle {
     entry: Active,
     execution: Claimed,
     agent: AgentSnapshot,
-    run: { child: ChildProcess; cwd: string; instructions: string; secret: string; sink: LogSink; exited: Exited },
+    run: {
+      child: ChildProcess;
+      cwd: string;
+      instructions: string;
+      secret: string;
+      sink: LogSink;
+      exited: Exited;
+      sessionMeta: Record<string, unknown> | null;
+    },
   ): Promise<Ran> {
     const { child, sink } = run;
     child.stderr!.on("data", (chunk: Buffer) => sink.write("stderr", chunk));
     const usage = new UsageTally();
     const report = new ReportText();
+    let spoke = false;
     const resume = await previousSession(this.db, execution);
     let result: Verdict;
     try {
@@ -371,6 +429,7 @@ export class Runner implements RunnerHandle {
         cwd: run.cwd,
         instructions: run.instructions,
         resumeSessionId: resume,
+        sessionMeta: run.sessionMeta,
         // The board's own MCP server, as the run's agent token, where the agent can reach MCP over HTTP.
         mcpServers: (init) =>
           init.agentCapabilities?.mcpCapabilities?.http
@@ -384,9 +443,11 @@ export class Runner implements RunnerHandle {
               ]
             : [],
         onSession: (sessionId, resumed) => void this.recordSession(execution.id, sessionId, resumed),
+        onModel: (model) => void recordRunModel(this.db, execution, model),
         onUpdate: (update) => {
           usage.see(update);
           report.see(update);
+          if (SPEAKING.has(update.sessionUpdate)) spoke = true;
           sink.push(update.sessionUpdate, update as unknown as Record<string, unknown>, JSON.stringify(update).length);
         },
         onPermission: (request, signal) => this.askPermission(execution, request, signal, sink),
@@ -408,7 +469,7 @@ export class Runner implements RunnerHandle {
     const { code } = await Promise.race([run.exited, delay(killGraceMs() + 1000).then(() => ({ code: null }))]);
     if (entry.stop) result = { status: entry.stop.status, exitCode: code, errorMessage: entry.stop.message };
     else result = { ...result, exitCode: code };
-    return { verdict: result, report: report.text(), usage: usage.value() };
+    return { verdict: result, report: report.text(), usage: usage.value(), spoke };
   }
 
   /**

@@ -25,6 +25,8 @@ export interface Outcome {
   lastActivityAt?: Date | null;
   /** What the agent reported (never estimated); stored on the task run. */
   usage?: RunUsage | null;
+  /** A succeeded run that said nothing, called no tool and changed nothing (the runner decides). */
+  noOutput?: boolean;
 }
 
 /**
@@ -88,6 +90,7 @@ export async function finishExecution(
         finishedAt: now,
         durationSeconds: duration,
         ...(outcome.usage ? { usage: { ...outcome.usage } } : {}),
+        ...(outcome.noOutput ? { noOutput: true } : {}),
       },
     });
     await tx.authToken.updateMany({

@@ -62,6 +62,10 @@ export const execution = z.object({
   error_message: z.string().nullable(),
   line_count: z.int(),
   last_activity_at: z.string().nullable(),
+  silence_after_seconds: z
+    .int()
+    .optional()
+    .describe('AGENT_SILENCE_SECONDS: a running execution with no log entry for this long is shown as "no output for N min".'),
   started_at: z.string(),
   finished_at: z.string().nullable(),
   duration: floatNumber().nullable(),

@@ -1,3 +1,4 @@
+import { agentSilenceSeconds } from "@/lib/config";
 import type { Execution, TaskRun } from "@/lib/generated/prisma/client";
 import type { ExecutionResponse } from "@/lib/runs/schemas";
 import type { RunStatus, RunTrigger } from "@/lib/runs/statuses";
@@ -22,6 +23,8 @@ export function serializeTaskRun(run: TaskRun): TaskRunResponse {
     agent_id: run.agentId,
     agent_name: run.agentName,
     usage: (run.usage as RunUsage | null) ?? null,
+    model: run.model,
+    no_output: run.noOutput,
     commit_sha: run.commitSha,
     files_changed: run.filesChanged,
     lines_added: run.linesAdded,
@@ -42,6 +45,7 @@ export function serializeExecution(execution: Execution): ExecutionResponse {
     error_message: execution.errorMessage,
     line_count: execution.lineCount,
     last_activity_at: execution.lastActivityAt?.toISOString() ?? null,
+    silence_after_seconds: agentSilenceSeconds(),
     started_at: execution.startedAt.toISOString(),
     finished_at: execution.finishedAt?.toISOString() ?? null,
     duration: execution.duration,

@@ -2,6 +2,7 @@ import { statement, type Sql, type Statement } from "@/lib/db/sql";
 import { workspaceReadStatement, type WorkspaceRead } from "@/lib/auth/authenticate";
 import type { TaskResponse } from "@/lib/tasks/schemas";
 import { COLUMNS, SORT_FIELDS, type ColumnKey } from "@/lib/tasks/columns";
+import { agentSilenceSeconds } from "@/lib/config";
 
 // Every read of tasks goes through here, so every response carries the same board-level enrichment
 // (project and phase names, open questions, the last 10 runs). Each function is ONE prepared SQL
@@ -73,6 +74,12 @@ export function taskJsonSql(workspaceIdExpr: string, taskIdExpr: string): string
 
 const iso = (expr: string) => `to_char(${expr} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
+// A running run's last word, so its card can say "no output for N min": one probe on
+// executions(task_id, status), and only for tasks whose run is running.
+const LATEST_RUN_ACTIVITY = `CASE WHEN e.latest_run_status = 'running' THEN (SELECT ${iso("COALESCE(x.last_activity_at, x.started_at)")}
+    FROM executions x WHERE x.task_id = t.id AND x.status = 'running' ORDER BY x.created_at DESC LIMIT 1) END AS latest_run_activity_at,
+  CASE WHEN e.latest_run_status = 'running' THEN ${agentSilenceSeconds()} END AS latest_run_silence_seconds`;
+
 // A task as TaskResponse. Aliases: `t` the task, `pr` its project, `e` its task_board_extras row
 // (from TASK_JOINS). That row holds the open questions' and the newest runs' JSON, written by
 // triggers (migration task_board_extras) in the records' own shape (lib/tasks/schemas.ts; the
@@ -94,6 +101,7 @@ const TASK_JSON = `(SELECT row_to_json(j) FROM (SELECT
           FROM json_array_elements(e.open_questions) WITH ORDINALITY AS q(question, n)) END AS questions,
   COALESCE(e.runs, '[]'::json) AS task_runs,
   e.latest_run_status, e.latest_run_error, e.latest_run_trigger,
+  ${LATEST_RUN_ACTIVITY},
   COALESCE(e.blocked_by, '{}') AS blocked_by, COALESCE(e.blocks, '{}') AS blocks, COALESCE(e.open_blockers, 0) AS open_blocker_count,
   ${iso("t.created_at")} AS created_at, ${iso("t.updated_at")} AS updated_at, ${iso("t.done_at")} AS done_at) j)`;
 

@@ -155,6 +155,12 @@ export const taskRunResponse = z.object({
   agent_id: z.string().nullable().describe("The agent profile the run used; null for AGENT_COMMAND or the demo agent."),
   agent_name: z.string().nullable().describe('That profile\'s name when the run started ("AGENT_COMMAND" or "Demo agent" without one).'),
   usage: runUsage.nullable().describe("Tokens and cost as the agent reported them; null when it reported none (never estimated)."),
+  model: z
+    .string()
+    .nullable()
+    .optional()
+    .describe("The model the agent said it used (its ACP session configuration); null when it did not say."),
+  no_output: z.boolean().optional().describe("True when the run succeeded with no message, no tool call and no change."),
   commit_sha: z.string().nullable().describe("The task branch's commit after the run; null without a repository or before the run ends."),
   files_changed: z.int().nullable().describe("Files the branch changed against its base (where it left the default branch)."),
   lines_added: z.int().nullable(),
@@ -192,6 +198,16 @@ export const taskResponse = z.object({
   latest_run_status: runStatus.nullable(),
   latest_run_error: z.string().nullable(),
   latest_run_trigger: runTrigger.nullable(),
+  latest_run_activity_at: z
+    .string()
+    .nullable()
+    .optional()
+    .describe("While the latest run is running: when its agent last sent anything (its start if nothing yet); else null."),
+  latest_run_silence_seconds: z
+    .int()
+    .nullable()
+    .optional()
+    .describe('While the latest run is running: AGENT_SILENCE_SECONDS, after which its card says "no output for N min".'),
   blocked_by: z.array(z.string()).describe("Ids of the tasks this one waits for (its blockers), oldest dependency first."),
   blocks: z.array(z.string()).describe("Ids of the tasks that wait for this one (its dependants), oldest dependency first."),
   open_blocker_count: z.int().describe('How many of its blockers are not done; the card shows "blocked by N" while it is above 0.'),

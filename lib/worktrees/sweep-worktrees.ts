@@ -2,6 +2,7 @@ import fs from "node:fs";
 import type { Db } from "@/lib/db/client";
 import { removeWorktree } from "@/lib/git/task-worktree";
 import { repositoryCloneDir } from "@/lib/repositories/repository";
+import { agentSessionsDir } from "@/lib/runner/config";
 
 // Worktrees must not eat the disk: the worktree of a task that is deleted, or done for longer than
 // its repository's worktree_retention_days, is removed (its branch stays, in the clone and on the
@@ -47,5 +48,7 @@ async function forget(db: Db, worktree: { task_id: string; workspace_id: string;
   // Through git while the clone knows the worktree; plain removal when the clone is gone.
   if (fs.existsSync(cloneDir)) await removeWorktree(cloneDir, worktree.path).catch(() => {});
   fs.rmSync(worktree.path, { recursive: true, force: true });
+  // The agents' session files of the task go with its worktree (a later run starts a new session).
+  fs.rmSync(agentSessionsDir(worktree.workspace_id, worktree.task_id), { recursive: true, force: true });
   await db.taskWorktree.deleteMany({ where: { taskId: worktree.task_id } });
 }

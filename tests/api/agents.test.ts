@@ -54,7 +54,12 @@ describe("agent profiles", () => {
     expect(res.status).toBe(200);
     expect(res.body.map((p: { preset: string }) => p.preset)).toEqual(["claude-code", "codex", "gemini", "opencode", "demo"]);
     const gemini = res.body.find((p: { preset: string }) => p.preset === "gemini");
-    expect(gemini).toMatchObject({ kind: "acp", command: "gemini", args: ["--experimental-acp"] });
+    // The shipped agents start from the server's installation; the others say how to install them.
+    expect(gemini).toMatchObject({ kind: "acp", command: "gemini", args: ["--acp"], installed: true, install: null });
+    for (const shipped of ["claude-code", "codex"]) {
+      expect(res.body.find((p: { preset: string }) => p.preset === shipped)).toMatchObject({ installed: true, install: null });
+    }
+    expect(res.body.find((p: { preset: string }) => p.preset === "opencode")).toMatchObject({ install: "npm install -g opencode-ai" });
     const demo = res.body.find((p: { preset: string }) => p.preset === "demo");
     expect(path.isAbsolute(demo.args[0])).toBe(true);
   });

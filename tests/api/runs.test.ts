@@ -61,6 +61,7 @@ describe("manual runs", () => {
         "id",
         "keep_status",
         "last_activity_at",
+        "silence_after_seconds",
         "line_count",
         "report",
         "runner_pid",

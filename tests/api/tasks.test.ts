@@ -367,6 +367,8 @@ if (onPostgres()) {
           "files_changed",
           "lines_added",
           "lines_removed",
+          "model",
+          "no_output",
         ].sort(),
       );
       expect(runs[0]).toMatchObject({

@@ -126,8 +126,20 @@ test("Settings lists agent profiles and the repository section", async ({ page, 
   await codex.getByRole("button", { name: "Edit Codex" }).click();
   const form = agents.getByRole("form", { name: "Edit Codex" });
   await form.getByLabel("Name", { exact: true }).fill("Codex (team key)");
+  await form.getByLabel(/^Model/).fill("gpt-5.4");
+  await form.getByLabel("Added to the agent's system prompt").fill("Answer in English.");
   await form.getByRole("button", { name: "Save profile" }).click();
   await expect(agents.getByTestId("agent-profile").filter({ hasText: "Codex (team key)" })).toBeVisible();
+  // A profile added from a preset keeps it (so the server starts its own installation), and what a person set.
+  const saved = await api.call<{ name: string; preset: string | null; model: string | null; system_prompt: string | null }[]>(
+    "GET",
+    `/api/workspaces/${ws.id}/agents`,
+  );
+  expect(saved.find((agent) => agent.name === "Codex (team key)")).toMatchObject({
+    preset: "codex",
+    model: "gpt-5.4",
+    system_prompt: "Answer in English.",
+  });
 
   const repository = page.getByRole("region", { name: "Repository" });
   await expect(repository.getByLabel("Git URL or path on the server")).toBeVisible();

@@ -31,6 +31,8 @@ export const TASK_FIELDS = [
   "latest_run_status",
   "latest_run_error",
   "latest_run_trigger",
+  "latest_run_activity_at",
+  "latest_run_silence_seconds",
   "blocked_by",
   "blocks",
   "open_blocker_count",
