@@ -10,7 +10,7 @@ import {
   type AgentInput,
   type AgentPreset,
 } from "@/lib/client/agents";
-import { dangerButton, ErrorText, inputClass, primaryButton, secondaryButton, Spinner } from "@/components/ui/field";
+import { dangerButton, ErrorText, secondaryButton, Spinner } from "@/components/ui/field";
 import { useToast } from "@/components/ui/toast";
 import { AgentEditForm } from "@/components/settings/agent-edit-form";
 
