@@ -1,9 +1,6 @@
-import { execFileSync } from "node:child_process";
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { Api, column, openBoard, screenshot, signIn } from "./helpers";
+import { Api, bareRepository, column, openBoard, screenshot, signIn } from "./helpers";
 
 // The permission round trip in a real browser against the real runner: an ACP profile starts the
 // fake agent (tests/fixtures/fake-acp-agent.mjs, the same SDK real adapters use), whose default turn
@@ -148,18 +145,3 @@ test("Settings lists agent profiles and the repository section", async ({ page, 
   await profile.getByRole("button", { name: "Delete Claude Code" }).click();
   await expect(agents.getByTestId("agent-profile").filter({ hasText: "Claude Code" })).toHaveCount(0);
 });
-
-/** A bare repository with one commit on main, as a remote on the server's disk (administrators may connect one). */
-function bareRepository(): string {
-  const remote = fs.mkdtempSync(path.join(os.tmpdir(), "e2e-remote-"));
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), "e2e-clone-"));
-  const git = (cwd: string, ...args: string[]) =>
-    execFileSync("git", ["-c", "user.name=E2E", "-c", "user.email=e2e@example.invalid", ...args], { cwd, stdio: "pipe" });
-  git(remote, "init", "--bare", "-b", "main");
-  git(work, "init", "-b", "main");
-  fs.writeFileSync(path.join(work, "README.md"), "A project.\n");
-  git(work, "add", ".");
-  git(work, "commit", "-m", "Start");
-  git(work, "push", remote, "main");
-  return remote;
-}

@@ -1,9 +1,6 @@
-import { execFileSync } from "node:child_process";
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { Api, column, openBoard, screenshot, signIn } from "./helpers";
+import { Api, bareRepository, column, openBoard, screenshot, signIn } from "./helpers";
 
 // Board automation (docs/board-automation.md) in a browser: a run started from a Backlog card moves
 // the card to In progress, and its success with changes on the task's branch moves it to In review,
@@ -22,7 +19,10 @@ test("a card moves to In progress when its run starts and to In review when the 
     { name: "Fake ACP", kind: "acp", command: process.execPath, args: [FAKE_AGENT], is_default: true },
     201,
   );
-  await api.call("PUT", `/api/workspaces/${ws.id}/repository`, { url: bareRepository(), default_branch: "main" });
+  await api.call("PUT", `/api/workspaces/${ws.id}/repository`, {
+    url: bareRepository({ "CHANGELOG.md": "Version 1.\n" }),
+    default_branch: "main",
+  });
   await api.task(ws.id, { title: "Write the changelog", status: "backlog" });
 
   await signIn(page, `/w/${ws.id}`);
@@ -81,18 +81,3 @@ test("an owner turns board automation off in Settings", async ({ page, request }
   await api.call("POST", `/api/workspaces/${ws.id}/tasks/${task.id}/runs`, {}, 202);
   expect((await api.call<{ status: string }>("GET", `/api/workspaces/${ws.id}/tasks/${task.id}`)).status).toBe("todo");
 });
-
-/** A bare repository with one commit on main, as a remote on the server's disk (administrators may connect one). */
-function bareRepository(): string {
-  const remote = fs.mkdtempSync(path.join(os.tmpdir(), "e2e-remote-"));
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), "e2e-clone-"));
-  const git = (cwd: string, ...args: string[]) =>
-    execFileSync("git", ["-c", "user.name=E2E", "-c", "user.email=e2e@example.invalid", ...args], { cwd, stdio: "pipe" });
-  git(remote, "init", "--bare", "-b", "main");
-  git(work, "init", "-b", "main");
-  fs.writeFileSync(path.join(work, "CHANGELOG.md"), "Version 1.\n");
-  git(work, "add", ".");
-  git(work, "commit", "-m", "Start");
-  git(work, "push", remote, "main");
-  return remote;
-}

@@ -1,3 +1,7 @@
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { expect, type APIRequestContext, type Locator, type Page } from "@playwright/test";
 import { E2E_ADMIN } from "../../scripts/lib/e2e-admin.mjs";
 
@@ -107,4 +111,19 @@ export async function dragCard(page: Page, from: Locator, to: Locator, offsetY =
   await page.mouse.move(target.x + target.width / 2, target.y + target.height / 2 + offsetY, { steps: 15 });
   await expect(dragAnnouncements(page)).toContainText(`is over task ${targetTitle} in`);
   await page.mouse.up();
+}
+
+/** A bare repository with one commit on main (holding `files`), as a remote on the server's disk (administrators may connect one). */
+export function bareRepository(files: Record<string, string> = { "README.md": "A project.\n" }): string {
+  const remote = fs.mkdtempSync(path.join(os.tmpdir(), "e2e-remote-"));
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), "e2e-clone-"));
+  const git = (cwd: string, ...args: string[]) =>
+    execFileSync("git", ["-c", "user.name=E2E", "-c", "user.email=e2e@example.invalid", ...args], { cwd, stdio: "pipe" });
+  git(remote, "init", "--bare", "-b", "main");
+  git(work, "init", "-b", "main");
+  for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(work, name), text);
+  git(work, "add", ".");
+  git(work, "commit", "-m", "Start");
+  git(work, "push", remote, "main");
+  return remote;
 }

@@ -1,10 +1,9 @@
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { startScriptedModel, type ScriptedModel } from "../fixtures/scripted-model";
-import { Api, column, openBoard, screenshot, signIn } from "./helpers";
+import { Api, bareRepository, column, openBoard, screenshot, signIn } from "./helpers";
 
 // The real Claude Code in a real browser: a profile made from the shipped preset, a run started from
 // the card, its Write permission answered on the board, the file in the diff. The model is the
@@ -147,18 +146,3 @@ test("a run whose agent went quiet says so on its card and in its run view", asy
   await api.call("POST", `/api/workspaces/${ws.id}/executions/${run.id}/cancel`);
   await expect(card.getByTestId("run-status")).toContainText("Run cancelled", { timeout: 30_000 });
 });
-
-/** A bare repository with one commit on main, as a remote on the server's disk. */
-function bareRepository(): string {
-  const remote = fs.mkdtempSync(path.join(os.tmpdir(), "e2e-remote-"));
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), "e2e-clone-"));
-  const git = (cwd: string, ...args: string[]) =>
-    execFileSync("git", ["-c", "user.name=E2E", "-c", "user.email=e2e@example.invalid", ...args], { cwd, stdio: "pipe" });
-  git(remote, "init", "--bare", "-b", "main");
-  git(work, "init", "-b", "main");
-  fs.writeFileSync(path.join(work, "README.md"), "A project.\n");
-  git(work, "add", ".");
-  git(work, "commit", "-m", "Start");
-  git(work, "push", remote, "main");
-  return remote;
-}
