@@ -7,7 +7,8 @@ import { describe, expect, it } from "vitest";
 // `node scripts/x.mjs` counts) when it starts with a top folder of the repository, or is one of its
 // top-level files. Placeholders (`<name>`, `{id}`, `*`, `…`) end the checked part: such a path is
 // checked up to its last concrete directory. A Next.js dynamic segment (`[task_id]`) must exist as
-// written, or as some `[…]` folder at that place. Fenced code blocks are examples, not read.
+// written, or as some `[…]` folder at that place. Fenced code blocks are examples, not read. And
+// docs/README.md, the index, links every page.
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -86,5 +87,11 @@ describe("paths named in the docs", () => {
         .map((named) => `${file}: ${named}`),
     );
     expect(missing).toEqual([]);
+  });
+
+  it("docs/README.md links every page under docs/", () => {
+    const index = namedPaths(fs.readFileSync(path.join(root, "docs/README.md"), "utf8"), "docs/README.md");
+    const pages = markdownFiles().filter((file) => file.startsWith("docs/") && file !== "docs/README.md");
+    expect(pages.filter((page) => !index.includes(page))).toEqual([]);
   });
 });
