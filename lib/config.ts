@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { appConfigured } from "@/lib/github/settings";
 
-// Every setting the server reads from the environment, in one place (the README's table mirrors it).
+// Every setting the server reads from the environment, in one place (docs/configuration.md mirrors it).
 
 export function dataDir(): string {
   return path.resolve(/*turbopackIgnore: true*/ process.env.DATA_DIR || "./data");

@@ -3,7 +3,7 @@ import { queryInt } from "@/lib/api/validation";
 import { ACTOR_TYPES, EVENT_TYPES } from "@/lib/events/event-types";
 import { eventCursor } from "@/lib/events/schemas";
 
-// A task's activity: its entries of the workspace event log, newest first (lib/openapi/operations/activity.ts).
+// A task's activity: its entries of the workspace event log, newest first (the operation: lib/openapi/operations/dependencies.ts).
 
 export const activityQuery = z.object({
   before: eventCursor

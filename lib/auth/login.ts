@@ -7,7 +7,7 @@ import { loginLimiters, type LoginLimiter } from "@/lib/auth/login-limiters";
 import { authSecret } from "@/lib/auth/secret";
 import { timingDummyHash, verifyPassword } from "@/lib/auth/password";
 
-// Login limits (README, "Login limits"). Two counters, both taken BEFORE the password is checked
+// Login limits (docs/api.md, "Login limits"). Two counters, both taken BEFORE the password is checked
 // and given back when it was right, so parallel guesses are counted before any of them finishes:
 // - per username and client address: LOGIN_RATE_LIMIT_PER_MINUTE attempts a minute;
 // - per username, from any address: LOGIN_RATE_LIMIT_PER_USERNAME_PER_HOUR attempts an hour, not

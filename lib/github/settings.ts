@@ -2,7 +2,7 @@ import { createPrivateKey } from "node:crypto";
 import fs from "node:fs";
 import { z } from "zod";
 
-// The GitHub App's settings, read from the environment (README's configuration table lists them).
+// The GitHub App's settings, read from the environment (docs/configuration.md lists them).
 // Functions take the environment as a parameter so tests can point one process at a fake GitHub.
 
 const GITHUB_COM_API = "https://api.github.com";

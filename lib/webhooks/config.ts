@@ -1,6 +1,6 @@
 import { positiveInt, positiveNumber } from "@/lib/config";
 
-// The delivery worker's settings from the environment (docs/webhooks.md and the README list them).
+// The delivery worker's settings from the environment (docs/webhooks.md and docs/configuration.md list them).
 
 /** WEBHOOKS_ALLOW_PRIVATE_ADDRESSES=true lets deliveries reach loopback and private addresses (local development). */
 export function allowPrivateAddresses(): boolean {

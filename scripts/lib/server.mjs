@@ -8,10 +8,10 @@ import { root } from "./build-state.mjs";
 /**
  * Starts the production server (`next start`) on a free port with its own fresh database, for
  * tests and benchmarks. Returns its URL and a stop function that also removes what it made.
- * @param {{ databaseUrl?: string, env?: Record<string, string>, label?: string, dataDir?: string }} [options]
+ * @param {{ databaseUrl?: string, env?: Record<string, string>, label?: string, dataDir?: string, port?: number }} [options]
  */
-export async function startServer({ databaseUrl, env = {}, label = "server", dataDir: givenDataDir } = {}) {
-  const port = await freePort();
+export async function startServer({ databaseUrl, env = {}, label = "server", dataDir: givenDataDir, port: givenPort } = {}) {
+  const port = givenPort ?? (await freePort());
   const dataDir = givenDataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), `taskboard-${label}-`));
   const child = spawn(
     process.execPath,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { engineServer, newStore, type EngineServer, type Store } from "../helpers/engine";
 
-// Login limits (README, "Login limits") on servers of their own, so the counts start from zero.
+// Login limits (docs/api.md, "Login limits") on servers of their own, so the counts start from zero.
 // Every request here comes from 127.0.0.1. Other clients are shown the only honest way a test on
 // one machine can: the server is told it sits behind one proxy (TRUST_PROXY=1), and the test plays
 // that proxy, naming the client in X-Forwarded-For the way a proxy appends it.

@@ -9,11 +9,11 @@ import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import pg from "pg";
-import { needsBuild, root } from "./lib/build-state.mjs";
-import { startServer } from "./lib/server.mjs";
-import { createScratchDatabase, postgresReachable } from "./lib/postgres.mjs";
-import { ANALYZE_STATEMENTS, seedSql } from "./lib/bench-seed.mjs";
-import { markdownTable, writeBetweenMarkers } from "./lib/bench-report.mjs";
+import { needsBuild, root } from "../lib/build-state.mjs";
+import { startServer } from "../lib/server.mjs";
+import { createScratchDatabase, postgresReachable } from "../lib/postgres.mjs";
+import { ANALYZE_STATEMENTS, seedSql } from "../lib/bench-seed.mjs";
+import { markdownTable, writeBetweenMarkers } from "../lib/bench-report.mjs";
 
 const DURATION = Number(process.env.BENCH_DURATION) || 10;
 const CONNECTIONS = 20;

@@ -8,9 +8,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { needsBuild, root } from "./lib/build-state.mjs";
-import { startServer } from "./lib/server.mjs";
-import { createScratchDatabase, postgresReachable } from "./lib/postgres.mjs";
+import { needsBuild, root } from "../lib/build-state.mjs";
+import { startServer } from "../lib/server.mjs";
+import { createScratchDatabase, postgresReachable } from "../lib/postgres.mjs";
 import { spawnSync } from "node:child_process";
 
 const FIXTURE = path.join(root, "tests/fixtures/agent.mjs");

@@ -8,9 +8,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
-import { needsBuild, root } from "./lib/build-state.mjs";
-import { launchBrowser, signedInPage } from "./lib/bench-browser.mjs";
-import { startServer } from "./lib/server.mjs";
+import { needsBuild, root } from "../lib/build-state.mjs";
+import { launchBrowser, signedInPage } from "../lib/bench-browser.mjs";
+import { startServer } from "../lib/server.mjs";
 
 const TASKS = Number(process.env.BENCH_TASKS || 10_000);
 const RUNS = Number(process.env.BENCH_RUNS || 7);

@@ -4,9 +4,9 @@
 // model got its first request, to show how much is the CLI's own start-up. Prints a table; the
 // figures are written by hand into docs/PERFORMANCE.md and docs/agents.md.
 import { spawnSync } from "node:child_process";
-import { needsBuild, root } from "./lib/build-state.mjs";
-import { startServer } from "./lib/server.mjs";
-import { startScriptedModel } from "../tests/fixtures/scripted-model";
+import { needsBuild, root } from "../lib/build-state.mjs";
+import { startServer } from "../lib/server.mjs";
+import { startScriptedModel } from "../../tests/fixtures/scripted-model";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 8);
 const ADMIN = { username: "admin", password: "bench-admin-password" };

@@ -8,9 +8,9 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { needsBuild, root } from "./lib/build-state.mjs";
-import { launchBrowser, signedInPage } from "./lib/bench-browser.mjs";
-import { startServer } from "./lib/server.mjs";
+import { needsBuild, root } from "../lib/build-state.mjs";
+import { launchBrowser, signedInPage } from "../lib/bench-browser.mjs";
+import { startServer } from "../lib/server.mjs";
 
 const ENTRIES = Number(process.env.BENCH_ENTRIES || 50_000);
 const RUNS = Number(process.env.BENCH_RUNS || 5);

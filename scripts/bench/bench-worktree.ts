@@ -6,8 +6,8 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { branchChanges, commitAll, ensureWorktree, syncClone } from "../lib/git/task-worktree";
-import { directoryBytes } from "../lib/worktrees/worktree-records";
+import { branchChanges, commitAll, ensureWorktree, syncClone } from "../../lib/git/task-worktree";
+import { directoryBytes } from "../../lib/worktrees/worktree-records";
 
 const FILES = Number(process.env.BENCH_FILES ?? 10_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);

@@ -10,10 +10,10 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { needsBuild, root } from "./lib/build-state.mjs";
-import { launchBrowser, signedInPage } from "./lib/bench-browser.mjs";
-import { startServer } from "./lib/server.mjs";
-import { createScratchDatabase, postgresReachable } from "./lib/postgres.mjs";
+import { needsBuild, root } from "../lib/build-state.mjs";
+import { launchBrowser, signedInPage } from "../lib/bench-browser.mjs";
+import { startServer } from "../lib/server.mjs";
+import { createScratchDatabase, postgresReachable } from "../lib/postgres.mjs";
 
 const FAKE_ACP = path.join(root, "tests/fixtures/fake-acp-agent.mjs");
 const RUNS = 20;
