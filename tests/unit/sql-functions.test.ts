@@ -6,42 +6,15 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
-import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { applyMigrations, defaultMigrationsDir, type SqlSession } from "@/lib/db/migrate";
-import { createScratchDatabase } from "../../scripts/lib/postgres.mjs";
+import { applyMigrations, defaultMigrationsDir } from "@/lib/db/migrate";
+import { freshDatabase, type Query } from "../helpers/fresh-database";
 
 const functionsDir = path.resolve(import.meta.dirname, "../../prisma/sql/functions");
 const SCRATCH = "sqlfn_expected";
 
 // Each case migrates a fresh database: ~25 migrations, slow on a busy 2-core machine.
 const TIMEOUT = 120_000;
-
-type Query = (sql: string) => Promise<Record<string, unknown>[]>;
-
-/** A fresh, empty database of the kind under test (PGlite in process, or a scratch PostgreSQL database). */
-async function freshDatabase(): Promise<{ session: SqlSession; query: Query; close(): Promise<void> }> {
-  if (process.env.TEST_DATABASE === "postgresql") {
-    const scratch = await createScratchDatabase("taskboard_sqlfn");
-    const client = new pg.Client({ connectionString: scratch.url });
-    await client.connect();
-    return {
-      session: { query: (sql, params) => client.query(sql, params as unknown[]), exec: (sql) => client.query(sql) },
-      query: async (sql) => (await client.query(sql)).rows,
-      async close() {
-        await client.end();
-        await scratch.drop();
-      },
-    };
-  }
-  const db = new PGlite();
-  return {
-    session: { query: (sql, params) => db.query(sql, params) as Promise<{ rows: Record<string, unknown>[] }>, exec: (sql) => db.exec(sql) },
-    query: async (sql) => (await db.query<Record<string, unknown>>(sql)).rows,
-    close: () => db.close(),
-  };
-}
 
 /**
  * pg_get_functiondef of every function of the public schema (extensions' own excluded), and of

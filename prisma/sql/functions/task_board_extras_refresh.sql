@@ -11,6 +11,9 @@
 -- needs no change here, only a refresh of the rows.
 CREATE OR REPLACE FUNCTION "task_board_extras_refresh"(task_ids TEXT[]) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
+  -- Rows are created and locked first, in id order, and computed after: each statement of this
+  -- (volatile) function sees what committed before it started, so a writer that waited here for
+  -- another writer of the same task sees that one's runs and questions too.
   INSERT INTO "task_board_extras" ("task_id")
   SELECT "id" FROM "tasks" WHERE "id" = ANY(task_ids) ORDER BY "id"
   ON CONFLICT DO NOTHING;
@@ -22,7 +25,8 @@ BEGIN
                'content', q."content", 'context', q."context", 'options', q."options", 'answer', q."answer",
                'status', q."status", 'priority', q."priority", 'execution_id', q."execution_id",
                'created_at', to_char(q."created_at" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-               'answered_at', to_char(q."answered_at" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+               'answered_at', to_char(q."answered_at" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+               'answered_by', q."answered_by")
              ORDER BY q."created_at", q."id")
       FROM "questions" q WHERE q."task_id" = e."task_id" AND q."status" = 'open'),
     "runs" = (
