@@ -72,7 +72,8 @@ export function taskJsonSql(workspaceIdExpr: string, taskIdExpr: string): string
 
 // ---------------------------------------------------------------- SQL
 
-const iso = (expr: string) => `to_char(${expr} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+// taskboard_iso: prisma/sql/functions/taskboard_iso.sql, the one definition of the format.
+const iso = (expr: string) => `taskboard_iso(${expr})`;
 
 // A running run's last word, so its card can say "no output for N min": one probe on
 // executions(task_id, status), and only for tasks whose run is running.

@@ -11,6 +11,8 @@ import { taskRunResponse } from "@/lib/tasks/schemas";
 import { questionResponse } from "@/lib/questions/schemas";
 import { freshDatabase } from "../helpers/fresh-database";
 
+// How the API serves a timestamp (taskboard_iso), like Date.toISOString().
+const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const BEFORE = "20261125104528_agent_presets_model_and_output";
 
 describe("task_board_extras after an upgrade", () => {
@@ -33,7 +35,7 @@ describe("task_board_extras after an upgrade", () => {
         `SELECT runs::text AS runs, open_questions::text AS questions FROM task_board_extras WHERE task_id = 't1'`,
       );
       const [run] = JSON.parse(String(row.runs));
-      expect(run).toMatchObject({ id: "r1", model: null, no_output: false });
+      expect(run).toMatchObject({ id: "r1", model: null, no_output: false, started_at: expect.stringMatching(ISO) });
       expect(Object.keys(run).sort()).toEqual(Object.keys(taskRunResponse.shape).sort());
       const [question] = JSON.parse(String(row.questions));
       expect(question).toMatchObject({ id: "q1", answered_by: null, execution_id: null });

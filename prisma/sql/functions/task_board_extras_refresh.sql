@@ -7,8 +7,8 @@
 -- A question's "task_title" is stored as null and filled in when a page is read, so renaming a task
 -- does not touch this table (and a rename never waits for, or deadlocks with, a run's writer).
 -- A run's JSON is every column of task_runs but workspace_id and created_at, timestamps formatted as
--- the API serves them, so a later served column of task_runs (named as the API names the field)
--- needs no change here, only a refresh of the rows.
+-- the API serves them (taskboard_iso), so a later served column of task_runs (named as the API
+-- names the field) needs no change here, only a refresh of the rows.
 CREATE OR REPLACE FUNCTION "task_board_extras_refresh"(task_ids TEXT[]) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
   -- Rows are created and locked first, in id order, and computed after: each statement of this
@@ -24,8 +24,8 @@ BEGIN
                'id', q."id", 'workspace_id', q."workspace_id", 'task_id', q."task_id", 'task_title', NULL::text,
                'content', q."content", 'context', q."context", 'options', q."options", 'answer', q."answer",
                'status', q."status", 'priority', q."priority", 'execution_id', q."execution_id",
-               'created_at', to_char(q."created_at" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-               'answered_at', to_char(q."answered_at" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+               'created_at', taskboard_iso(q."created_at"),
+               'answered_at', taskboard_iso(q."answered_at"),
                'answered_by', q."answered_by")
              ORDER BY q."created_at", q."id")
       FROM "questions" q WHERE q."task_id" = e."task_id" AND q."status" = 'open'),
@@ -33,8 +33,8 @@ BEGIN
       SELECT json_agg(
                ((to_jsonb(r) - ARRAY['workspace_id', 'created_at'])
                  || jsonb_build_object(
-                      'started_at', to_char(r."started_at" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-                      'finished_at', to_char(r."finished_at" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')))::json
+                      'started_at', taskboard_iso(r."started_at"),
+                      'finished_at', taskboard_iso(r."finished_at")))::json
              ORDER BY r."created_at" DESC, r."id")
       FROM (SELECT * FROM "task_runs" r0 WHERE r0."task_id" = e."task_id" ORDER BY r0."created_at" DESC, r0."id" LIMIT 10) r),
     ("latest_run_status", "latest_run_error", "latest_run_trigger") = (
