@@ -23,7 +23,7 @@ interface Row {
 export async function readActivity(db: Db, workspaceId: string, taskId: string, before: string | undefined, limit: number) {
   const rows = await db.$queryRaw<Row[]>`
     SELECT EXISTS (SELECT 1 FROM tasks t WHERE t.id = ${taskId} AND t.workspace_id = ${workspaceId}) AS found,
-           x.id::text AS id, x.type, x.actor, to_char(x.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at, x.data,
+           x.id::text AS id, x.type, x.actor, taskboard_iso(x.at) AS at, x.data,
            CASE WHEN x.type IN (${TASK_SNAPSHOT[0]}, ${TASK_SNAPSHOT[1]}) THEN (
              SELECT p.data FROM workspace_events p
              WHERE p.task_id = x.task_id AND p.id < x.id AND p.type IN (${TASK_SNAPSHOT[0]}, ${TASK_SNAPSHOT[1]}, ${TASK_SNAPSHOT[2]})

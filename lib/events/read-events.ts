@@ -39,7 +39,7 @@ export function isBehindLog(page: EventPage, cursor: string): boolean {
 export function eventJsonSql(x: string): string {
   return `json_build_object(
        'id', ${x}.id::text, 'type', ${x}.type, 'workspace_id', ${x}.workspace_id, 'task_id', ${x}.task_id, 'actor', ${x}.actor,
-       'at', to_char(${x}.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'data', ${x}.data)::text`;
+       'at', taskboard_iso(${x}.at), 'data', ${x}.data)::text`;
 }
 
 const READ = statement(

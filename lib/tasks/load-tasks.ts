@@ -72,7 +72,8 @@ export function taskJsonSql(workspaceIdExpr: string, taskIdExpr: string): string
 
 // ---------------------------------------------------------------- SQL
 
-const iso = (expr: string) => `to_char(${expr} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+// taskboard_iso: prisma/sql/functions/taskboard_iso.sql, the one definition of the format.
+const iso = (expr: string) => `taskboard_iso(${expr})`;
 
 // A running run's last word, so its card can say "no output for N min": one probe on
 // executions(task_id, status), and only for tasks whose run is running.
@@ -84,8 +85,8 @@ const LATEST_RUN_ACTIVITY = `CASE WHEN e.latest_run_status = 'running' THEN (SEL
 // (from TASK_JOINS). That row holds the open questions' and the newest runs' JSON, written by
 // triggers (migration task_board_extras) in the records' own shape (lib/tasks/schemas.ts; the
 // strict-parse test tests/api/contracts.test.ts holds both to it); a question's task_title is
-// stored as null and set here, so renaming a task needs no write to it. answered_by is added here
-// too, always null: these questions are open, and the stored JSON (task_board_extras_refresh) predates it.
+// stored as null and set here, so renaming a task needs no write to it. The function that writes it
+// is prisma/sql/functions/task_board_extras_refresh.sql (docs/sql-functions.md).
 // row_to_json, not json_build_object: the latter writes `"key" : value, ` (three bytes more per field),
 // which was ~7% of a board response; the JSON is the same, field for field and in the same order.
 const TASK_JSON = `(SELECT row_to_json(j) FROM (SELECT
@@ -97,7 +98,7 @@ const TASK_JSON = `(SELECT row_to_json(j) FROM (SELECT
   pr.name AS project_name,
   CASE WHEN t.phase BETWEEN 1 AND cardinality(pr.phases) THEN pr.phases[t.phase] END AS phase_name,
   CASE WHEN e.open_questions IS NULL THEN '[]'::json
-    ELSE (SELECT json_agg(q.question::jsonb || jsonb_build_object('task_title', t.title, 'answered_by', NULL) ORDER BY q.n)
+    ELSE (SELECT json_agg(q.question::jsonb || jsonb_build_object('task_title', t.title) ORDER BY q.n)
           FROM json_array_elements(e.open_questions) WITH ORDINALITY AS q(question, n)) END AS questions,
   COALESCE(e.runs, '[]'::json) AS task_runs,
   e.latest_run_status, e.latest_run_error, e.latest_run_trigger,

@@ -155,12 +155,8 @@ export const taskRunResponse = z.object({
   agent_id: z.string().nullable().describe("The agent profile the run used; null for AGENT_COMMAND or the demo agent."),
   agent_name: z.string().nullable().describe('That profile\'s name when the run started ("AGENT_COMMAND" or "Demo agent" without one).'),
   usage: runUsage.nullable().describe("Tokens and cost as the agent reported them; null when it reported none (never estimated)."),
-  model: z
-    .string()
-    .nullable()
-    .optional()
-    .describe("The model the agent said it used (its ACP session configuration); null when it did not say."),
-  no_output: z.boolean().optional().describe("True when the run succeeded with no message, no tool call and no change."),
+  model: z.string().nullable().describe("The model the agent said it used (its ACP session configuration); null when it did not say."),
+  no_output: z.boolean().describe("True when the run succeeded with no message, no tool call and no change."),
   commit_sha: z.string().nullable().describe("The task branch's commit after the run; null without a repository or before the run ends."),
   files_changed: z.int().nullable().describe("Files the branch changed against its base (where it left the default branch)."),
   lines_added: z.int().nullable(),
