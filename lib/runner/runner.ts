@@ -125,7 +125,10 @@ export class Runner implements RunnerHandle {
   }
 
   /** Resolves once this process has started the execution, or has left it queued (no room here). */
-  waitStarted(executionId: string, timeoutMs = 3000): Promise<void> {
+  // 10 s, not less: on a loaded 2-core machine making the worktree and the agent's private HOME
+  // took over 3 s, and the answer then lacked runner_pid. Capped or foreign runs stop waiting at
+  // the end of the runner's pass, so only a run this runner is really starting waits this long.
+  waitStarted(executionId: string, timeoutMs = 10_000): Promise<void> {
     const entry = this.active.get(executionId);
     if (entry?.child?.pid) return Promise.resolve();
     return new Promise((resolve) => {
