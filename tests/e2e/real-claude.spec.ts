@@ -132,7 +132,8 @@ test("a run whose agent went quiet says so on its card and in its run view", asy
 
   await signIn(page, `/w/${ws.id}`);
   await openBoard(page, ws.id);
-  const card = column(page, "To do").getByRole("group", { name: "Think quietly" });
+  // The run's start moved the card to In progress (board automation, docs/board-automation.md).
+  const card = column(page, "In progress").getByRole("group", { name: "Think quietly" });
   await expect(card.getByTestId("card-run-quiet")).toContainText(/no output for \d+ s/, { timeout: 90_000 });
   await screenshot(page, "real-claude-quiet-card");
   await card.click();
