@@ -16,11 +16,12 @@ import { ALL_EVENTS, DELIVERY_STATUS, type DeliveryStatus } from "@/lib/webhooks
 import { dangerButton, ErrorText, inputClass, primaryButton, secondaryButton } from "@/components/ui/field";
 import { ShownOnce } from "@/components/ui/shown-once";
 import { useToast } from "@/components/ui/toast";
+import { card } from "@/components/settings/settings-card";
+import { SectionState } from "@/components/ui/section-state";
 
 // Settings → Webhooks (owners): endpoints, the secret shown once, and each endpoint's recent
 // deliveries with "Redeliver" (docs/webhooks.md).
 
-const card = "rounded-lg border border-slate-200 bg-white p-5 dark:border-slate-800 dark:bg-slate-900";
 const muted = "text-slate-600 dark:text-slate-400";
 
 export function WebhooksSection({ workspaceId, isOwner }: { workspaceId: string; isOwner: boolean }) {
@@ -41,19 +42,15 @@ export function WebhooksSection({ workspaceId, isOwner }: { workspaceId: string;
         <>
           <AddWebhookForm workspaceId={workspaceId} onSecret={setSecret} />
           {secret ? <SecretOnce {...secret} onDone={() => setSecret(null)} /> : null}
-          {hooks.isPending ? (
-            <div role="status" aria-label="Loading webhooks" className="h-6 w-48 animate-pulse rounded bg-slate-200 dark:bg-slate-800" />
-          ) : hooks.isError ? (
-            <ErrorText>Could not load the webhooks: {hooks.error.message}</ErrorText>
-          ) : hooks.data.length === 0 ? (
-            <p className={`text-sm ${muted}`}>No webhooks yet.</p>
-          ) : (
-            <ul className="space-y-3" aria-label="Webhook endpoints">
-              {hooks.data.map((hook) => (
-                <WebhookItem key={hook.id} workspaceId={workspaceId} hook={hook} />
-              ))}
-            </ul>
-          )}
+          <SectionState query={hooks} what="the webhooks" empty="No webhooks yet." emptyClassName={`text-sm ${muted}`}>
+            {(data) => (
+              <ul className="space-y-3" aria-label="Webhook endpoints">
+                {data.map((hook) => (
+                  <WebhookItem key={hook.id} workspaceId={workspaceId} hook={hook} />
+                ))}
+              </ul>
+            )}
+          </SectionState>
         </>
       )}
     </section>
