@@ -7,7 +7,17 @@ export const MAX_FILE_LINES = 300;
 export const MAX_COMPONENT_LINES = 150;
 
 const SOURCE = /\.(ts|tsx|mts|mjs|js|cjs)$/;
-const SKIPPED_DIRS = new Set(["node_modules", ".next", ".git", "data", "migrations", "generated", "artifacts", "test-results", "playwright-report"]);
+const SKIPPED_DIRS = new Set([
+  "node_modules",
+  ".next",
+  ".git",
+  "data",
+  "migrations",
+  "generated",
+  "artifacts",
+  "test-results",
+  "playwright-report",
+]);
 const GENERATED = new Set(["next-env.d.ts"]);
 
 export function sourceFiles(root, dir = "") {
