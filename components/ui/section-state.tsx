@@ -33,7 +33,8 @@ export function SectionState<T>({
   children: (data: T) => React.ReactNode;
 }) {
   if (query.isPending) return <Loading label={`Loading ${what}`} skeleton={skeleton} />;
-  if (query.isError)
+  // A failed refetch keeps what was loaded on screen; only data that never arrived is an error here.
+  if (query.isError && query.data === undefined)
     return (
       <ErrorText>
         Could not load {what}: {query.error.message}{" "}
@@ -42,8 +43,9 @@ export function SectionState<T>({
         </button>
       </ErrorText>
     );
-  if (empty !== undefined && isEmpty(query.data)) return <p className={emptyClassName}>{empty}</p>;
-  return children(query.data);
+  const data = query.data as T;
+  if (empty !== undefined && isEmpty(data)) return <p className={emptyClassName}>{empty}</p>;
+  return children(data);
 }
 
 function Loading({ label, skeleton }: { label: string; skeleton: Skeleton }) {
