@@ -6,11 +6,13 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
-    // tests/postgres and tests/pglite hold what only makes sense on one database.
+    // Where tests live is docs/testing.md: a unit test beside its file, tests/unit for the repository as a whole,
+    // tests/api over HTTP; tests/postgres and tests/pglite hold what only makes sense on one database.
     include: [
+      "lib/**/*.test.ts",
+      "components/**/*.test.ts",
       "tests/unit/**/*.test.ts",
       "tests/api/**/*.test.ts",
-      "lib/**/*.test.ts",
       process.env.TEST_DATABASE === "postgresql" ? "tests/postgres/**/*.test.ts" : "tests/pglite/**/*.test.ts",
     ],
     globalSetup: ["tests/setup/global-server.ts"],

@@ -25,6 +25,7 @@ import { workspaceQuery } from "@/lib/client/workspaces";
 import { isStaleBoard, useDropTask } from "@/lib/client/tasks";
 import { DEFAULT_SORT, type ColumnSort, type Task } from "@/lib/client/types";
 import { COLUMNS, type ColumnKey } from "@/lib/tasks/columns";
+import { BoardToolbar } from "@/components/board/board-toolbar";
 import { BoardColumn, type ColumnHandle } from "@/components/board/board-column";
 import { CardBody, type CardData } from "@/components/board/task-card";
 import { useToast } from "@/components/ui/toast";
@@ -103,55 +104,17 @@ export function Board({ workspaceId }: { workspaceId: string }) {
     if (drop.type === "not-in-board-order") toast(`Sort ${COLUMN_TITLE[column]} by board order to reorder it.`);
   };
 
-  const announcements: Announcements = {
-    onDragStart: ({ active }) => `Picked up task ${titleOf(active.data.current)}.`,
-    onDragOver: ({ active, over }) =>
-      !over
-        ? `Task ${titleOf(active.data.current)} is no longer over a column.`
-        : over.id === active.id
-          ? `Task ${titleOf(active.data.current)} is back in its place.`
-          : `Task ${titleOf(active.data.current)} is over ${placeOf(over.data.current)}.`,
-    onDragEnd: ({ active, over }) =>
-      over
-        ? `Task ${titleOf(active.data.current)} was dropped on ${placeOf(over.data.current)}.`
-        : `Task ${titleOf(active.data.current)} was dropped where it was.`,
-    onDragCancel: ({ active }) => `Moving task ${titleOf(active.data.current)} was cancelled. It is back where it was.`,
-  };
-
   return (
     <div className="flex h-full flex-col">
-      <div className="flex items-center gap-3 px-6 pt-4 pb-3">
-        <h1 className="sr-only">{workspace.data ? `${workspace.data.name} board` : "Board"}</h1>
-        <label className="flex items-center gap-2 text-sm">
-          <span>Project</span>
-          <select
-            value={projectId ?? ""}
-            onChange={(event) => setProjectId(event.target.value || null)}
-            className="rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm dark:border-slate-700 dark:bg-slate-900"
-          >
-            <option value="">All projects</option>
-            {(projects.data ?? []).map((project) => (
-              <option key={project.id} value={project.id}>
-                {project.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="flex items-center gap-2 text-sm">
-          <span className="sr-only">Search task titles</span>
-          <input
-            ref={searchRef}
-            type="search"
-            value={search}
-            onChange={(event) => setSearch(event.target.value)}
-            placeholder="Search titles  ( / )"
-            className="w-64 rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm dark:border-slate-700 dark:bg-slate-900"
-          />
-        </label>
-        <p className="ml-auto text-xs text-slate-600 dark:text-slate-400">
-          Press <kbd className="font-mono">?</kbd> for shortcuts
-        </p>
-      </div>
+      <BoardToolbar
+        title={workspace.data ? `${workspace.data.name} board` : "Board"}
+        projects={projects.data ?? []}
+        projectId={projectId}
+        onProjectChange={setProjectId}
+        search={search}
+        onSearchChange={setSearch}
+        searchRef={searchRef}
+      />
       <DndContext
         sensors={sensors}
         collisionDetection={detectCollision}
@@ -195,6 +158,22 @@ export function Board({ workspaceId }: { workspaceId: string }) {
     </div>
   );
 }
+
+// What a screen reader hears while a card moves.
+const announcements: Announcements = {
+  onDragStart: ({ active }) => `Picked up task ${titleOf(active.data.current)}.`,
+  onDragOver: ({ active, over }) =>
+    !over
+      ? `Task ${titleOf(active.data.current)} is no longer over a column.`
+      : over.id === active.id
+        ? `Task ${titleOf(active.data.current)} is back in its place.`
+        : `Task ${titleOf(active.data.current)} is over ${placeOf(over.data.current)}.`,
+  onDragEnd: ({ active, over }) =>
+    over
+      ? `Task ${titleOf(active.data.current)} was dropped on ${placeOf(over.data.current)}.`
+      : `Task ${titleOf(active.data.current)} was dropped where it was.`,
+  onDragCancel: ({ active }) => `Moving task ${titleOf(active.data.current)} was cancelled. It is back where it was.`,
+};
 
 /**
  * With a pointer: the column under the pointer, then the card of that column nearest the dragged

@@ -2,7 +2,8 @@
 
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { activityQuery } from "@/lib/client/dependencies";
-import { ErrorText, secondaryButton, Spinner } from "@/components/ui/field";
+import { secondaryButton } from "@/components/ui/field";
+import { SectionState } from "@/components/ui/section-state";
 
 // The task dialog's "Activity": the task's history from the workspace event log, newest first,
 // 20 at a time ("Load older" asks for the next page).
@@ -16,38 +17,40 @@ export function TaskActivity({ workspaceId, taskId }: { workspaceId: string; tas
       <h3 id="task-activity" className="mb-2 text-sm font-semibold">
         Activity
       </h3>
-      {activity.isPending ? (
-        <Spinner label="Loading activity" />
-      ) : activity.isError ? (
-        <ErrorText>Could not load the activity: {activity.error.message}</ErrorText>
-      ) : items.length === 0 ? (
-        <p className="text-sm text-slate-600 dark:text-slate-400">No activity recorded (older entries are pruned from the event log).</p>
-      ) : (
-        <>
-          <ol aria-label="Task activity, newest first" className="space-y-1.5">
-            {items.map((item) => (
-              <li key={item.id} className="flex flex-wrap items-baseline gap-x-2 text-sm">
-                <time dateTime={item.at} className="shrink-0 text-xs text-slate-600 tabular-nums dark:text-slate-400">
-                  {formatTime(item.at)}
-                </time>
-                <span className="font-medium">{item.actor ? (item.actor.name ?? "someone") : "Taskboard"}</span>
-                {item.actor?.kind === "agent" ? <span className="text-xs text-slate-600 dark:text-slate-400">(agent)</span> : null}
-                <span className="min-w-0 break-words">{item.summary}</span>
-              </li>
-            ))}
-          </ol>
-          {activity.hasNextPage ? (
-            <button
-              type="button"
-              className={`${secondaryButton} mt-2`}
-              disabled={activity.isFetchingNextPage}
-              onClick={() => activity.fetchNextPage()}
-            >
-              {activity.isFetchingNextPage ? "Loading older…" : "Load older"}
-            </button>
-          ) : null}
-        </>
-      )}
+      <SectionState
+        query={activity}
+        what="the activity"
+        skeleton="spinner"
+        isEmpty={() => items.length === 0}
+        empty="No activity recorded (older entries are pruned from the event log)."
+      >
+        {() => (
+          <>
+            <ol aria-label="Task activity, newest first" className="space-y-1.5">
+              {items.map((item) => (
+                <li key={item.id} className="flex flex-wrap items-baseline gap-x-2 text-sm">
+                  <time dateTime={item.at} className="shrink-0 text-xs text-slate-600 tabular-nums dark:text-slate-400">
+                    {formatTime(item.at)}
+                  </time>
+                  <span className="font-medium">{item.actor ? (item.actor.name ?? "someone") : "Taskboard"}</span>
+                  {item.actor?.kind === "agent" ? <span className="text-xs text-slate-600 dark:text-slate-400">(agent)</span> : null}
+                  <span className="min-w-0 break-words">{item.summary}</span>
+                </li>
+              ))}
+            </ol>
+            {activity.hasNextPage ? (
+              <button
+                type="button"
+                className={`${secondaryButton} mt-2`}
+                disabled={activity.isFetchingNextPage}
+                onClick={() => activity.fetchNextPage()}
+              >
+                {activity.isFetchingNextPage ? "Loading older…" : "Load older"}
+              </button>
+            ) : null}
+          </>
+        )}
+      </SectionState>
     </section>
   );
 }

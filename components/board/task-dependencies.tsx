@@ -5,7 +5,8 @@ import { useDeferredValue, useId, useState } from "react";
 import { dependenciesQuery, taskSearchQuery, useSetBlocker } from "@/lib/client/dependencies";
 import type { DependencyTask, Task } from "@/lib/client/types";
 import { COLUMNS } from "@/lib/tasks/columns";
-import { ErrorText, inputClass, Spinner } from "@/components/ui/field";
+import { ErrorText, inputClass } from "@/components/ui/field";
+import { SectionState } from "@/components/ui/section-state";
 
 // The task dialog's "Dependencies": what the task waits for (blockers, removable), what waits for
 // it (dependants), and a combobox that finds a new blocker by title (ARIA 1.2 combobox pattern:
@@ -20,61 +21,59 @@ export function TaskDependencies({ workspaceId, task }: { workspaceId: string; t
       <h3 id="task-dependencies" className="mb-2 text-sm font-semibold">
         Dependencies
       </h3>
-      {dependencies.isPending ? (
-        <Spinner label="Loading dependencies" />
-      ) : dependencies.isError ? (
-        <ErrorText>Could not load the dependencies: {dependencies.error.message}</ErrorText>
-      ) : (
-        <div className="grid gap-4 sm:grid-cols-2">
-          <div>
-            <h4 className="mb-1 text-xs font-semibold text-slate-600 uppercase dark:text-slate-400">Blocked by</h4>
-            {dependencies.data.blocked_by.length === 0 ? (
-              <p className="text-sm text-slate-600 dark:text-slate-400">Nothing: this task waits for no other task.</p>
-            ) : (
-              <ul aria-label="Blockers" className="space-y-1">
-                {dependencies.data.blocked_by.map((blocker) => (
-                  <li key={blocker.id} className="flex items-center gap-2 text-sm">
-                    <TaskLine task={blocker} />
-                    <button
-                      type="button"
-                      className="ml-auto rounded px-1.5 text-xs text-red-800 hover:bg-red-50 dark:text-red-300 dark:hover:bg-red-950"
-                      aria-label={`Remove blocker #${blocker.number} ${blocker.title}`}
-                      disabled={setBlocker.isPending}
-                      onClick={() => setBlocker.mutate({ blockerId: blocker.id, blocked: false })}
-                    >
-                      Remove
-                    </button>
-                  </li>
-                ))}
-              </ul>
-            )}
+      <SectionState query={dependencies} what="the dependencies" skeleton="spinner">
+        {(data) => (
+          <div className="grid gap-4 sm:grid-cols-2">
+            <div>
+              <h4 className="mb-1 text-xs font-semibold text-slate-600 uppercase dark:text-slate-400">Blocked by</h4>
+              {data.blocked_by.length === 0 ? (
+                <p className="text-sm text-slate-600 dark:text-slate-400">Nothing: this task waits for no other task.</p>
+              ) : (
+                <ul aria-label="Blockers" className="space-y-1">
+                  {data.blocked_by.map((blocker) => (
+                    <li key={blocker.id} className="flex items-center gap-2 text-sm">
+                      <TaskLine task={blocker} />
+                      <button
+                        type="button"
+                        className="ml-auto rounded px-1.5 text-xs text-red-800 hover:bg-red-50 dark:text-red-300 dark:hover:bg-red-950"
+                        aria-label={`Remove blocker #${blocker.number} ${blocker.title}`}
+                        disabled={setBlocker.isPending}
+                        onClick={() => setBlocker.mutate({ blockerId: blocker.id, blocked: false })}
+                      >
+                        Remove
+                      </button>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </div>
+            <div>
+              <h4 className="mb-1 text-xs font-semibold text-slate-600 uppercase dark:text-slate-400">Blocks</h4>
+              {data.blocks.length === 0 ? (
+                <p className="text-sm text-slate-600 dark:text-slate-400">No task waits for this one.</p>
+              ) : (
+                <ul aria-label="Dependants" className="space-y-1">
+                  {data.blocks.map((dependant) => (
+                    <li key={dependant.id} className="flex items-center gap-2 text-sm">
+                      <TaskLine task={dependant} />
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </div>
+            <div className="sm:col-span-2">
+              <BlockerPicker
+                workspaceId={workspaceId}
+                task={task}
+                exclude={new Set([task.id, ...data.blocked_by.map((b) => b.id)])}
+                busy={setBlocker.isPending}
+                onPick={(blocker) => setBlocker.mutate({ blockerId: blocker.id, blocked: true })}
+              />
+              <ErrorText>{setBlocker.error ? `Not changed: ${setBlocker.error.message}` : ""}</ErrorText>
+            </div>
           </div>
-          <div>
-            <h4 className="mb-1 text-xs font-semibold text-slate-600 uppercase dark:text-slate-400">Blocks</h4>
-            {dependencies.data.blocks.length === 0 ? (
-              <p className="text-sm text-slate-600 dark:text-slate-400">No task waits for this one.</p>
-            ) : (
-              <ul aria-label="Dependants" className="space-y-1">
-                {dependencies.data.blocks.map((dependant) => (
-                  <li key={dependant.id} className="flex items-center gap-2 text-sm">
-                    <TaskLine task={dependant} />
-                  </li>
-                ))}
-              </ul>
-            )}
-          </div>
-          <div className="sm:col-span-2">
-            <BlockerPicker
-              workspaceId={workspaceId}
-              task={task}
-              exclude={new Set([task.id, ...dependencies.data.blocked_by.map((b) => b.id)])}
-              busy={setBlocker.isPending}
-              onPick={(blocker) => setBlocker.mutate({ blockerId: blocker.id, blocked: true })}
-            />
-            <ErrorText>{setBlocker.error ? `Not changed: ${setBlocker.error.message}` : ""}</ErrorText>
-          </div>
-        </div>
-      )}
+        )}
+      </SectionState>
     </section>
   );
 }

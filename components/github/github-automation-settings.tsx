@@ -3,6 +3,7 @@
 import { useGithubSettings, useUpdateGithubSettings } from "@/lib/client/codehost";
 import type { GithubSettings } from "@/lib/client/types";
 import { ErrorText } from "@/components/ui/field";
+import { SectionState } from "@/components/ui/section-state";
 
 // How the workspace follows GitHub (GET/PATCH …/codehost/github/settings): owners switch each
 // automation; others see the switches, disabled. Each switch saves at once.
@@ -35,34 +36,32 @@ export function GithubAutomationSettings({ workspaceId, canEdit }: { workspaceId
       <p id="github-automations-hint" className="mb-2 text-sm text-slate-600 dark:text-slate-400">
         {canEdit ? "What the board does on its own with this repository's pull requests." : "Only workspace owners change these."}
       </p>
-      {settings.isPending ? (
-        <p className="text-sm text-slate-600 dark:text-slate-400">Loading the automations…</p>
-      ) : settings.isError ? (
-        <ErrorText>Could not read the automations: {settings.error.message}</ErrorText>
-      ) : (
-        <ul className="space-y-2">
-          {OPTIONS.map((option) => (
-            <li key={option.key}>
-              <label className="flex items-start gap-2 text-sm">
-                <input
-                  type="checkbox"
-                  className="mt-1"
-                  checked={settings.data[option.key]}
-                  disabled={!canEdit || update.isPending}
-                  aria-describedby={`github-setting-${option.key}`}
-                  onChange={(event) => update.mutate({ [option.key]: event.target.checked })}
-                />
-                <span>
-                  {option.label}
-                  <span id={`github-setting-${option.key}`} className="block text-slate-600 dark:text-slate-400">
-                    {option.hint}
+      <SectionState query={settings} what="the automations">
+        {(data) => (
+          <ul className="space-y-2">
+            {OPTIONS.map((option) => (
+              <li key={option.key}>
+                <label className="flex items-start gap-2 text-sm">
+                  <input
+                    type="checkbox"
+                    className="mt-1"
+                    checked={data[option.key]}
+                    disabled={!canEdit || update.isPending}
+                    aria-describedby={`github-setting-${option.key}`}
+                    onChange={(event) => update.mutate({ [option.key]: event.target.checked })}
+                  />
+                  <span>
+                    {option.label}
+                    <span id={`github-setting-${option.key}`} className="block text-slate-600 dark:text-slate-400">
+                      {option.hint}
+                    </span>
                   </span>
-                </span>
-              </label>
-            </li>
-          ))}
-        </ul>
-      )}
+                </label>
+              </li>
+            ))}
+          </ul>
+        )}
+      </SectionState>
       <ErrorText>{update.error ? `Not saved: ${update.error.message}` : ""}</ErrorText>
     </fieldset>
   );

@@ -7,6 +7,7 @@ import type { Question } from "@/lib/client/types";
 import { useToast } from "@/components/ui/toast";
 import { useWorkspaceUi } from "@/components/workspace/workspace-context";
 import { QUESTION_STATUS } from "@/lib/questions/statuses";
+import { SectionState } from "@/components/ui/section-state";
 
 /** Answers a question in words typed or picked; says so when the server refuses. */
 export function useAnswer(workspaceId: string) {
@@ -60,27 +61,22 @@ export function QuestionPanel({ workspaceId, onClose }: { workspaceId: string; o
         </button>
       </div>
       <div className="flex-1 overflow-y-auto p-4">
-        {questions.isPending ? (
-          <div aria-busy="true" aria-label="Loading questions" className="space-y-3">
-            {[0, 1].map((i) => (
-              <div key={i} className="h-28 animate-pulse rounded-lg bg-slate-200 dark:bg-slate-800" />
-            ))}
-          </div>
-        ) : questions.isError ? (
-          <p role="alert" className="text-sm text-red-800 dark:text-red-300">
-            Could not load the questions: {questions.error.message}
-          </p>
-        ) : open.length === 0 ? (
-          <p className="rounded-lg border border-dashed border-slate-300 p-4 text-sm text-slate-600 dark:border-slate-700 dark:text-slate-400">
-            No open questions. When an agent needs a decision, its question appears here and its card is marked blocked.
-          </p>
-        ) : (
-          <ul className="space-y-3">
-            {open.map((question) => (
-              <QuestionItem key={question.id} question={question} onAnswer={(text) => submit(question, text)} />
-            ))}
-          </ul>
-        )}
+        <SectionState
+          query={questions}
+          what="the questions"
+          skeleton={{ rows: 2, className: "h-28" }}
+          isEmpty={() => open.length === 0}
+          empty="No open questions. When an agent needs a decision, its question appears here and its card is marked blocked."
+          emptyClassName="rounded-lg border border-dashed border-slate-300 p-4 text-sm text-slate-600 dark:border-slate-700 dark:text-slate-400"
+        >
+          {() => (
+            <ul className="space-y-3">
+              {open.map((question) => (
+                <QuestionItem key={question.id} question={question} onAnswer={(text) => submit(question, text)} />
+              ))}
+            </ul>
+          )}
+        </SectionState>
         {answered.length > 0 ? (
           <details className="mt-4 text-sm">
             <summary className="cursor-pointer text-slate-600 dark:text-slate-400">Answered ({answered.length})</summary>

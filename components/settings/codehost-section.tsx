@@ -15,8 +15,9 @@ import { workspaceQuery } from "@/lib/client/workspaces";
 import { codehostLabel } from "@/components/workspace/codehost-badge";
 import { GithubAutomationSettings } from "@/components/github/github-automation-settings";
 import { ErrorText, inputClass, primaryButton, secondaryButton } from "@/components/ui/field";
+import { card } from "@/components/settings/settings-card";
+import { SectionState } from "@/components/ui/section-state";
 
-const card = "rounded-lg border border-slate-200 bg-white p-5 dark:border-slate-800 dark:bg-slate-900";
 const note = "text-sm text-slate-600 dark:text-slate-400";
 
 // Settings → Code host. Owners connect through GitHub (Connect GitHub, then a repository of the
@@ -32,39 +33,37 @@ export function CodehostSection({ workspaceId }: { workspaceId: string }) {
       <h2 id="codehost-title" className="mb-2 font-semibold">
         Code host
       </h2>
-      {status.isPending ? (
-        <div className="h-6 w-48 animate-pulse rounded bg-slate-200 dark:bg-slate-800" />
-      ) : status.isError ? (
-        <ErrorText>Could not read the connection: {status.error.message}</ErrorText>
-      ) : (
-        <>
-          <p className="mb-3 text-sm" data-testid="codehost-settings-status">
-            {status.data.connected ? (
-              <>
-                Connected to <strong>{status.data.repo}</strong>
-                {status.data.installation_id !== null ? ` (installation ${status.data.installation_id})` : null}
-              </>
-            ) : (
-              codehostLabel(status.data)
-            )}
-          </p>
-          {status.data.reason ? (
-            <p className="mb-3 text-sm text-red-800 dark:text-red-300" data-testid="codehost-disconnect-reason">
-              Disconnected by GitHub: {status.data.reason}
+      <SectionState query={status} what="the connection">
+        {(data) => (
+          <>
+            <p className="mb-3 text-sm" data-testid="codehost-settings-status">
+              {data.connected ? (
+                <>
+                  Connected to <strong>{data.repo}</strong>
+                  {data.installation_id !== null ? ` (installation ${data.installation_id})` : null}
+                </>
+              ) : (
+                codehostLabel(data)
+              )}
             </p>
-          ) : null}
-          {status.data.connected ? (
-            <button type="button" className={secondaryButton} onClick={() => disconnect.mutate()} disabled={disconnect.isPending}>
-              Disconnect
-            </button>
-          ) : (
-            <NotConnected workspaceId={workspaceId} status={status.data} isOwner={isOwner} />
-          )}
-          <ErrorText>{disconnect.error?.message}</ErrorText>
-          {isOwner ? <LastDelivery workspaceId={workspaceId} /> : null}
-          {status.data.connected ? <GithubAutomationSettings workspaceId={workspaceId} canEdit={isOwner} /> : null}
-        </>
-      )}
+            {data.reason ? (
+              <p className="mb-3 text-sm text-red-800 dark:text-red-300" data-testid="codehost-disconnect-reason">
+                Disconnected by GitHub: {data.reason}
+              </p>
+            ) : null}
+            {data.connected ? (
+              <button type="button" className={secondaryButton} onClick={() => disconnect.mutate()} disabled={disconnect.isPending}>
+                Disconnect
+              </button>
+            ) : (
+              <NotConnected workspaceId={workspaceId} status={data} isOwner={isOwner} />
+            )}
+            <ErrorText>{disconnect.error?.message}</ErrorText>
+            {isOwner ? <LastDelivery workspaceId={workspaceId} /> : null}
+            {data.connected ? <GithubAutomationSettings workspaceId={workspaceId} canEdit={isOwner} /> : null}
+          </>
+        )}
+      </SectionState>
     </section>
   );
 }

@@ -6,8 +6,9 @@ import { ErrorText, inputClass, primaryButton, secondaryButton, Spinner } from "
 import { useToast } from "@/components/ui/toast";
 import { WorktreeDiskUse } from "@/components/settings/worktree-disk-use";
 import { CredentialFields, CredentialStatus, type CredentialInput } from "@/components/settings/repository-credential";
+import { card } from "@/components/settings/settings-card";
+import { SectionState } from "@/components/ui/section-state";
 
-const card = "rounded-lg border border-slate-200 bg-white p-5 dark:border-slate-800 dark:bg-slate-900";
 const muted = "text-sm text-slate-600 dark:text-slate-400";
 
 /** The git repository agents work on: each task gets a worktree of it on its own branch. */
@@ -18,15 +19,9 @@ export function RepositorySection({ workspaceId }: { workspaceId: string }) {
       <h2 id="repository-title" className="mb-2 font-semibold">
         Repository
       </h2>
-      {repository.isPending ? (
-        <div className="h-6 w-48 animate-pulse rounded bg-slate-200 dark:bg-slate-800" />
-      ) : repository.isError ? (
-        <ErrorText>Could not read the repository: {repository.error.message}</ErrorText>
-      ) : repository.data ? (
-        <Connected workspaceId={workspaceId} repository={repository.data} />
-      ) : (
-        <ConnectForm workspaceId={workspaceId} />
-      )}
+      <SectionState query={repository} what="the repository">
+        {(data) => (data ? <Connected workspaceId={workspaceId} repository={data} /> : <ConnectForm workspaceId={workspaceId} />)}
+      </SectionState>
     </section>
   );
 }

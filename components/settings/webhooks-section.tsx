@@ -2,25 +2,20 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import type { Webhook, WebhookDelivery } from "@/lib/client/types";
-import {
-  useCreateWebhook,
-  useDeleteWebhook,
-  useRedeliver,
-  useUpdateWebhook,
-  useWebhookDeliveries,
-  webhooksQuery,
-} from "@/lib/client/webhooks";
+import type { Webhook } from "@/lib/client/types";
+import { useCreateWebhook, useDeleteWebhook, useUpdateWebhook, webhooksQuery } from "@/lib/client/webhooks";
 import { EVENT_TYPES } from "@/lib/events/event-types";
-import { ALL_EVENTS, DELIVERY_STATUS, type DeliveryStatus } from "@/lib/webhooks/statuses";
+import { ALL_EVENTS } from "@/lib/webhooks/statuses";
 import { dangerButton, ErrorText, inputClass, primaryButton, secondaryButton } from "@/components/ui/field";
 import { ShownOnce } from "@/components/ui/shown-once";
 import { useToast } from "@/components/ui/toast";
+import { card } from "@/components/settings/settings-card";
+import { SectionState } from "@/components/ui/section-state";
+import { Deliveries } from "@/components/settings/webhook-deliveries";
 
 // Settings → Webhooks (owners): endpoints, the secret shown once, and each endpoint's recent
 // deliveries with "Redeliver" (docs/webhooks.md).
 
-const card = "rounded-lg border border-slate-200 bg-white p-5 dark:border-slate-800 dark:bg-slate-900";
 const muted = "text-slate-600 dark:text-slate-400";
 
 export function WebhooksSection({ workspaceId, isOwner }: { workspaceId: string; isOwner: boolean }) {
@@ -41,19 +36,15 @@ export function WebhooksSection({ workspaceId, isOwner }: { workspaceId: string;
         <>
           <AddWebhookForm workspaceId={workspaceId} onSecret={setSecret} />
           {secret ? <SecretOnce {...secret} onDone={() => setSecret(null)} /> : null}
-          {hooks.isPending ? (
-            <div role="status" aria-label="Loading webhooks" className="h-6 w-48 animate-pulse rounded bg-slate-200 dark:bg-slate-800" />
-          ) : hooks.isError ? (
-            <ErrorText>Could not load the webhooks: {hooks.error.message}</ErrorText>
-          ) : hooks.data.length === 0 ? (
-            <p className={`text-sm ${muted}`}>No webhooks yet.</p>
-          ) : (
-            <ul className="space-y-3" aria-label="Webhook endpoints">
-              {hooks.data.map((hook) => (
-                <WebhookItem key={hook.id} workspaceId={workspaceId} hook={hook} />
-              ))}
-            </ul>
-          )}
+          <SectionState query={hooks} what="the webhooks" empty="No webhooks yet." emptyClassName={`text-sm ${muted}`}>
+            {(data) => (
+              <ul className="space-y-3" aria-label="Webhook endpoints">
+                {data.map((hook) => (
+                  <WebhookItem key={hook.id} workspaceId={workspaceId} hook={hook} />
+                ))}
+              </ul>
+            )}
+          </SectionState>
         </>
       )}
     </section>
@@ -222,85 +213,4 @@ function WebhookItem({ workspaceId, hook }: { workspaceId: string; hook: Webhook
       ) : null}
     </li>
   );
-}
-
-function Deliveries({ workspaceId, webhookId }: { workspaceId: string; webhookId: string }) {
-  const deliveries = useWebhookDeliveries(workspaceId, webhookId);
-  const redeliver = useRedeliver(workspaceId, webhookId);
-  const toast = useToast();
-  if (deliveries.isPending) return <p className={`mt-2 text-sm ${muted}`}>Loading deliveries…</p>;
-  if (deliveries.isError) return <ErrorText>Could not load the deliveries: {deliveries.error.message}</ErrorText>;
-  if (deliveries.data.items.length === 0)
-    return <p className={`mt-2 text-sm ${muted}`}>No deliveries yet: they appear here as events happen.</p>;
-  return (
-    <>
-      <ErrorText>{redeliver.error ? `Not redelivered: ${redeliver.error.message}` : ""}</ErrorText>
-      <ul className="mt-2 divide-y divide-slate-200 dark:divide-slate-800" aria-label="Recent deliveries">
-        {deliveries.data.items.map((delivery) => (
-          <li key={delivery.id} className="py-2" data-testid="webhook-delivery">
-            <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
-              <StatusBadge status={delivery.status} />
-              <span className="font-medium">{delivery.event_type ?? "gap"}</span>
-              {delivery.event_id ? <span className={muted}>event #{delivery.event_id}</span> : null}
-              {delivery.redelivery_of ? <span className={muted}>redelivery</span> : null}
-              <span className={muted}>{describeOutcome(delivery)}</span>
-              <span className="ml-auto flex items-center gap-3">
-                <span className={`text-xs ${muted}`}>{new Date(delivery.created_at).toLocaleString()}</span>
-                {delivery.status !== DELIVERY_STATUS.skipped ? (
-                  <button
-                    type="button"
-                    className={secondaryButton}
-                    disabled={redeliver.isPending}
-                    onClick={() => redeliver.mutate(delivery.id, { onSuccess: () => toast("Redelivery queued") })}
-                    aria-label={`Redeliver ${delivery.event_type} event ${delivery.event_id}`}
-                  >
-                    Redeliver
-                  </button>
-                ) : null}
-              </span>
-            </div>
-            {delivery.error ? <p className="mt-1 text-xs text-red-800 dark:text-red-300">{delivery.error}</p> : null}
-            {delivery.request_body ? (
-              <details className="mt-1">
-                <summary className="cursor-pointer text-xs">Request body</summary>
-                <pre className="mt-1 max-h-64 overflow-auto rounded bg-slate-100 p-2 text-xs dark:bg-slate-950">
-                  {pretty(delivery.request_body)}
-                </pre>
-              </details>
-            ) : null}
-          </li>
-        ))}
-      </ul>
-    </>
-  );
-}
-
-const STATUS_STYLE: Record<DeliveryStatus, string> = {
-  pending: "bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200",
-  succeeded: "bg-green-100 text-green-900 dark:bg-green-950 dark:text-green-200",
-  failed: "bg-red-100 text-red-900 dark:bg-red-950 dark:text-red-200",
-  skipped: "bg-slate-200 text-slate-800 dark:bg-slate-800 dark:text-slate-200",
-};
-
-function StatusBadge({ status }: { status: DeliveryStatus }) {
-  return <span className={`rounded px-1.5 py-0.5 text-xs font-medium ${STATUS_STYLE[status]}`}>{status}</span>;
-}
-
-function describeOutcome(delivery: WebhookDelivery): string {
-  if (delivery.attempts === 0) return delivery.status === DELIVERY_STATUS.skipped ? "" : "not sent yet";
-  const code = delivery.response_code === null ? "no answer" : `HTTP ${delivery.response_code}`;
-  const tries = delivery.attempts === 1 ? "1 attempt" : `${delivery.attempts} attempts`;
-  const next =
-    delivery.status === DELIVERY_STATUS.pending && delivery.next_attempt_at
-      ? `, next ${new Date(delivery.next_attempt_at).toLocaleTimeString()}`
-      : "";
-  return `${code} in ${delivery.duration_ms} ms · ${tries}${next}`;
-}
-
-function pretty(body: string): string {
-  try {
-    return JSON.stringify(JSON.parse(body), null, 2);
-  } catch {
-    return body;
-  }
 }

@@ -3,6 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useUpdateWorkspace, workspaceQuery } from "@/lib/client/workspaces";
 import { ErrorText } from "@/components/ui/field";
+import { SectionState } from "@/components/ui/section-state";
 
 // A Settings section holding one of the workspace record's on/off settings (PATCH /api/workspaces/{id}).
 // Owners change it; it saves at once. Others see it, disabled, and why.
@@ -31,30 +32,28 @@ export function WorkspaceSwitchSection({
       <h2 id={titleId} className="mb-2 font-semibold">
         {title}
       </h2>
-      {workspace.isPending ? (
-        <div className="h-6 w-48 animate-pulse rounded bg-slate-200 dark:bg-slate-800" />
-      ) : workspace.isError ? (
-        <ErrorText>Could not load the workspace: {workspace.error.message}</ErrorText>
-      ) : (
-        <>
-          <label className="flex items-start gap-2 text-sm">
-            <input
-              type="checkbox"
-              className="mt-1"
-              // Shows the person's choice while it is being saved (the server's answer replaces it).
-              checked={update.isPending ? Boolean(update.variables?.[setting]) : workspace.data[setting]}
-              disabled={!isOwner || update.isPending}
-              onChange={(event) => update.mutate({ [setting]: event.target.checked })}
-            />
-            <span>
-              {label}
-              {hint ? <span className="block text-slate-600 dark:text-slate-400">{hint}</span> : null}
-              {isOwner ? null : <span className="block text-slate-600 dark:text-slate-400">Only owners change this.</span>}
-            </span>
-          </label>
-          <ErrorText>{update.error ? `Not saved: ${update.error.message}` : ""}</ErrorText>
-        </>
-      )}
+      <SectionState query={workspace} what="the workspace">
+        {(data) => (
+          <>
+            <label className="flex items-start gap-2 text-sm">
+              <input
+                type="checkbox"
+                className="mt-1"
+                // Shows the person's choice while it is being saved (the server's answer replaces it).
+                checked={update.isPending ? Boolean(update.variables?.[setting]) : data[setting]}
+                disabled={!isOwner || update.isPending}
+                onChange={(event) => update.mutate({ [setting]: event.target.checked })}
+              />
+              <span>
+                {label}
+                {hint ? <span className="block text-slate-600 dark:text-slate-400">{hint}</span> : null}
+                {isOwner ? null : <span className="block text-slate-600 dark:text-slate-400">Only owners change this.</span>}
+              </span>
+            </label>
+            <ErrorText>{update.error ? `Not saved: ${update.error.message}` : ""}</ErrorText>
+          </>
+        )}
+      </SectionState>
     </section>
   );
 }

@@ -1,7 +1,8 @@
 "use client";
 
 import type { UseQueryResult } from "@tanstack/react-query";
-import { ErrorText, primaryButton } from "@/components/ui/field";
+import { primaryButton } from "@/components/ui/field";
+import { SectionState } from "@/components/ui/section-state";
 
 /**
  * A page that lists one kind of record (projects, schedules): its heading with a "New …" button,
@@ -19,7 +20,7 @@ export function ListPage<T>({
   dialog,
 }: {
   title: string;
-  /** The records in words, for "Loading projects" and "Could not load the projects". */
+  /** The records in words, for "Loading the projects" and "Could not load the projects". */
   noun: string;
   newLabel: string;
   onNew: () => void;
@@ -38,23 +39,15 @@ export function ListPage<T>({
           {newLabel}
         </button>
       </div>
-      {query.isPending ? (
-        <div aria-busy="true" aria-label={`Loading ${noun}`} className="space-y-2">
-          {Array.from({ length: skeleton.rows }, (_, i) => (
-            <div key={i} className={`${skeleton.className} animate-pulse rounded-lg bg-slate-200 dark:bg-slate-800`} />
-          ))}
-        </div>
-      ) : query.isError ? (
-        <ErrorText>
-          Could not load the {noun}: {query.error.message}
-        </ErrorText>
-      ) : query.data.length === 0 ? (
-        <p className="rounded-lg border border-dashed border-slate-300 p-6 text-center text-slate-600 dark:border-slate-700 dark:text-slate-400">
-          {empty}
-        </p>
-      ) : (
-        children(query.data)
-      )}
+      <SectionState
+        query={query}
+        what={`the ${noun}`}
+        skeleton={skeleton}
+        empty={empty}
+        emptyClassName="rounded-lg border border-dashed border-slate-300 p-6 text-center text-slate-600 dark:border-slate-700 dark:text-slate-400"
+      >
+        {children}
+      </SectionState>
       {dialog}
     </main>
   );

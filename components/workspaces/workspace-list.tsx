@@ -6,6 +6,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useCreateWorkspace, workspacesQuery } from "@/lib/client/workspaces";
 import { ErrorText, primaryButton } from "@/components/ui/field";
+import { SectionState } from "@/components/ui/section-state";
 
 export function WorkspaceList() {
   const [name, setName] = useState("");
@@ -41,33 +42,29 @@ export function WorkspaceList() {
       </form>
       <ErrorText>{create.error?.message}</ErrorText>
 
-      {workspaces.isPending ? (
-        <ul aria-busy="true" aria-label="Loading workspaces" className="space-y-2">
-          {[0, 1, 2].map((i) => (
-            <li key={i} className="h-14 animate-pulse rounded-lg bg-slate-200 dark:bg-slate-800" />
-          ))}
-        </ul>
-      ) : workspaces.isError ? (
-        <ErrorText>Could not load your workspaces: {workspaces.error.message}</ErrorText>
-      ) : workspaces.data.length === 0 ? (
-        <p className="rounded-lg border border-dashed border-slate-300 p-6 text-center text-slate-600 dark:border-slate-700 dark:text-slate-400">
-          No workspaces yet. Name one above to create your first board.
-        </p>
-      ) : (
-        <ul className="space-y-2">
-          {workspaces.data.map((workspace) => (
-            <li key={workspace.id}>
-              <Link
-                href={`/w/${workspace.id}`}
-                className="flex items-center justify-between rounded-lg border border-slate-200 bg-white px-4 py-3 hover:border-blue-500 dark:border-slate-800 dark:bg-slate-900"
-              >
-                <span className="font-medium">{workspace.name}</span>
-                <span className="text-xs text-slate-600 dark:text-slate-400">{workspace.role}</span>
-              </Link>
-            </li>
-          ))}
-        </ul>
-      )}
+      <SectionState
+        query={workspaces}
+        what="your workspaces"
+        empty="No workspaces yet. Name one above to create your first board."
+        emptyClassName="rounded-lg border border-dashed border-slate-300 p-6 text-center text-slate-600 dark:border-slate-700 dark:text-slate-400"
+        skeleton={{ rows: 3, className: "h-14" }}
+      >
+        {(data) => (
+          <ul className="space-y-2">
+            {data.map((workspace) => (
+              <li key={workspace.id}>
+                <Link
+                  href={`/w/${workspace.id}`}
+                  className="flex items-center justify-between rounded-lg border border-slate-200 bg-white px-4 py-3 hover:border-blue-500 dark:border-slate-800 dark:bg-slate-900"
+                >
+                  <span className="font-medium">{workspace.name}</span>
+                  <span className="text-xs text-slate-600 dark:text-slate-400">{workspace.role}</span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        )}
+      </SectionState>
     </section>
   );
 }

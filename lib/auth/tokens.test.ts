@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { openOwnDatabase } from "../helpers/db";
+import { openOwnDatabase } from "@/tests/helpers/db";
 import { authenticate } from "@/lib/auth/authenticate";
 import { HttpError } from "@/lib/api/errors";
 import { issueLoginTokens, rotateRefreshToken } from "@/lib/auth/tokens";

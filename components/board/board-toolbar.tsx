@@ -1,0 +1,57 @@
+"use client";
+
+import type { Project } from "@/lib/client/types";
+
+/** Above the board: the project filter and the title search ("/" focuses it). */
+export function BoardToolbar({
+  title,
+  projects,
+  projectId,
+  onProjectChange,
+  search,
+  onSearchChange,
+  searchRef,
+}: {
+  title: string;
+  projects: Project[];
+  projectId: string | null;
+  onProjectChange: (id: string | null) => void;
+  search: string;
+  onSearchChange: (search: string) => void;
+  searchRef: React.Ref<HTMLInputElement>;
+}) {
+  return (
+    <div className="flex items-center gap-3 px-6 pt-4 pb-3">
+      <h1 className="sr-only">{title}</h1>
+      <label className="flex items-center gap-2 text-sm">
+        <span>Project</span>
+        <select
+          value={projectId ?? ""}
+          onChange={(event) => onProjectChange(event.target.value || null)}
+          className="rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm dark:border-slate-700 dark:bg-slate-900"
+        >
+          <option value="">All projects</option>
+          {projects.map((project) => (
+            <option key={project.id} value={project.id}>
+              {project.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="flex items-center gap-2 text-sm">
+        <span className="sr-only">Search task titles</span>
+        <input
+          ref={searchRef}
+          type="search"
+          value={search}
+          onChange={(event) => onSearchChange(event.target.value)}
+          placeholder="Search titles  ( / )"
+          className="w-64 rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm dark:border-slate-700 dark:bg-slate-900"
+        />
+      </label>
+      <p className="ml-auto text-xs text-slate-600 dark:text-slate-400">
+        Press <kbd className="font-mono">?</kbd> for shortcuts
+      </p>
+    </div>
+  );
+}

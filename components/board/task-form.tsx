@@ -1,0 +1,219 @@
+"use client";
+
+import { useState } from "react";
+import type { Project, Task, UpdateTaskInput } from "@/lib/client/types";
+import { useDeleteTask, useUpdateTask } from "@/lib/client/tasks";
+import type { Priority } from "@/lib/tasks/columns";
+import { PrioritySelect } from "@/components/ui/priority-select";
+import { dangerButton, ErrorText, inputClass, primaryButton, secondaryButton } from "@/components/ui/field";
+import { useToast } from "@/components/ui/toast";
+import { FixConflictsButton } from "@/components/executions/fix-conflicts-button";
+import { OpenPullRequestButton } from "@/components/github/open-pull-request-button";
+import { useWorkspaceUi } from "@/components/workspace/workspace-context";
+
+interface Draft {
+  title: string;
+  description: string;
+  priority: Priority;
+  tags: string;
+  project_id: string;
+  phase: string;
+  pr_url: string;
+}
+
+/** The task's fields, saved together, and the task's actions (run an agent, open a pull request, delete). */
+export function TaskForm({
+  workspaceId,
+  task,
+  projects,
+  onDeleted,
+}: {
+  workspaceId: string;
+  task: Task;
+  projects: Project[];
+  onDeleted: () => void;
+}) {
+  const toast = useToast();
+  // The form edits a copy of the task; until the person types, the copy is the loaded task itself.
+  const [edited, setDraft] = useState<Draft | null>(null);
+  const draft = edited ?? toDraft(task);
+  const save = useUpdateTask(workspaceId, task.id);
+  const project = projects.find((p) => p.id === draft.project_id);
+  return (
+    <form
+      aria-label="Edit task"
+      onSubmit={(event) => {
+        event.preventDefault();
+        save.mutate(fromDraft(draft), {
+          onSuccess: (saved) => {
+            setDraft(toDraft(saved));
+            toast("Saved");
+          },
+        });
+      }}
+      className="grid grid-cols-2 gap-x-4"
+    >
+      <label className="col-span-2 mb-3 block text-sm font-medium">
+        Title
+        <input
+          required
+          maxLength={500}
+          value={draft.title}
+          onChange={(e) => setDraft({ ...draft, title: e.target.value })}
+          className={inputClass}
+        />
+      </label>
+      <label className="col-span-2 mb-3 block text-sm font-medium">
+        Description
+        <textarea
+          rows={4}
+          value={draft.description}
+          onChange={(e) => setDraft({ ...draft, description: e.target.value })}
+          className={inputClass}
+        />
+      </label>
+      <PrioritySelect value={draft.priority} onChange={(priority) => setDraft({ ...draft, priority })} className={inputClass} />
+      <label className="mb-3 block text-sm font-medium">
+        Tags (comma-separated)
+        <input value={draft.tags} onChange={(e) => setDraft({ ...draft, tags: e.target.value })} className={inputClass} />
+      </label>
+      <label className="mb-3 block text-sm font-medium">
+        Project
+        <select
+          value={draft.project_id}
+          onChange={(e) => setDraft({ ...draft, project_id: e.target.value, phase: "" })}
+          className={inputClass}
+        >
+          <option value="">No project</option>
+          {projects.map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="mb-3 block text-sm font-medium">
+        Phase
+        <select
+          value={draft.phase}
+          disabled={!project?.phases?.length}
+          onChange={(e) => setDraft({ ...draft, phase: e.target.value })}
+          className={inputClass}
+        >
+          <option value="">No phase</option>
+          {(project?.phases ?? []).map((name, index) => (
+            <option key={index} value={String(index + 1)}>
+              {name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="col-span-2 mb-3 block text-sm font-medium">
+        Pull request URL
+        <input
+          type="url"
+          value={draft.pr_url}
+          onChange={(e) => setDraft({ ...draft, pr_url: e.target.value })}
+          placeholder="https://github.com/…/pull/1"
+          className={inputClass}
+        />
+      </label>
+      <div className="col-span-2">
+        <ErrorText>{save.error ? `Not saved: ${save.error.message}` : ""}</ErrorText>
+      </div>
+      <TaskActions workspaceId={workspaceId} task={task} saving={save.isPending} onDeleted={onDeleted} />
+    </form>
+  );
+}
+
+function toDraft(task: Task): Draft {
+  return {
+    title: task.title,
+    description: task.description,
+    priority: task.priority,
+    tags: task.tags.join(", "),
+    project_id: task.project_id ?? "",
+    phase: task.phase != null ? String(task.phase) : "",
+    pr_url: task.pr_url ?? "",
+  };
+}
+
+function fromDraft(draft: Draft): UpdateTaskInput {
+  return {
+    title: draft.title.trim(),
+    description: draft.description,
+    priority: draft.priority,
+    tags: draft.tags
+      .split(",")
+      .map((tag) => tag.trim())
+      .filter(Boolean),
+    project_id: draft.project_id || null,
+    phase: draft.phase === "" ? null : Number(draft.phase),
+    pr_url: draft.pr_url.trim() || null,
+  };
+}
+
+/** Save, the task's actions, and deleting it after asking. Sits inside the form, so Save submits it. */
+function TaskActions({
+  workspaceId,
+  task,
+  saving,
+  onDeleted,
+}: {
+  workspaceId: string;
+  task: Task;
+  saving: boolean;
+  onDeleted: () => void;
+}) {
+  const toast = useToast();
+  const ui = useWorkspaceUi();
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const remove = useDeleteTask(workspaceId, task.id);
+  return (
+    <>
+      <div className="col-span-2 flex flex-wrap items-center gap-2">
+        <button type="submit" className={primaryButton} disabled={saving}>
+          {saving ? "Saving…" : "Save"}
+        </button>
+        <button type="button" className={secondaryButton} onClick={() => ui.runAgent(task.id)}>
+          Run agent…
+        </button>
+        {task.has_merge_conflict ? <FixConflictsButton task={task} /> : null}
+        <OpenPullRequestButton workspaceId={workspaceId} task={task} />
+        <span className="ml-auto" />
+        {confirmDelete ? (
+          <>
+            <span className="text-sm">Delete this task for everyone?</span>
+            <button
+              type="button"
+              className={dangerButton}
+              onClick={() =>
+                remove.mutate(undefined, {
+                  onSuccess: () => {
+                    toast(`Deleted “${task.title}”`);
+                    onDeleted();
+                  },
+                })
+              }
+              disabled={remove.isPending}
+            >
+              {remove.isPending ? "Deleting…" : "Yes, delete"}
+            </button>
+            <button type="button" className={secondaryButton} onClick={() => setConfirmDelete(false)}>
+              Keep it
+            </button>
+          </>
+        ) : (
+          <button type="button" className={secondaryButton} onClick={() => setConfirmDelete(true)}>
+            Delete…
+          </button>
+        )}
+      </div>
+      {remove.error ? (
+        <div className="col-span-2 mt-2">
+          <ErrorText>Not deleted: {remove.error.message}</ErrorText>
+        </div>
+      ) : null}
+    </>
+  );
+}

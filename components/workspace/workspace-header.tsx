@@ -1,0 +1,94 @@
+"use client";
+
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+import { AppHeader } from "@/components/app-header";
+import { CodehostBadge } from "@/components/workspace/codehost-badge";
+import { useOpenQuestions } from "@/lib/client/questions";
+
+/** The workspace's header: its name, the pages, the code host, live status, questions and help. */
+export function WorkspaceHeader({
+  workspaceId,
+  username,
+  name,
+  live,
+  questionsOpen,
+  onToggleQuestions,
+  onHelp,
+}: {
+  workspaceId: string;
+  username: string;
+  name: string | undefined;
+  live: boolean;
+  questionsOpen: boolean;
+  onToggleQuestions: () => void;
+  onHelp: () => void;
+}) {
+  const pathname = usePathname();
+  const openQuestions = useOpenQuestions(workspaceId);
+  const base = `/w/${workspaceId}`;
+  const nav = [
+    { href: base, label: "Board" },
+    { href: `${base}/projects`, label: "Projects" },
+    { href: `${base}/schedules`, label: "Schedules" },
+    { href: `${base}/settings`, label: "Settings" },
+  ];
+  const openCount = openQuestions.data?.length ?? 0;
+  return (
+    <AppHeader username={username}>
+      <span className="max-w-32 truncate font-medium xl:max-w-44 text-slate-700 dark:text-slate-200" title={name}>
+        {name ?? <span className="inline-block h-4 w-28 animate-pulse rounded bg-slate-200 dark:bg-slate-800" />}
+      </span>
+      <nav aria-label="Workspace" className="flex gap-1">
+        {nav.map((item) => {
+          const current = pathname === item.href;
+          return (
+            <Link
+              key={item.href}
+              href={item.href}
+              aria-current={current ? "page" : undefined}
+              className={`rounded-md px-3 py-1.5 text-sm ${current ? "bg-slate-200 font-medium dark:bg-slate-800" : "text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800"}`}
+            >
+              {item.label}
+            </Link>
+          );
+        })}
+      </nav>
+      <div className="ml-auto flex items-center gap-3">
+        <CodehostBadge workspaceId={workspaceId} />
+        <span
+          role="status"
+          title={live ? "Live: changes by others appear at once" : "Live updates are reconnecting"}
+          className={`text-xs whitespace-nowrap ${live ? "text-green-800 dark:text-green-300" : "text-amber-800 dark:text-amber-300"}`}
+        >
+          {live ? "●" : "○"}
+          <span className="sr-only xl:not-sr-only xl:ml-1">{live ? "Live" : "Offline"}</span>
+        </span>
+        <button
+          type="button"
+          onClick={onToggleQuestions}
+          aria-expanded={questionsOpen}
+          aria-controls="questions-panel"
+          className="relative rounded-md border border-slate-300 px-3 py-1.5 text-sm whitespace-nowrap hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
+        >
+          Questions
+          <span
+            data-testid="open-question-count"
+            aria-label={`${openCount} open`}
+            className={`ml-2 rounded-full px-2 py-0.5 text-xs font-semibold ${openCount > 0 ? "bg-amber-600 text-white dark:bg-amber-500 dark:text-slate-950" : "bg-slate-200 text-slate-700 dark:bg-slate-700 dark:text-slate-200"}`}
+          >
+            {openCount}
+          </span>
+        </button>
+        <button
+          type="button"
+          onClick={onHelp}
+          aria-label="Keyboard shortcuts"
+          className="rounded-md border border-slate-300 px-2.5 py-1.5 text-sm hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
+        >
+          ?
+        </button>
+      </div>
+    </AppHeader>
+  );
+}
