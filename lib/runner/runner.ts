@@ -76,6 +76,8 @@ interface Active {
   stop: { status: StopStatus; message: string } | null;
   done: Promise<void>;
   timers: NodeJS.Timeout[];
+  /** runner_pid is committed: only then may a start's answer be read (waitStarted). */
+  started: boolean;
 }
 
 export class Runner implements RunnerHandle {
@@ -125,12 +127,11 @@ export class Runner implements RunnerHandle {
   }
 
   /** Resolves once this process has started the execution, or has left it queued (no room here). */
-  // 10 s, not less: on a loaded 2-core machine making the worktree and the agent's private HOME
-  // took over 3 s, and the answer then lacked runner_pid. Capped or foreign runs stop waiting at
-  // the end of the runner's pass, so only a run this runner is really starting waits this long.
-  waitStarted(executionId: string, timeoutMs = 10_000): Promise<void> {
+  waitStarted(executionId: string, timeoutMs = 3000): Promise<void> {
     const entry = this.active.get(executionId);
-    if (entry?.child?.pid) return Promise.resolve();
+    // Not child.pid: the process exists before its runner_pid is committed, and a read in between
+    // (another connection on PostgreSQL) would answer the start without it.
+    if (entry?.started) return Promise.resolve();
     return new Promise((resolve) => {
       const set = this.startWaiters.get(executionId) ?? new Set();
       this.startWaiters.set(executionId, set);
@@ -218,6 +219,7 @@ export class Runner implements RunnerHandle {
       stop: null,
       done: Promise.resolve(),
       timers: [],
+      started: false,
     };
     this.active.set(execution.id, entry);
     entry.done = this.execute(entry, execution, secret)
@@ -334,6 +336,7 @@ export class Runner implements RunnerHandle {
       const started = await tx.execution.update({ where: { id: execution.id }, data: { runnerPid: pid } });
       await recordEvents(tx, started.workspaceId, [executionEvent(started)]);
     });
+    entry.started = true;
     this.notifyStarted(execution.id);
 
     entry.timers.push(
