@@ -166,3 +166,8 @@ function list(raw: string | undefined): string[] {
     .map((entry) => entry.trim())
     .filter(Boolean);
 }
+
+/** How long a runner's claim on a run holds without a heartbeat, and how long a runner counts as online after its last call. */
+export function runnerLeaseSeconds(): number {
+  return positiveNumber(process.env.RUNNER_LEASE_SECONDS, 30);
+}

@@ -214,7 +214,7 @@ export function membershipOf(caller: Caller, workspaceId: string) {
   return caller.workspaceScope ? { ...caller.membership, role: "member" as MemberRole } : caller.membership;
 }
 
-function respond(run: (request: Request, rawParams: Record<string, unknown>, requestId: string) => Promise<Response>): RouteHandler {
+export function respond(run: (request: Request, rawParams: Record<string, unknown>, requestId: string) => Promise<Response>): RouteHandler {
   return async (request, context) => {
     const requestId = request.headers.get("x-request-id") || crypto.randomUUID();
     const counted = countSqlStatements(async () => {
@@ -233,7 +233,7 @@ function respond(run: (request: Request, rawParams: Record<string, unknown>, req
   };
 }
 
-async function parseInputs<S extends Schemas>(schemas: S, request: Request, rawParams: Record<string, unknown>) {
+export async function parseInputs<S extends Schemas>(schemas: S, request: Request, rawParams: Record<string, unknown>) {
   const url = new URL(request.url);
   const params = schemas.params ? parseWith(schemas.params, rawParams, "path") : undefined;
   const query = schemas.query ? parseWith(schemas.query, queryObject(url.searchParams), "query") : undefined;

@@ -19,6 +19,11 @@ export function newSecret(kind: TokenKind): string {
   return PREFIX[kind] + crypto.randomBytes(32).toString("base64url");
 }
 
+/** A runner's token (docs/runners.md): stored in `runners`, never in auth_tokens, so it works nowhere but /api/runner/…. */
+export function newRunnerSecret(): string {
+  return "tbn_" + crypto.randomBytes(32).toString("base64url");
+}
+
 export function hashSecret(secret: string): string {
   return crypto.createHash("sha256").update(secret).digest("hex");
 }

@@ -16,6 +16,8 @@ import { agentOperations } from "@/lib/openapi/operations/agents";
 import { mcpOperations } from "@/lib/openapi/operations/mcp";
 import { dependencyOperations } from "@/lib/openapi/operations/dependencies";
 import { webhookOperations } from "@/lib/openapi/operations/webhooks";
+import { runnerOperations } from "@/lib/openapi/operations/runners";
+import { runnerProtocolOperations } from "@/lib/openapi/operations/runner-protocol";
 import { paginatedTasksResponse, taskResponse, taskRunResponse } from "@/lib/tasks/schemas";
 import { execution } from "@/lib/runs/schemas";
 import { workspaceEvent } from "@/lib/events/schemas";
@@ -45,6 +47,8 @@ export const OPERATIONS: OperationSpec[] = [
   ...agentOperations,
   ...mcpOperations,
   ...webhookOperations,
+  ...runnerOperations,
+  ...runnerProtocolOperations,
 ];
 
 /** Schemas shown once under components.schemas and referenced by name wherever they occur. */
@@ -125,7 +129,7 @@ export function buildOpenApiDocument(operations: OperationSpec[]): JsonObject {
       ...(parameters.length > 0 ? { parameters } : {}),
       ...(op.body ? { requestBody: { required: true, content: { "application/json": { schema: convert(op.body, "input") } } } } : {}),
       responses: responsesOf(op, convert),
-      ...(op.auth === false ? { security: [] } : {}),
+      ...(op.auth === false ? { security: [] } : op.auth === "runner" ? { security: [{ runnerToken: [] }] } : {}),
     };
   }
   return {
@@ -141,7 +145,10 @@ export function buildOpenApiDocument(operations: OperationSpec[]): JsonObject {
     paths,
     components: {
       schemas,
-      securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: "Access token or API key" } },
+      securitySchemes: {
+        bearerAuth: { type: "http", scheme: "bearer", description: "Access token or API key" },
+        runnerToken: { type: "http", scheme: "bearer", description: "A runner's token (POST /api/runners); valid only under /api/runner/" },
+      },
     },
     security: [{ bearerAuth: [] }],
   };

@@ -10,8 +10,8 @@ export interface OperationSpec {
   operationId: string;
   summary: string;
   tags: string[];
-  /** Bearer (or session cookie) required; default true. */
-  auth?: boolean;
+  /** Bearer (or session cookie) required; default true. `runner`: a runner's token, and nothing else (/api/runner/…). */
+  auth?: boolean | "runner";
   params?: z.ZodType;
   query?: z.ZodType;
   body?: z.ZodType;

@@ -12,8 +12,8 @@ import { serializeTaskRun } from "@/lib/runs/serialize";
 // the agent reported about its usage and in its last words.
 
 /** The profile kept on the execution when the run started; executions queued before profiles existed run as they would have then. */
-export function agentOf(execution: Execution): AgentSnapshot {
-  const kept = execution.agentProfile as AgentSnapshot | null;
+export function agentOf(profile: unknown): AgentSnapshot {
+  const kept = profile as AgentSnapshot | null;
   if (kept && typeof kept.command === "string") return kept;
   const line = agentCommand();
   if (line)

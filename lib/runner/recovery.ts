@@ -22,7 +22,8 @@ export const INTERRUPTED = "interrupted by server restart";
  */
 export async function sweepOrphans(db: Db, kind: "pglite" | "postgresql", instanceId: string) {
   const rows = await db.execution.findMany({
-    where: { status: { in: [...STARTED_RUN_STATUSES] }, NOT: { runnerInstance: instanceId } },
+    // Runs claimed by a runner process end by their lease instead (lib/runners/expire-leases.ts).
+    where: { status: { in: [...STARTED_RUN_STATUSES] }, runnerId: null, NOT: { runnerInstance: instanceId } },
     select: { id: true, workspaceId: true, taskRunId: true, runnerInstance: true, runnerPid: true, startedAt: true },
     take: 500,
   });

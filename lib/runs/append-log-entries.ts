@@ -1,4 +1,5 @@
 import type { Db } from "@/lib/db/client";
+import { conflict, notFound } from "@/lib/api/errors";
 import { recordEvents } from "@/lib/events/record-events";
 import { executionEvent } from "@/lib/runs/finish-execution";
 import type { LogEntry } from "@/lib/runs/schemas";
@@ -24,14 +25,30 @@ const EVENT_CHARS_MAX = 64 * 1024;
 /**
  * Appends entries to the execution's log in one transaction, with the execution.updated event
  * (carrying the entries when the batch is small) as its last statement. Returns where they went:
- * the first entry's seq and how many.
+ * the first entry's seq and how many. With `firstSeq` (a runner's batch, which it may send again
+ * after a lost answer) entries already stored are skipped, so each is stored exactly once and in
+ * order; a batch that would leave a gap is refused (409).
  */
-export async function appendLogEntries(db: Db, executionId: string, entries: NewLogEntry[]): Promise<{ offset: number; count: number }> {
+export async function appendLogEntries(
+  db: Db,
+  executionId: string,
+  entries: NewLogEntry[],
+  options: { firstSeq?: number } = {},
+): Promise<{ offset: number; count: number }> {
   if (entries.length === 0) return { offset: 0, count: 0 };
-  const rows = entries.map((entry) => ({ type: entry.type, json: storable(entry.update), at: (entry.at ?? new Date()).toISOString() }));
-  // The batch as one JSON text, built from each payload's JSON without parsing it again.
-  const batch = `[${rows.map((row) => `{"at":${JSON.stringify(row.at)},"type":${JSON.stringify(row.type)},"update":${row.json}}`).join(",")}]`;
   return db.$transaction(async (tx) => {
+    let fresh = entries;
+    if (options.firstSeq !== undefined) {
+      const [row] = await tx.$queryRaw<{ line_count: number }[]>`SELECT line_count FROM executions WHERE id = ${executionId} FOR UPDATE`;
+      if (!row) throw notFound("Execution");
+      const skip = row.line_count - options.firstSeq;
+      if (skip < 0) throw conflict(`The log holds ${row.line_count} entries: the next batch must start at seq ${row.line_count}`);
+      fresh = entries.slice(skip);
+      if (fresh.length === 0) return { offset: row.line_count, count: 0 };
+    }
+    const rows = fresh.map((entry) => ({ type: entry.type, json: storable(entry.update), at: (entry.at ?? new Date()).toISOString() }));
+    // The batch as one JSON text, built from each payload's JSON without parsing it again.
+    const batch = `[${rows.map((row) => `{"at":${JSON.stringify(row.at)},"type":${JSON.stringify(row.type)},"update":${row.json}}`).join(",")}]`;
     const execution = await tx.execution.update({
       where: { id: executionId },
       data: { lineCount: { increment: rows.length }, lastActivityAt: new Date(rows[rows.length - 1].at) },

@@ -7,6 +7,16 @@ import { serializeTaskRun } from "@/lib/runs/serialize";
 /** Stores the branch's changes against its base on the execution's task run (commit, files, lines). */
 export async function recordRunChanges(db: Db, execution: Execution, dir: string, defaultBranch: string) {
   const changes = await branchChanges(dir, defaultBranch);
+  await storeRunChanges(db, execution, changes);
+  return changes;
+}
+
+/** The same, with the changes a runner measured in its worktree (POST /api/runner/executions/{id}/finish). */
+export async function storeRunChanges(
+  db: Db,
+  execution: Pick<Execution, "taskRunId" | "workspaceId">,
+  changes: { commitSha: string | null; filesChanged: number; linesAdded: number; linesRemoved: number },
+) {
   await db.$transaction(async (tx) => {
     const run = await tx.taskRun.update({
       where: { id: execution.taskRunId },
@@ -19,5 +29,4 @@ export async function recordRunChanges(db: Db, execution: Execution, dir: string
     });
     await recordEvents(tx, execution.workspaceId, [{ type: "run.updated", taskId: run.taskId, data: serializeTaskRun(run) }]);
   });
-  return changes;
 }

@@ -58,6 +58,11 @@ export const execution = z.object({
   session_name: z.string(),
   status: runStatus,
   runner_pid: z.int().nullable(),
+  runner_id: z
+    .string()
+    .nullable()
+    .describe("The runner that claimed it (docs/runners.md); null until claimed, and for runs the server ran itself"),
+  runner_name: z.string().nullable().describe("That runner's name when it claimed the run"),
   exit_code: z.int().nullable(),
   error_message: z.string().nullable(),
   line_count: z.int(),

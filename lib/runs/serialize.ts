@@ -41,6 +41,8 @@ export function serializeExecution(execution: Execution): ExecutionResponse {
     session_name: execution.sessionName,
     status: execution.status as RunStatus,
     runner_pid: execution.runnerPid,
+    runner_id: execution.runnerId,
+    runner_name: execution.runnerName,
     exit_code: execution.exitCode,
     error_message: execution.errorMessage,
     line_count: execution.lineCount,

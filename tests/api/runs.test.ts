@@ -64,6 +64,8 @@ describe("manual runs", () => {
         "silence_after_seconds",
         "line_count",
         "report",
+        "runner_id",
+        "runner_name",
         "runner_pid",
         "session_name",
         "started_at",

@@ -1,0 +1,8 @@
+import { json } from "@/lib/api/handler";
+import { withRunner } from "@/lib/api/runner-route";
+import { claimBody } from "@/lib/runners/protocol-schemas";
+import { waitForJob } from "@/lib/runners/claim-job";
+
+export const POST = withRunner({ body: claimBody }, async ({ db, runner, body, request }) =>
+  json({ job: await waitForJob(db, runner, body, request.signal) }),
+);

@@ -1,0 +1,9 @@
+import { noContent } from "@/lib/api/handler";
+import { withRunner } from "@/lib/api/runner-route";
+import { questionParams } from "@/lib/runners/protocol-schemas";
+import { settlePermission } from "@/lib/runners/runner-questions";
+
+export const POST = withRunner({ params: questionParams }, async ({ db, runner, params }) => {
+  await settlePermission(db, runner, params.execution_id, params.question_id);
+  return noContent();
+});

@@ -1,0 +1,8 @@
+import { json } from "@/lib/api/handler";
+import { withRunner } from "@/lib/api/runner-route";
+import { executionParams, permissionBody } from "@/lib/runners/protocol-schemas";
+import { askPermission } from "@/lib/runners/runner-questions";
+
+export const POST = withRunner({ params: executionParams, body: permissionBody }, async ({ db, runner, params, body }) =>
+  json(await askPermission(db, runner, params.execution_id, body), 201),
+);

@@ -1,0 +1,8 @@
+import { json } from "@/lib/api/handler";
+import { withRunner } from "@/lib/api/runner-route";
+import { executionParams, remoteBody } from "@/lib/runners/protocol-schemas";
+import { runnerRemote } from "@/lib/runners/report-execution";
+
+export const POST = withRunner({ params: executionParams, body: remoteBody }, async ({ db, runner, params, body }) =>
+  json(await runnerRemote(db, runner, params.execution_id, body?.fresh ?? false)),
+);

@@ -1,0 +1,9 @@
+import { noContent } from "@/lib/api/handler";
+import { withRunner } from "@/lib/api/runner-route";
+import { executionParams, updateExecutionBody } from "@/lib/runners/protocol-schemas";
+import { updateRunnerExecution } from "@/lib/runners/report-execution";
+
+export const PATCH = withRunner({ params: executionParams, body: updateExecutionBody }, async ({ db, runner, params, body }) => {
+  await updateRunnerExecution(db, runner, params.execution_id, body);
+  return noContent();
+});

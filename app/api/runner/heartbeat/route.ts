@@ -1,0 +1,8 @@
+import { json } from "@/lib/api/handler";
+import { withRunner } from "@/lib/api/runner-route";
+import { heartbeatBody } from "@/lib/runners/protocol-schemas";
+import { renewLeases } from "@/lib/runners/renew-leases";
+
+export const POST = withRunner({ body: heartbeatBody }, async ({ db, runner, body }) =>
+  json(await renewLeases(db, runner, body.executions)),
+);

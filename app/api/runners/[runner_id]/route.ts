@@ -1,0 +1,8 @@
+import { noContent, withUser } from "@/lib/api/handler";
+import { runnerParams } from "@/lib/runners/schemas";
+import { deleteRunner } from "@/lib/runners/runners";
+
+export const DELETE = withUser({ adminOnly: true, params: runnerParams }, async ({ db, params }) => {
+  await deleteRunner(db, params.runner_id);
+  return noContent();
+});

@@ -1,0 +1,9 @@
+import { json, withUser } from "@/lib/api/handler";
+import { createRunnerBody } from "@/lib/runners/schemas";
+import { createRunner, listRunners } from "@/lib/runners/runners";
+
+export const GET = withUser({ adminOnly: true }, async ({ db }) => json(await listRunners(db)));
+
+export const POST = withUser({ adminOnly: true, body: createRunnerBody }, async ({ db, body, caller }) =>
+  json(await createRunner(db, body, caller.userId), 201),
+);

@@ -1,0 +1,232 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { AgentNotInstalled, launchAgent, notInstalledMessage, type AgentLaunch } from "@/lib/agents/launch-agent";
+import type { AgentSnapshot } from "@/lib/agents/resolve-run-agent";
+import { RUN_STATUS } from "@/lib/runs/statuses";
+import { WorkdirError, type PreparedWorkdir, type WorkdirLog } from "@/lib/runs/workdir";
+import type { Job } from "@/lib/runners/protocol-schemas";
+import { agentOf } from "@/lib/runner/acp-run";
+import { driveAcp } from "@/lib/runner/acp-turn";
+import { agentSessionsDir, killGraceMs, logFlushMs, reportsDir } from "@/lib/runner/config";
+import { agentEnvironment } from "@/lib/runner/environment";
+import { LogSink } from "@/lib/runner/log-sink";
+import type { Outcome, RunnerPort } from "@/lib/runner/runner-port";
+import { killGroup, stopGroup } from "@/lib/server/processes";
+
+// One job on the runner: its working directory prepared, its agent started in its own process
+// group (`command`: lines of output; `acp`: an Agent Client Protocol session), its log streamed in
+// batches, permission requests turned into questions, and the outcome reported. Every word to the
+// board goes through the port (docs/runners.md, "Protocol").
+
+const REPORT_MAX_BYTES = 64 * 1024;
+/** After the process exits, how long to wait for its pipes to go quiet (a grandchild may hold them). */
+const PIPE_QUIET_MS = 2000;
+
+export type StopStatus = typeof RUN_STATUS.cancelled | typeof RUN_STATUS.timed_out;
+export type Exited = Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+export type Verdict = Pick<Outcome, "status" | "exit_code" | "error_message">;
+export interface Ran {
+  verdict: Verdict;
+  /** The agent's own closing words (ACP), when it wrote no report file. */
+  report: string | null;
+  usage: Outcome["usage"];
+  /** Whether the agent said or did anything: a message, a tool call or a plan (ACP), a line of output (command). */
+  spoke: boolean;
+}
+
+export interface Active {
+  job: Job;
+  child: ChildProcess | null;
+  acp: boolean;
+  /** Aborted on cancel and timeout: an ACP agent gets session/cancel, a pending permission `cancelled`. */
+  abort: AbortController;
+  stop: { status: StopStatus; message: string } | null;
+  done: Promise<void>;
+  timers: NodeJS.Timeout[];
+  /** runner_pid is recorded: only then may a start's answer be read (waitStarted). */
+  started: boolean;
+  onStarted: () => void;
+  /** Cancel and timeout (the runner's terminate). */
+  terminate: (status: StopStatus, message: string) => void;
+}
+
+export async function runJob(port: RunnerPort, entry: Active) {
+  const { job } = entry;
+  const id = job.execution_id;
+  const agent = agentOf(job.agent);
+  let seq = 0;
+  const sink = new LogSink(logFlushMs(), (entries) => {
+    const first = seq;
+    seq += entries.length;
+    return port.log(id, entries, first);
+  });
+  const gitLog: WorkdirLog = async (type, update) => {
+    sink.push(type, { ...update });
+    await sink.settled();
+  };
+  const fail = async (message: string) => {
+    sink.push("error", { message });
+    await sink.close();
+    await port.finish(id, { status: RUN_STATUS.failed, error_message: message });
+  };
+  let prepared: PreparedWorkdir;
+  try {
+    prepared = await port.prepare(job, gitLog);
+  } catch (error) {
+    return fail(error instanceof WorkdirError ? error.message : `could not prepare the working directory: ${(error as Error).message}`);
+  }
+  if (prepared.skipAgent || entry.stop) {
+    await sink.close();
+    const outcome: Outcome = entry.stop
+      ? { status: entry.stop.status, error_message: entry.stop.message }
+      : { status: RUN_STATUS.succeeded, report: prepared.skipAgent!.report };
+    return port.finish(id, outcome);
+  }
+  const cwd = prepared.cwd;
+  const instructions = prepared.instructions ?? job.instructions;
+  const reportFile = path.join(reportsDir(), `${id}.md`);
+  fs.mkdirSync(reportsDir(), { recursive: true, mode: 0o700 });
+  fs.rmSync(reportFile, { force: true });
+  sink.push("prompt", { text: instructions });
+
+  let launch: AgentLaunch;
+  try {
+    const env = agentEnvironment(job, { instructions, workdir: cwd, reportFile }, agent);
+    const sessions = job.agent_id ? agentSessionsDir(job.workspace_id, job.task.id, job.agent_id) : undefined;
+    launch = launchAgent(agent, env, cwd, sessions);
+  } catch (error) {
+    return fail(
+      error instanceof AgentNotInstalled ? error.message : `could not start the agent (${agent.name}): ${(error as Error).message}`,
+    );
+  }
+  try {
+    await runLaunched(port, entry, agent, launch, { cwd, instructions, sink, reportFile, gitLog, fail });
+  } finally {
+    launch.cleanup();
+  }
+}
+
+async function runLaunched(
+  port: RunnerPort,
+  entry: Active,
+  agent: AgentSnapshot,
+  launch: AgentLaunch,
+  run: { cwd: string; instructions: string; sink: LogSink; reportFile: string; gitLog: WorkdirLog; fail: (m: string) => Promise<void> },
+) {
+  const { job } = entry;
+  const { cwd, sink } = run;
+  const child = spawn(launch.command, launch.args, {
+    cwd,
+    detached: true, // its own process group (and session), so cancel and timeout reach all of it
+    stdio: ["pipe", "pipe", "pipe"],
+    env: launch.env,
+  });
+  entry.child = child;
+  entry.acp = agent.kind === "acp";
+  sink.expedite();
+  const spawnError = await new Promise<Error | null>((resolve) => {
+    child.once("spawn", () => resolve(null));
+    child.once("error", resolve);
+  });
+  if (spawnError) {
+    return run.fail(notInstalledMessage(agent, spawnError) ?? `could not start the agent (${agent.name}): ${spawnError.message}`);
+  }
+  const pid = child.pid!;
+  if (entry.stop) stopGroup(pid, killGraceMs()); // cancelled while it was being started
+  const exited: Exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
+  await port.update(job.execution_id, { runner_pid: pid });
+  entry.started = true;
+  entry.onStarted();
+  const limit = job.timeout_seconds;
+  const timeout = () => entry.terminate(RUN_STATUS.timed_out, `timed out after ${limit} s; the process group was killed`);
+  entry.timers.push(setTimeout(timeout, limit * 1000));
+
+  const ran =
+    agent.kind === "acp"
+      ? await driveAcp(port, entry, agent, { child, cwd, instructions: run.instructions, sink, exited, sessionMeta: launch.sessionMeta })
+      : await driveCommand(entry, child, run.instructions, sink, exited);
+  // Nothing of the execution outlives it.
+  killGroup(pid, "SIGTERM");
+
+  let verdict = ran.verdict;
+  const concluded = await port
+    .conclude(job, cwd, run.gitLog, verdict.status === RUN_STATUS.succeeded)
+    .catch((error: Error) => ({ failed: error.message, changes: undefined }));
+  if (concluded.failed && verdict.status === RUN_STATUS.succeeded) {
+    verdict = { status: RUN_STATUS.failed, exit_code: verdict.exit_code, error_message: concluded.failed };
+    sink.push("error", { message: concluded.failed });
+  }
+  await sink.close();
+  const outcome: Outcome = {
+    ...verdict,
+    report: readReport(run.reportFile) ?? ran.report ?? (sink.tail.join("\n") || null),
+    last_activity_at: sink.lastActivityAt?.toISOString() ?? null,
+    usage: ran.usage,
+    // An ACP agent changes files only through tool calls, so "no message, no tool call" is also "no change".
+    no_output: verdict.status === RUN_STATUS.succeeded && !ran.spoke,
+    ...(concluded.changes ? { changes: concluded.changes } : {}),
+  };
+  fs.rmSync(run.reportFile, { force: true });
+  await port.finish(job.execution_id, outcome);
+}
+
+/** A `command` agent: instructions on standard input, each line of output an `output` entry. */
+async function driveCommand(entry: Active, child: ChildProcess, instructions: string, sink: LogSink, exited: Exited): Promise<Ran> {
+  child.stdin!.on("error", () => {}); // an agent that never reads its instructions closes the pipe early
+  child.stdin!.end(instructions);
+  let lastData = Date.now();
+  const streams = [child.stdout!, child.stderr!];
+  const ended = Promise.all(streams.map((stream) => new Promise((resolve) => stream.once("close", resolve))));
+  for (const [name, stream] of [
+    ["stdout", child.stdout!],
+    ["stderr", child.stderr!],
+  ] as const) {
+    stream.on("data", (chunk: Buffer) => {
+      lastData = Date.now();
+      if (!sink.write(name, chunk)) {
+        for (const s of streams) s.pause();
+        void sink.drained().then(() => streams.forEach((s) => s.resume()));
+      }
+    });
+  }
+  const { code, signal } = await exited;
+  // A grandchild may still hold the pipes: read on while output keeps coming, then let go.
+  while ((await Promise.race([ended.then(() => true), delay(250).then(() => false)])) === false) {
+    if (Date.now() - lastData > PIPE_QUIET_MS) {
+      streams.forEach((s) => s.destroy());
+      break;
+    }
+  }
+  return { verdict: commandVerdict(entry, code, signal, sink.lastStderrLine), report: null, usage: null, spoke: sink.tail.length > 0 };
+}
+
+function commandVerdict(entry: Active, code: number | null, signal: NodeJS.Signals | null, lastStderr: string): Verdict {
+  if (entry.stop) return { status: entry.stop.status, exit_code: code, error_message: entry.stop.message };
+  if (code === 0) return { status: RUN_STATUS.succeeded, exit_code: 0, error_message: null };
+  const why = code !== null ? `the agent exited with code ${code}` : `the agent was killed by signal ${signal}`;
+  return { status: RUN_STATUS.failed, exit_code: code, error_message: lastStderr ? `${why}: ${lastStderr}` : why };
+}
+
+/**
+ * The agent's report, if it wrote one as a regular file: a symlink (O_NOFOLLOW) or a device, fifo
+ * or directory is ignored, so an agent cannot have the runner copy one of its own files (the
+ * database, auth-secret) into a report. At most REPORT_MAX_BYTES are read.
+ */
+export function readReport(file: string): string | null {
+  let handle: number | undefined;
+  try {
+    handle = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+    if (!fs.fstatSync(handle).isFile()) return null;
+    const buffer = Buffer.alloc(REPORT_MAX_BYTES);
+    const size = fs.readSync(handle, buffer, 0, REPORT_MAX_BYTES, 0);
+    const text = buffer.subarray(0, size).toString("utf8");
+    return text.trim() ? text : null;
+  } catch {
+    return null;
+  } finally {
+    if (handle !== undefined) fs.closeSync(handle);
+  }
+}
+
+export const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,0 +1,112 @@
+import type { Db } from "@/lib/db/client";
+import type { Runner } from "@/lib/generated/prisma/client";
+import type { z } from "zod";
+import { hashSecret, newSecret } from "@/lib/auth/tokens";
+import { runnerLeaseSeconds } from "@/lib/config";
+import { recordEvents } from "@/lib/events/record-events";
+import { onAnyWorkspaceEvents } from "@/lib/events/wake";
+import { agentTokenName, executionEvent, finishExecution } from "@/lib/runs/finish-execution";
+import { serializeTaskRun } from "@/lib/runs/serialize";
+import { RUN_STATUS, STARTED_RUN_STATUSES } from "@/lib/runs/statuses";
+import { killGraceMs, timeoutSeconds } from "@/lib/runner/config";
+import { buildJob, JobRefused } from "@/lib/runners/build-job";
+import type { claimBody, Job } from "@/lib/runners/protocol-schemas";
+
+// A runner's claim: the oldest queued execution, taken under FOR UPDATE SKIP LOCKED (so of several
+// runners, on any number of server instances, exactly one gets it), marked running with this
+// runner's name and a lease, and handed out as a job. The long poll waits on the event log's
+// wake-ups (a run queued on any instance records events) with a slow poll behind them.
+
+const POLL_MS = 2000;
+/** Wake-ups closer together than this make one claim attempt (a busy board records many events). */
+const SPACING_MS = 50;
+
+export async function waitForJob(db: Db, runner: Runner, input: z.output<typeof claimBody>, signal: AbortSignal): Promise<Job | null> {
+  await db.runner.update({ where: { id: runner.id }, data: { version: input.version, sandbox: input.sandbox, lastSeenAt: new Date() } });
+  const deadline = Date.now() + input.wait_seconds * 1000;
+  let woken = false;
+  let wake = () => {};
+  const unsubscribe = onAnyWorkspaceEvents(() => {
+    woken = true;
+    wake();
+  });
+  try {
+    for (;;) {
+      woken = false;
+      const job = await claimJob(db, runner, input.free);
+      const left = deadline - Date.now();
+      if (job || left <= 0 || signal.aborted) return job;
+      if (!woken) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(done, Math.min(left, POLL_MS));
+          signal.addEventListener("abort", done);
+          wake = done;
+          function done() {
+            clearTimeout(timer);
+            signal.removeEventListener("abort", done);
+            wake = () => {};
+            resolve();
+          }
+        });
+      }
+      await delay(SPACING_MS);
+    }
+  } finally {
+    unsubscribe();
+  }
+}
+
+/** One attempt: a job, or null when there is no queued run or no room on the runner. */
+export async function claimJob(db: Db, runner: Runner, free: number): Promise<Job | null> {
+  for (;;) {
+    const claimed = await claimOne(db, runner, free);
+    if (!claimed) return null;
+    try {
+      return await buildJob(db, claimed.executionId, claimed.secret);
+    } catch (error) {
+      // A run that cannot be described (its branch is refused, the remote unreachable) fails in
+      // words, and the runner gets the next one.
+      const message = error instanceof JobRefused ? error.message : `could not hand out the run: ${(error as Error).message}`;
+      await finishExecution(db, claimed.executionId, { status: RUN_STATUS.failed, errorMessage: message });
+    }
+  }
+}
+
+async function claimOne(db: Db, runner: Runner, free: number) {
+  // A cheap look before the locking transaction: most wake-ups are log batches, not new runs.
+  const any = await db.execution.findFirst({ where: { status: RUN_STATUS.queued }, select: { id: true } });
+  if (!any || free < 1) return null;
+  return db.$transaction(async (tx) => {
+    const held = await tx.execution.count({ where: { runnerId: runner.id, status: { in: [...STARTED_RUN_STATUSES] } } });
+    if (held >= runner.capacity) return null;
+    const rows = await tx.$queryRaw<{ id: string }[]>`
+      SELECT id FROM executions WHERE status = ${RUN_STATUS.queued}
+      ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED`;
+    if (rows.length === 0) return null;
+    const now = new Date();
+    const execution = await tx.execution.update({
+      where: { id: rows[0].id },
+      data: {
+        status: RUN_STATUS.running,
+        runnerId: runner.id,
+        runnerName: runner.name,
+        runnerInstance: `runner:${runner.id}`,
+        startedAt: now,
+        leaseExpiresAt: new Date(now.getTime() + runnerLeaseSeconds() * 1000),
+      },
+    });
+    const run = await tx.taskRun.update({ where: { id: execution.taskRunId }, data: { status: RUN_STATUS.running, startedAt: now } });
+    const secret = newSecret("agent");
+    await tx.authToken.updateMany({
+      where: { kind: "agent", name: agentTokenName(execution.id), revokedAt: null },
+      data: { tokenHash: hashSecret(secret), expiresAt: new Date(now.getTime() + timeoutSeconds() * 1000 + killGraceMs() + 60_000) },
+    });
+    await recordEvents(tx, execution.workspaceId, [
+      { type: "run.updated", taskId: run.taskId, data: serializeTaskRun(run) },
+      executionEvent(execution),
+    ]);
+    return { executionId: execution.id, secret };
+  });
+}
+
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

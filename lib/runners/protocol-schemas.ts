@@ -1,0 +1,153 @@
+import { z } from "zod";
+import { INT32_MAX, queryInt } from "@/lib/api/validation";
+import { runUsage } from "@/lib/tasks/schemas";
+
+// The runner protocol (/api/runner/…, docs/runners.md "Protocol"): what a runner sends and gets.
+
+export const SANDBOXES = ["bubblewrap", "none"] as const;
+export const MAX_CLAIM_WAIT_SECONDS = 30;
+export const MAX_LOG_BATCH = 5000;
+
+export const executionParams = z.object({ execution_id: z.string() });
+export const questionParams = z.object({ execution_id: z.string(), question_id: z.string() });
+
+export const claimBody = z.object({
+  version: z.string().trim().min(1).max(100).describe("The runner's version, shown in GET /api/runners"),
+  sandbox: z.enum(SANDBOXES).describe("What confines its agents: bubblewrap, or none (shown in red in Settings → Runners)"),
+  free: z.int().min(0).max(64).describe("Slots it has free now; the server never hands out more than the runner's capacity"),
+  wait_seconds: z
+    .int()
+    .min(0)
+    .max(MAX_CLAIM_WAIT_SECONDS)
+    .default(25)
+    .describe("Long poll: how long to hold the request open waiting for a queued run"),
+});
+
+/** The agent to start, as the profile was when the run was queued (lib/agents/resolve-run-agent.ts). */
+const agentSnapshot = z
+  .object({
+    name: z.string(),
+    kind: z.enum(["command", "acp"]),
+    command: z.string(),
+    args: z.array(z.string()),
+    env_passthrough: z.array(z.string()),
+    inherit_env: z.boolean().optional(),
+  })
+  .loose();
+
+export const job = z.object({
+  execution_id: z.string(),
+  task_run_id: z.string(),
+  workspace_id: z.string(),
+  task: z.object({ id: z.string(), number: z.int(), title: z.string(), pr_url: z.string().nullable() }),
+  trigger: z.string(),
+  session_name: z.string(),
+  instructions: z.string(),
+  agent_id: z.string().nullable(),
+  agent: agentSnapshot.nullable().describe("null: the runner's own default (AGENT_COMMAND, else the demo agent)"),
+  resume_session_id: z.string().nullable().describe("An earlier run's ACP session to continue (session/load)"),
+  token: z.string().describe("The agent's token: this workspace only, revoked when the run ends"),
+  api_url: z.string(),
+  mcp_url: z.string(),
+  env: z.record(z.string(), z.string()).describe("TASKBOARD_* variables for the agent"),
+  timeout_seconds: z.number(),
+  lease_seconds: z.number().describe("Heartbeat well within this, or the run ends failed"),
+  repository: z
+    .object({
+      url: z.string(),
+      default_branch: z.string(),
+      branch: z.string().describe("The task's branch: the agent works on it in the task's worktree"),
+      env: z.record(z.string(), z.string()).describe("git's environment for commands that talk to the remote: this repository only"),
+    })
+    .nullable(),
+});
+export type Job = z.output<typeof job>;
+
+export const claimResponse = z.object({ job: job.nullable().describe("null: nothing to do within wait_seconds") });
+
+export const heartbeatBody = z.object({
+  executions: z.array(z.string()).max(64).describe("The runs it holds; each one's lease is renewed"),
+});
+export const heartbeatResponse = z.object({
+  executions: z.array(
+    z.object({
+      id: z.string(),
+      cancel: z.boolean().describe("Stop the agent: the run was cancelled, finished elsewhere, or is no longer this runner's"),
+      reason: z.string().nullable(),
+    }),
+  ),
+  lease_seconds: z.number(),
+});
+
+const newEntry = z.object({
+  type: z.string().min(1).max(100),
+  update: z.record(z.string(), z.unknown()),
+  at: z.iso.datetime({ offset: true }).optional(),
+});
+
+export const logBody = z.object({
+  first_seq: z
+    .int()
+    .min(0)
+    .max(INT32_MAX)
+    .describe("The first entry's seq: a batch sent again is stored once (entries below the stored count are skipped)"),
+  entries: z.array(newEntry).min(1).max(MAX_LOG_BATCH),
+});
+export const logResponse = z.object({ next_seq: z.int().describe("How many entries are stored: the next batch's first_seq") });
+
+export const updateExecutionBody = z.object({
+  runner_pid: z.int().min(1).max(INT32_MAX).optional().describe("The agent process started (the start's answer waits for it)"),
+  acp_session_id: z.string().min(1).max(500).optional(),
+  acp_session_loaded: z.boolean().optional(),
+  model: z.string().min(1).max(500).optional(),
+  worktree: z
+    .object({ path: z.string().min(1).max(4096), branch: z.string().min(1).max(255), bytes: z.int().min(0).optional() })
+    .optional()
+    .describe("The task's worktree on this runner"),
+});
+
+export const permissionBody = z.object({
+  tool_call: z.object({ title: z.string().nullish(), kind: z.string().nullish(), rawInput: z.unknown().optional() }).loose(),
+  options: z
+    .array(z.object({ optionId: z.string().min(1).max(500), name: z.string().max(2000), kind: z.string().max(100) }))
+    .min(1)
+    .max(50),
+});
+export const permissionResponse = z.object({
+  question_id: z.string(),
+  title: z.string(),
+  options: z.array(z.object({ option_id: z.string(), name: z.string(), kind: z.string() })),
+});
+
+export const answerQuery = z.object({
+  wait_seconds: queryInt(z.int().min(0).max(MAX_CLAIM_WAIT_SECONDS)).default(25),
+});
+export const answerResponse = z.object({
+  status: z.enum(["open", "answered", "gone"]).describe("gone: the question was deleted (answer the agent cancelled)"),
+  option_id: z.string().nullable().describe("The agent's option the answer stands for; null when none (answer cancelled)"),
+});
+
+export const changes = z.object({
+  commit_sha: z.string().max(100).nullable(),
+  files_changed: z.int().min(0),
+  lines_added: z.int().min(0),
+  lines_removed: z.int().min(0),
+});
+
+export const finishBody = z.object({
+  status: z.enum(["succeeded", "failed", "cancelled", "timed_out"]),
+  exit_code: z.int().nullable().optional(),
+  error_message: z.string().max(10_000).nullable().optional(),
+  report: z
+    .string()
+    .max(256 * 1024)
+    .nullable()
+    .optional(),
+  usage: runUsage.nullable().optional(),
+  no_output: z.boolean().optional(),
+  last_activity_at: z.iso.datetime({ offset: true }).nullable().optional(),
+  changes: changes.optional().describe("The task branch's changes against its base, when the run had a repository"),
+});
+
+export const remoteBody = z.object({ fresh: z.boolean().default(false) }).optional();
+export const remoteResponse = z.object({ url: z.string(), env: z.record(z.string(), z.string()) });

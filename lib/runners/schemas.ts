@@ -1,0 +1,47 @@
+import { z } from "zod";
+
+// Runners (docs/runners.md): registration by administrators under /api/runners.
+
+export const RUNNER_STATUS = { online: "online", offline: "offline" } as const;
+
+const label = z
+  .string()
+  .trim()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9_.:-]+$/, "letters, digits and _ . : - only");
+
+export const createRunnerBody = z.object({
+  name: z
+    .string()
+    .trim()
+    .min(1)
+    .max(100)
+    .regex(/^[^\0\n\r]*$/, "one line, no null character"),
+  capacity: z.int().min(1).max(64).default(2).describe("How many runs it takes at once."),
+  labels: z
+    .array(label)
+    .max(20)
+    .default([])
+    .describe("What it offers (docker, gpu…): a profile that requires labels runs only on runners with all of them."),
+});
+
+export const runnerParams = z.object({ runner_id: z.string() });
+
+export const runnerRecord = z.object({
+  id: z.string(),
+  name: z.string(),
+  capacity: z.int(),
+  labels: z.array(z.string()),
+  status: z.enum([RUNNER_STATUS.online, RUNNER_STATUS.offline]).describe("online while it called within RUNNER_LEASE_SECONDS"),
+  running: z.int().describe("Runs it holds now"),
+  last_seen_at: z.string().nullable(),
+  version: z.string().nullable().describe("What the runner reported"),
+  sandbox: z.string().nullable().describe("What the runner reported: bubblewrap, or none (unsandboxed); null before its first call"),
+  created_at: z.string(),
+});
+export type RunnerRecord = z.output<typeof runnerRecord>;
+
+export const createdRunner = runnerRecord.extend({
+  token: z.string().describe("The runner's token, shown only in this answer; it works only under /api/runner/…"),
+});
