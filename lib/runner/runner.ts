@@ -26,7 +26,6 @@ export class Runner implements RunnerHandle {
   private ticking = false;
   private again = false;
   private stopping = false;
-  private timers: NodeJS.Timeout[] = [];
   private slotFreed: () => void = () => {};
 
   constructor(
@@ -34,10 +33,11 @@ export class Runner implements RunnerHandle {
     private readonly options: RunnerOptions,
   ) {}
 
+  private beat: NodeJS.Timeout | undefined;
+  private beatMs = 0;
+
   start() {
-    const beat = setInterval(() => void this.heartbeat(), this.options.heartbeatMs);
-    beat.unref();
-    this.timers.push(beat);
+    this.beatEvery(this.options.heartbeatMs);
     if (this.options.longPoll) void this.claimLoop();
     else this.wake();
   }
@@ -51,7 +51,7 @@ export class Runner implements RunnerHandle {
     if (graceMs <= 0) this.stopAll("the runner was stopped");
     await all;
     clearTimeout(timer);
-    for (const timer of this.timers) clearInterval(timer);
+    clearInterval(this.beat);
   }
 
   /** At exit, nothing of ours may outlive us. */
@@ -153,8 +153,18 @@ export class Runner implements RunnerHandle {
     }
   }
 
+  /** Heartbeats come at least three times a lease, so one late or lost answer never costs a run. */
+  private beatEvery(ms: number) {
+    if (this.beat && ms >= this.beatMs) return;
+    clearInterval(this.beat);
+    this.beatMs = ms;
+    this.beat = setInterval(() => void this.heartbeat(), ms);
+    this.beat.unref();
+  }
+
   private launch(job: Job) {
     const id = job.execution_id;
+    this.beatEvery(Math.max(200, (job.lease_seconds * 1000) / 3));
     console.log(`[taskboard] runner: running execution ${id} (task #${job.task.number} ${job.task.title})`);
     const entry: Active = {
       job,

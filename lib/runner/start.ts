@@ -17,7 +17,7 @@ const SWEEP_EVERY_MS = 30_000;
  * RUNNER_EMBEDDED=false: this process runs no agent itself, only runner processes do.
  */
 export async function startEngine(db: Db, kind: "pglite" | "postgresql") {
-  startLeaseSweeper(db);
+  await startLeaseSweeper(db);
   startScheduler(db);
   if (process.env.RUNNER_EMBEDDED === "false") {
     console.log("[taskboard] scheduler started; no embedded runner (RUNNER_EMBEDDED=false)");

@@ -23,8 +23,16 @@ export async function expireLeases(db: Db): Promise<number> {
   return rows.length;
 }
 
-/** Sweeps every few seconds, so a lost run ends within RUNNER_LEASE_SECONDS plus 10 s. */
-export function startLeaseSweeper(db: Db) {
+/**
+ * Sweeps every few seconds, so a lost run ends within RUNNER_LEASE_SECONDS plus 10 s. First, the
+ * runs runners hold get a full lease from now: while no server answered (a restart), no runner
+ * could renew, and a restart must not end a run.
+ */
+export async function startLeaseSweeper(db: Db) {
+  await db.execution.updateMany({
+    where: { status: { in: [...STARTED_RUN_STATUSES] }, runnerId: { not: null } },
+    data: { leaseExpiresAt: new Date(Date.now() + runnerLeaseSeconds() * 1000) },
+  });
   const timer = setInterval(() => {
     expireLeases(db).catch((error: Error) => console.error(`[taskboard] lease sweep: ${error.message}`));
   }, SWEEP_MS);

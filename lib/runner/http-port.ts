@@ -1,0 +1,82 @@
+import type { RequestPermissionRequest } from "@agentclientprotocol/sdk";
+import type { z } from "zod";
+import type { NewLogEntry } from "@/lib/runs/append-log-entries";
+import type { WorkdirLog } from "@/lib/runs/workdir";
+import type { answerResponse, heartbeatResponse, Job, logResponse, permissionResponse } from "@/lib/runners/protocol-schemas";
+import { ProtocolClient, ProtocolError } from "@/lib/runner/protocol-client";
+import { concludeJobWorkdir, prepareJobWorkdir } from "@/lib/runner/job-workdir";
+import type { ExecutionFacts, Outcome, RunnerPort } from "@/lib/runner/runner-port";
+
+// The runner process's port: the protocol over HTTP. Deliveries (log batches, facts, the outcome)
+// are patient: while the server is away they wait and are sent when it is back, and a log batch
+// sent twice is stored once (first_seq).
+
+// RUNNER_CLAIM_WAIT_SECONDS: shorter in tests, so a deleted token is noticed sooner.
+const CLAIM_WAIT_SECONDS = Math.min(30, Math.max(1, Number(process.env.RUNNER_CLAIM_WAIT_SECONDS) || 25));
+const ANSWER_WAIT_SECONDS = 25;
+
+export class HttpPort implements RunnerPort {
+  readonly client: ProtocolClient;
+
+  constructor(
+    url: string,
+    token: string,
+    private readonly about: { version: string; sandbox: "bubblewrap" | "none" },
+    onRevoked: () => void,
+    private readonly stopping: AbortSignal,
+  ) {
+    this.client = new ProtocolClient(url.replace(/\/+$/, ""), token, onRevoked);
+  }
+
+  async claim(room: number): Promise<Job[]> {
+    const body = { ...this.about, free: room, wait_seconds: CLAIM_WAIT_SECONDS };
+    const answer = await this.client.call<{ job: Job | null }>("POST", "/claim", body, { signal: this.stopping });
+    return answer.job ? [answer.job] : [];
+  }
+
+  async heartbeat(executionIds: string[]) {
+    const answer = await this.client.call<z.output<typeof heartbeatResponse>>("POST", "/heartbeat", { executions: executionIds });
+    return answer.executions.filter((run) => run.cancel).map((run) => ({ id: run.id, reason: run.reason ?? "stopped by the server" }));
+  }
+
+  async log(executionId: string, entries: NewLogEntry[], firstSeq: number) {
+    const body = { first_seq: firstSeq, entries: entries.map((entry) => ({ ...entry, at: (entry.at ?? new Date()).toISOString() })) };
+    await this.client.call<z.output<typeof logResponse>>("POST", `/executions/${executionId}/log`, body, { patient: true });
+  }
+
+  async update(executionId: string, facts: ExecutionFacts) {
+    await this.client.call("PATCH", `/executions/${executionId}`, facts, { patient: true });
+  }
+
+  async ask(executionId: string, request: RequestPermissionRequest) {
+    const body = { tool_call: request.toolCall, options: request.options };
+    return this.client.call<z.output<typeof permissionResponse>>("POST", `/executions/${executionId}/questions`, body, { patient: true });
+  }
+
+  async answer(executionId: string, questionId: string, signal: AbortSignal) {
+    const path = `/executions/${executionId}/questions/${questionId}?wait_seconds=${ANSWER_WAIT_SECONDS}`;
+    return this.client.call<z.output<typeof answerResponse>>("GET", path, undefined, { patient: true, signal });
+  }
+
+  async settle(executionId: string, questionId: string) {
+    await this.client.call("POST", `/executions/${executionId}/questions/${questionId}/settle`, undefined, { patient: true });
+  }
+
+  prepare(job: Job, log: WorkdirLog) {
+    return prepareJobWorkdir(job, log, (facts) => this.update(job.execution_id, facts));
+  }
+
+  /** Without a conflict fix here (prepare refuses one), the agent's partial work is committed whatever its outcome. */
+  conclude(job: Job, cwd: string, log: WorkdirLog) {
+    return concludeJobWorkdir(job, cwd, log);
+  }
+
+  async finish(executionId: string, outcome: Outcome) {
+    try {
+      await this.client.call("POST", `/executions/${executionId}/finish`, outcome, { patient: true });
+    } catch (error) {
+      // Not this runner's any more (deleted with its runs): nothing to record.
+      if (!(error instanceof ProtocolError && error.status === 404)) throw error;
+    }
+  }
+}

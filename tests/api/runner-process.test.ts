@@ -1,0 +1,154 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  engineServer,
+  eventually,
+  finished,
+  FIXTURE_AGENT,
+  newStore,
+  newTask,
+  outputLines,
+  processAlive,
+  workspaceOn,
+  type EngineServer,
+  type Store,
+} from "../helpers/engine";
+
+// The runner process, black-box: registered over the API, started as `npm run runner` does
+// (node --import tsx lib/runner/main.ts) against a server that runs no agent itself, it runs a command agent and
+// an ACP agent (with a permission question answered over the API), passes on a cancel, stops
+// cleanly on SIGTERM and stops when its token is deleted.
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const FAKE_ACP = path.join(ROOT, "tests/fixtures/fake-acp-agent.mjs");
+
+let store: Store;
+let server: EngineServer;
+let token: string;
+let wsId: string;
+const processes: ChildProcess[] = [];
+
+beforeAll(async () => {
+  store = await newStore("runner-process");
+  server = await engineServer(store, { RUNNER_EMBEDDED: "false", AGENT_COMMAND: FIXTURE_AGENT, AGENT_TIMEOUT_SECONDS: "60" });
+  ({ token, wsId } = await workspaceOn(server));
+});
+
+afterAll(async () => {
+  for (const child of processes) if (child.exitCode === null) child.kill("SIGKILL");
+  await server?.stop();
+  await store?.drop();
+});
+
+async function startRunner(name: string) {
+  const created = await server.call("POST", "/api/runners", { token, json: { name, capacity: 2 } });
+  expect(created.status).toBe(201);
+  const child = spawn(process.execPath, ["--import", "tsx", "lib/runner/main.ts", "--url", server.url, "--token", created.body.token], {
+    cwd: ROOT,
+    env: { ...process.env, AGENT_LOG_FLUSH_MS: "100", AGENT_KILL_GRACE_SECONDS: "1", RUNNER_CLAIM_WAIT_SECONDS: "2" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  processes.push(child);
+  const output: string[] = [];
+  child.stdout!.on("data", (chunk: Buffer) => output.push(chunk.toString()));
+  child.stderr!.on("data", (chunk: Buffer) => output.push(chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  await eventually(
+    async () => {
+      const list = await server.call("GET", "/api/runners", { token });
+      return list.body.find((r: { id: string; status: string }) => r.id === created.body.id && r.status === "online");
+    },
+    60_000,
+    `runner ${name} to come online (output: ${output.join("")})`,
+  );
+  return { id: created.body.id as string, child, output, exited };
+}
+
+const base = () => `/api/workspaces/${wsId}`;
+const start = (taskId: string, json: Record<string, unknown> = {}) =>
+  server.call("POST", `${base()}/tasks/${taskId}/runs`, { token, json });
+
+describe("the runner process", () => {
+  let runner: Awaited<ReturnType<typeof startRunner>>;
+  beforeAll(async () => {
+    runner = await startRunner("process-one");
+  });
+
+  it("reports its version and sandbox, and runs a command agent", async () => {
+    const listed = (await server.call("GET", "/api/runners", { token })).body.find((r: { id: string }) => r.id === runner.id);
+    expect(listed).toMatchObject({ status: "online", sandbox: "none", version: expect.any(String) });
+    const task = await newTask(server.call, token, wsId, { title: "by a runner" });
+    const started = await start(task.id, { instructions: "succeed" });
+    expect(started.status).toBe(202);
+    const done = await finished(server.call, token, wsId, started.body.id, 60_000);
+    expect(done).toMatchObject({ status: "succeeded", runner_id: runner.id, runner_name: "process-one", exit_code: 0 });
+    expect(done.runner_pid).toEqual(expect.any(Number));
+    expect(done.report).toBe(`report for ${task.id} via manual\n`);
+    const log = (await server.call("GET", `${base()}/executions/${done.id}/log`, { token })).body;
+    expect(outputLines(log)).toEqual(expect.arrayContaining(["working on by a runner", "a line on stderr"]));
+    expect(log.entries.map((e: { seq: number }) => e.seq)).toEqual(log.entries.map((_: unknown, i: number) => i));
+  });
+
+  it("runs an ACP agent whose permission question is answered over the API", async () => {
+    const profile = await server.call("POST", `${base()}/agents`, {
+      token,
+      json: { name: "Fake ACP", kind: "acp", command: process.execPath, args: [FAKE_ACP] },
+    });
+    expect(profile.status).toBe(201);
+    const task = await newTask(server.call, token, wsId, { title: "acp by a runner" });
+    const instructions = ["Edit the notes.", "@fake write NOTES.md hello", "@fake permission", "@fake tokens 1000 200"].join("\n");
+    const started = await start(task.id, { instructions, agent_id: profile.body.id });
+    const question = await eventually(
+      async () => {
+        const list = await server.call("GET", `${base()}/questions?task_id=${task.id}&status=open`, { token });
+        return list.body.find((q: { execution_id: string }) => q.execution_id === started.body.id);
+      },
+      60_000,
+      "the permission question",
+    );
+    expect(question.options).toEqual(["Allow once", "Always allow", "Reject"]);
+    expect((await server.call("GET", `${base()}/executions/${started.body.id}`, { token })).body.status).toBe("waiting_for_input");
+    const answered = await server.call("POST", `${base()}/questions/${question.id}/answer`, { token, json: { answer: "Always allow" } });
+    expect(answered.status).toBe(200);
+    const done = await finished(server.call, token, wsId, started.body.id, 60_000);
+    expect(done).toMatchObject({ status: "succeeded", runner_name: "process-one", acp_session_id: expect.stringMatching(/^fake-/) });
+    const log = (await server.call("GET", `${base()}/executions/${done.id}/log`, { token })).body.entries as {
+      type: string;
+      update: any;
+    }[];
+    const permissions = log.filter((e) => e.type === "permission");
+    expect(permissions.at(-1)!.update.outcome).toMatchObject({ outcome: "selected", name: "Always allow" });
+    const runs = (await server.call("GET", `${base()}/tasks/${task.id}/runs`, { token })).body;
+    expect(runs[0].usage).toMatchObject({ input_tokens: 1000, output_tokens: 200 });
+  });
+
+  it("passes a cancel on to the agent within a heartbeat", async () => {
+    const task = await newTask(server.call, token, wsId, { title: "cancelled on a runner" });
+    const started = await start(task.id, { instructions: "sleep 60" });
+    const running = await eventually(
+      async () => {
+        const row = (await server.call("GET", `${base()}/executions/${started.body.id}`, { token })).body;
+        return row.runner_pid ? row : undefined;
+      },
+      60_000,
+      "the agent to start",
+    );
+    expect((await server.call("POST", `${base()}/executions/${started.body.id}/cancel`, { token })).body.status).toBe("cancelled");
+    await eventually(async () => (processAlive(running.runner_pid) ? undefined : true), 30_000, "the agent to be stopped");
+  });
+
+  it("exits 0 on SIGTERM", async () => {
+    runner.child.kill("SIGTERM");
+    expect(await runner.exited).toBe(0);
+  });
+});
+
+describe("a deleted runner", () => {
+  it("gets 401 on its next call and stops", async () => {
+    const runner = await startRunner("process-doomed");
+    expect((await server.call("DELETE", `/api/runners/${runner.id}`, { token })).status).toBe(204);
+    expect(await runner.exited).toBe(1);
+    expect(runner.output.join("")).toContain("refused this runner's token");
+  });
+});
