@@ -31,25 +31,28 @@ export async function waitForJob(db: Db, runner: Runner, input: z.output<typeof 
     wake();
   });
   try {
+    let last = 0;
     for (;;) {
       woken = false;
+      // Wake-ups in a burst make one attempt per SPACING_MS; the first one after a quiet spell goes at once.
+      const spacing = last + SPACING_MS - Date.now();
+      if (spacing > 0) await delay(spacing);
+      last = Date.now();
       const job = await claimJob(db, runner, input.free);
       const left = deadline - Date.now();
       if (job || left <= 0 || signal.aborted) return job;
-      if (!woken) {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(done, Math.min(left, POLL_MS));
-          signal.addEventListener("abort", done);
-          wake = done;
-          function done() {
-            clearTimeout(timer);
-            signal.removeEventListener("abort", done);
-            wake = () => {};
-            resolve();
-          }
-        });
-      }
-      await delay(SPACING_MS);
+      if (woken) continue;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, Math.min(left, POLL_MS));
+        signal.addEventListener("abort", done);
+        wake = done;
+        function done() {
+          clearTimeout(timer);
+          signal.removeEventListener("abort", done);
+          wake = () => {};
+          resolve();
+        }
+      });
     }
   } finally {
     unsubscribe();

@@ -89,5 +89,5 @@ describe("two runners", () => {
         expect(outcome).toMatchObject({ status: "succeeded", exit_code: 0 });
       }
     }
-  });
+  }, 180_000);
 });

@@ -64,5 +64,5 @@ describe("a server restart under a runner", () => {
     const lines = outputLines({ entries });
     expect(lines.length).toBeGreaterThan(100);
     expect(lines).toEqual(lines.map((_, n) => `rate line ${n} ${"y".repeat(60)}`));
-  });
+  }, 180_000);
 });

@@ -1,0 +1,132 @@
+#!/usr/bin/env node
+// `npm run bench:runners`: claim latency, from sending `POST …/runs` to the agent process started
+// on an idle runner process (docs/runners.md). The server runs no agent itself (RUNNER_EMBEDDED=false);
+// one runner process (`node --import tsx lib/runner/main.ts`) waits in its long poll. The agent is
+// a shell line that writes the clock (ns) to a file the moment it starts; the bench polls the file
+// (local disk, no load on the server). Each run ends before the next starts, so the runner is idle.
+// On PGlite and (when reachable) PostgreSQL; writes docs/PERFORMANCE.md between the bench:runners markers.
+// (Log ingestion across two runners, the issue's other figure, is not measured yet.)
+import { spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { needsBuild, root } from "../lib/build-state.mjs";
+import { startServer } from "../lib/server.mjs";
+import { createScratchDatabase, postgresReachable } from "../lib/postgres.mjs";
+
+const RUNS = 30;
+const ADMIN = { username: "admin", password: "bench-admin-password" };
+
+if (needsBuild()) {
+  const build = spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
+  if (build.status !== 0) process.exit(1);
+}
+const results = [await bench("pglite")];
+if (await postgresReachable()) results.push(await bench("postgresql"));
+else console.log("PostgreSQL not reachable: PGlite only");
+writeReport(results);
+process.exit(0);
+
+async function bench(kind) {
+  const scratch = kind === "postgresql" ? await createScratchDatabase("taskboard_bench") : undefined;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "taskboard-bench-runners-"));
+  const marks = fs.mkdtempSync(path.join(os.tmpdir(), "taskboard-bench-marks-"));
+  const env = {
+    ADMIN_USERNAME: ADMIN.username,
+    ADMIN_PASSWORD: ADMIN.password,
+    RUNNER_EMBEDDED: "false",
+    AGENT_COMMAND: `date +%s%N > ${marks}/$TASKBOARD_EXECUTION_ID`,
+  };
+  const server = await startServer({ databaseUrl: scratch?.url, dataDir, label: `bench-runners-${kind}`, env });
+  let runner;
+  try {
+    const api = client(server.url);
+    const token = (await api("POST", "/api/auth/login", ADMIN)).body.access_token;
+    const ws = (await api("POST", "/api/workspaces", { name: "bench" }, token)).body.id;
+    const registered = (await api("POST", "/api/runners", { name: "bench" }, token)).body;
+    runner = spawn(process.execPath, ["--import", "tsx", "lib/runner/main.ts", "--url", server.url, "--token", registered.token], {
+      cwd: root,
+      stdio: "ignore",
+    });
+    await until(async () => (await api("GET", "/api/runners", undefined, token)).body[0]?.status === "online");
+    const latencies = [];
+    for (let i = 0; i < RUNS + 3; i++) {
+      const task = (await api("POST", `/api/workspaces/${ws}/tasks`, { title: `claim ${i}` }, token)).body;
+      await sleep(300); // the runner is back in its long poll
+      const sent = Date.now();
+      const started = (await api("POST", `/api/workspaces/${ws}/tasks/${task.id}/runs`, {}, token)).body;
+      const mark = path.join(marks, started.id);
+      await until(async () => fs.existsSync(mark) && fs.readFileSync(mark, "utf8").trim().length > 0, 1);
+      const at = Number(BigInt(fs.readFileSync(mark, "utf8").trim()) / 1_000_000n);
+      if (i >= 3) latencies.push(at - sent); // the first runs warm the server's routes up
+      await until(async () => {
+        const row = (await api("GET", `/api/workspaces/${ws}/executions/${started.id}`, undefined, token)).body;
+        return !["queued", "running"].includes(row.status);
+      });
+    }
+    const summary = stats(latencies);
+    console.log(`${kind}: claim latency median ${summary.median} ms, p90 ${summary.p90} ms, max ${summary.max} ms`);
+    return { kind, ...summary };
+  } finally {
+    runner?.kill("SIGTERM");
+    await server.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    fs.rmSync(marks, { recursive: true, force: true });
+    await scratch?.drop();
+  }
+}
+
+function stats(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  return { median: at(0.5), p90: at(0.9), max: sorted.at(-1) };
+}
+
+function writeReport(results) {
+  const file = path.join(root, "docs/PERFORMANCE.md");
+  const section = [
+    "<!-- bench:runners:start -->",
+    "## Runners: claim latency (`npm run bench:runners`)",
+    "",
+    `Per database, on ${os.cpus().length} cores (load average ${os.loadavg()[0].toFixed(1)} at the end; ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC):`,
+    `from sending \`POST …/runs\` to the agent process started on an idle runner process (${RUNS} runs, one at a time; the agent`,
+    "is a shell line that writes the clock when it starts). The runner waits in its long poll; the run's events wake it.",
+    "Goal: median ≤ 200 ms. Milliseconds.",
+    "",
+    "| database | median | p90 | max |",
+    "|---|---|---|---|",
+    ...results.map((r) => `| ${r.kind} | ${r.median} | ${r.p90} | ${r.max} |`),
+    "",
+    "Not measured yet: log ingestion (20 agents across 2 runners), the issue's other figure.",
+    "<!-- bench:runners:end -->",
+  ].join("\n");
+  const text = fs.readFileSync(file, "utf8");
+  const start = text.indexOf("<!-- bench:runners:start -->");
+  const end = text.indexOf("<!-- bench:runners:end -->");
+  const next =
+    start >= 0
+      ? text.slice(0, start) + section + text.slice(end + "<!-- bench:runners:end -->".length)
+      : `${text.trimEnd()}\n\n${section}\n`;
+  fs.writeFileSync(file, next);
+}
+
+function client(url) {
+  return async (method, urlPath, body, token) => {
+    const headers = { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) };
+    const response = await fetch(url + urlPath, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : null };
+  };
+}
+
+async function until(check, everyMs = 20, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error("timed out");
+    await sleep(everyMs);
+  }
+}
+
+function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
