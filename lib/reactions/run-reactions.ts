@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import { HttpError } from "@/lib/api/errors";
 import type { Db } from "@/lib/db/client";
 import { backoffMs, nextEventAfter, startLogConsumer } from "@/lib/events/consume-log";
 import type { WorkspaceEvent } from "@/lib/events/event-types";
@@ -12,6 +13,8 @@ import { reactionNamed, REACTIONS } from "@/lib/reactions/reactions";
 // workspace. A lease covers a batch of events; a failure keeps the cursor on the event, records
 // last_error and waits with back-off; after REACTION_MAX_ATTEMPTS the reaction gives up on that
 // event (last_error says so) and goes on, so one bad event never stops a workspace's automation.
+// A refusal by a domain function (an HttpError below 500) is not retried: it is recorded as
+// last_error and the reaction goes on at once.
 
 const LANES = 2;
 const LEASE_SECONDS = 120;
@@ -83,6 +86,12 @@ async function stepOnce(db: Db, reaction: Reaction, workspaceId: string, cursor:
     await reaction.handle(db, event);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
+    if (error instanceof HttpError && error.status < 500) {
+      // A refusal (the task's branch is not its own, say) is an answer: asking again gets the same one.
+      const refused = `Refused on event #${event.id} (${event.type}): ${message}`;
+      await record(db, reaction.name, workspaceId, token, { cursor: event.id, error: refused, eventId: event.id });
+      return event.id;
+    }
     const failed = attempts + 1;
     console.error(`[taskboard] reaction ${reaction.name} on event #${event.id}, attempt ${failed}: ${message}`);
     if (failed < reactionMaxAttempts()) {
