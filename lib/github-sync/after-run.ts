@@ -1,10 +1,10 @@
-import { HttpError } from "@/lib/api/errors";
+import { conflict, HttpError } from "@/lib/api/errors";
 import type { Db } from "@/lib/db/client";
 import { githubAppFromEnv } from "@/lib/github/app-client";
 import { boardUrl } from "@/lib/github-sync/board-url";
 import { openTaskPullRequest } from "@/lib/github-sync/open-task-pull-request";
 import { branchState, hasClone } from "@/lib/github-sync/task-branch-git";
-import { pushTaskBranch } from "@/lib/repositories/push-task-branch";
+import { BranchRefused, pushTaskBranch } from "@/lib/repositories/push-task-branch";
 import { repositoryCloneDir } from "@/lib/repositories/repository";
 import { withGitRemote } from "@/lib/repositories/git-remote-for";
 
@@ -35,7 +35,11 @@ export async function followSuccessfulRun(db: Db, workspaceId: string, taskId: s
     if (!hasClone(cloneDir)) return;
     await withGitRemote(db, workspaceId, async (remote) => {
       const state = await branchState(cloneDir, remote, branch, task.workspace.repository?.defaultBranch ?? "main");
-      if (state?.local) await pushTaskBranch(db, { workspaceId: workspaceId, taskId: taskId, branch }, remote);
+      if (!state?.local) return;
+      await pushTaskBranch(db, { workspaceId, taskId, branch }, remote).catch((error: unknown) => {
+        // Not the task's own branch: the board's answer, which asking again does not change.
+        throw error instanceof BranchRefused ? conflict(error.message) : error;
+      });
     });
     return;
   }

@@ -34,7 +34,11 @@ let nextInstallation = 9500;
 beforeAll(async () => {
   fake = await startFakeGithub();
   store = await newStore("github-pull-requests");
-  server = await engineServer(store, { ...fake.env(SECRET), AGENT_COMMAND: GIT_AGENT, AGENT_LOG_FLUSH_MS: "100" }, "github-prs");
+  server = await engineServer(
+    store,
+    { ...fake.env(SECRET), AGENT_COMMAND: GIT_AGENT, AGENT_LOG_FLUSH_MS: "100", REACTION_RETRY_BASE_SECONDS: "0.5" },
+    "github-prs",
+  );
 }, 180_000);
 
 afterAll(async () => {
@@ -398,6 +402,23 @@ describe("GitHub automations", () => {
     expect(linked).toMatchObject({ status: "in_review", pr_state: "open", pr_head_sha: linked.task_runs[0].commit_sha });
     expect(fake.pull(ctx.repo, linked.pr_number)).toMatchObject({ head: linked.branch, title: "Opened by itself" });
     expect(remoteHead(ctx.bare, linked.branch)).toBe(linked.pr_head_sha);
+  });
+
+  it("retries opening the pull request when GitHub fails, and shows the failure to owners until it is fixed", async () => {
+    const ctx = await connected({ auto_open_pull_request: true });
+    const created = await newTask(server.call, ctx.token, ctx.wsId, { title: "Opened on the retry", status: "in_progress" });
+    fake.failNext(`POST /repos/${ctx.repo}/pulls`, 502);
+    expect((await runToEnd(ctx, created.id, "write retry.txt retry")).status).toBe("succeeded");
+    // The github-after-run reaction failed once: it says so, and its next attempt opens the pull request.
+    const linked = await eventually(async () => {
+      const task = await ctx.task(created.id);
+      return task.pr_number ? task : undefined;
+    }, 20_000);
+    expect(fake.pull(ctx.repo, linked.pr_number)).toMatchObject({ head: linked.branch, title: "Opened on the retry" });
+    const states = await reactionsCaughtUp(server.call, ctx.token, ctx.wsId);
+    const afterRun = states.find((state) => state.name === "github-after-run")!;
+    expect(afterRun.attempts).toBe(0);
+    expect(afterRun.last_error).toMatch(/502|Server Error/);
   });
 });
 
