@@ -34,7 +34,7 @@ export async function startServer() {
     // worker, and row locks with leases decide which one delivers (docs/webhooks.md).
     startDeliveryWorker(db);
     // Reactions (lib/reactions/) read the same log the same way, each from its own cursor.
-    startReactions(db);
+    await startReactions(db, kind);
     startDeliveryPruning(db);
   } catch (error) {
     console.error(`[taskboard] cannot start: ${(error as Error).message}`);
