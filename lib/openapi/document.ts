@@ -18,6 +18,7 @@ import { dependencyOperations } from "@/lib/openapi/operations/dependencies";
 import { webhookOperations } from "@/lib/openapi/operations/webhooks";
 import { runnerOperations } from "@/lib/openapi/operations/runners";
 import { runnerProtocolOperations } from "@/lib/openapi/operations/runner-protocol";
+import { reactionOperations } from "@/lib/openapi/operations/reactions";
 import { paginatedTasksResponse, taskResponse, taskRunResponse } from "@/lib/tasks/schemas";
 import { execution } from "@/lib/runs/schemas";
 import { workspaceEvent } from "@/lib/events/schemas";
@@ -49,6 +50,7 @@ export const OPERATIONS: OperationSpec[] = [
   ...webhookOperations,
   ...runnerOperations,
   ...runnerProtocolOperations,
+  ...reactionOperations,
 ];
 
 /** Schemas shown once under components.schemas and referenced by name wherever they occur. */

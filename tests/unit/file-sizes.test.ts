@@ -12,7 +12,6 @@ const ALLOWED_LONG_FILES = [
   // The runners issue restructures the runner and the fake GitHub server it is tested against.
   "tests/fixtures/fake-github.ts",
   // Webhook delivery (claim, send, retry): to be split with the runners issue's queue work.
-  "lib/webhooks/deliver-webhooks.ts",
   // API test files that grew with their domain; to be split by theme (one file per endpoint group).
   "tests/api/agent-tokens.test.ts",
   "tests/api/dependencies.test.ts",
