@@ -105,6 +105,11 @@ export function RunView({
               {run.model}
             </dd>
           ) : null}
+          {data?.runner_name ? (
+            <dd data-testid="run-runner" className="text-xs text-slate-600 dark:text-slate-400">
+              on runner {data.runner_name}
+            </dd>
+          ) : null}
         </div>
         <div>
           <dt className="text-slate-600 dark:text-slate-400">Duration</dt>
