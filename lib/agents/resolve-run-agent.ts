@@ -1,5 +1,5 @@
 import type { Tx } from "@/lib/db/client";
-import { notFound } from "@/lib/api/errors";
+import { notFound } from "@/lib/platform/errors";
 import type { AgentKind } from "@/lib/agents/schemas";
 import { agentPresets } from "@/lib/agents/presets";
 import { agentCommand } from "@/lib/runner/config";

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { RateLimiterRes } from "rate-limiter-flexible";
 import type { Db } from "@/lib/db/client";
-import { HttpError } from "@/lib/api/errors";
+import { HttpError } from "@/lib/platform/errors";
 import { passwordLoginEnabled } from "@/lib/config";
 import { loginLimiters, type LoginLimiter } from "@/lib/auth/login-limiters";
 import { authSecret } from "@/lib/auth/secret";

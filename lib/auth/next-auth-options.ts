@@ -2,7 +2,7 @@ import CredentialsProvider from "next-auth/providers/credentials";
 import type { NextAuthOptions } from "next-auth";
 import type { OAuthConfig } from "next-auth/providers/oauth";
 import { getDb } from "@/lib/db/client";
-import { HttpError } from "@/lib/api/errors";
+import { HttpError } from "@/lib/platform/errors";
 import { accessTokenExpireDays, oidcConfig, passwordLoginEnabled, type OidcConfig } from "@/lib/config";
 import { checkCredentials } from "@/lib/auth/login";
 import { clientAddress } from "@/lib/auth/client-address";

@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { forbidden } from "@/lib/api/errors";
+import { forbidden } from "@/lib/platform/errors";
 import { authSecret } from "@/lib/auth/secret";
 import { isLoopback } from "@/lib/auth/client-address";
 

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import type { z } from "zod";
-import { conflict, forbidden, HttpError } from "@/lib/api/errors";
+import { conflict, forbidden, HttpError } from "@/lib/platform/errors";
 import { githubAppFromEnv, statusOf } from "@/lib/github/app-client";
 import { fetchRepository } from "@/lib/github/fetch-repository";
 import { repositoryCloneDir } from "@/lib/repositories/repository";

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { conflict, forbidden, HttpError } from "@/lib/api/errors";
+import { conflict, forbidden, HttpError } from "@/lib/platform/errors";
 import { authSecret } from "@/lib/auth/secret";
 import type { Db } from "@/lib/db/client";
 import { githubAppFromEnv, statusOf, type GithubApp } from "@/lib/github/app-client";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { INT32_MAX, queryInt } from "@/lib/api/validation";
+import { INT32_MAX, queryInt } from "@/lib/platform/schema-primitives";
 
 export const connectCodehostBody = z.object({
   installation_id: z

@@ -1,4 +1,4 @@
-import { HttpError } from "@/lib/api/errors";
+import { HttpError } from "@/lib/platform/errors";
 import type { Db } from "@/lib/db/client";
 import type { Execution } from "@/lib/generated/prisma/client";
 import { githubAppFromEnv } from "@/lib/github/app-client";

@@ -1,4 +1,4 @@
-import { conflict, HttpError, notFound } from "@/lib/api/errors";
+import { conflict, HttpError, notFound } from "@/lib/platform/errors";
 import type { Db } from "@/lib/db/client";
 import { githubAppFromEnv, statusOf } from "@/lib/github/app-client";
 import { openPullRequest } from "@/lib/github/open-pull-request";

@@ -3,7 +3,7 @@ import { githubAppFromEnv } from "@/lib/github/app-client";
 import { interpretDelivery } from "@/lib/github/interpret-delivery";
 import { githubWebhookSecret } from "@/lib/github/settings";
 import { unverifiableDelivery, verifyWebhookDelivery } from "@/lib/github/verify-webhook";
-import { HttpError } from "@/lib/api/errors";
+import { HttpError } from "@/lib/platform/errors";
 import { applyBoardChange, type FollowUp } from "@/lib/github-sync/apply-change";
 
 // POST /api/webhooks/github. Order matters: nothing is stored before the signature checks out; the

@@ -1,4 +1,4 @@
-import { HttpError } from "@/lib/api/errors";
+import { HttpError } from "@/lib/platform/errors";
 import type { Db } from "@/lib/db/client";
 import type { FailingCheck } from "@/lib/github/fetch-checks";
 import { startFixConflicts, startManualRun } from "@/lib/runs/start-run";

@@ -3,7 +3,7 @@ import path from "node:path";
 import type { z } from "zod";
 import type { Db } from "@/lib/db/client";
 import type { WorkspaceRepository } from "@/lib/generated/prisma/client";
-import { forbidden, notFound, ValidationError } from "@/lib/api/errors";
+import { forbidden, notFound, ValidationError } from "@/lib/platform/errors";
 import { dataDir } from "@/lib/config";
 import { remoteHeads } from "@/lib/git/task-worktree";
 import { removeWorkspaceWorktrees } from "@/lib/worktrees/sweep-worktrees";

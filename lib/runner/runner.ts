@@ -27,7 +27,7 @@ import { WorkdirError, type PreparedWorkdir, type WorkdirLog } from "@/lib/runs/
 import { agentEnvironment } from "@/lib/runner/environment";
 import { AgentNotInstalled, launchAgent, notInstalledMessage, type AgentLaunch } from "@/lib/agents/launch-agent";
 import { sweepOrphans } from "@/lib/runner/recovery";
-import { killGroup, stopGroup } from "@/lib/server/processes";
+import { killGroup, stopGroup } from "@/lib/platform/processes";
 import {
   agentSessionsDir,
   apiUrl,

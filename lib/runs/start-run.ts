@@ -1,5 +1,5 @@
 import type { Db } from "@/lib/db/client";
-import { conflict, notFound } from "@/lib/api/errors";
+import { conflict, notFound } from "@/lib/platform/errors";
 import type { z } from "zod";
 import { fixConflictsInstructions, taskInstructions, withReviewComments } from "@/lib/runs/instructions";
 import type { startRunBody } from "@/lib/runs/schemas";

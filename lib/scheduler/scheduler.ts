@@ -1,5 +1,5 @@
 import type { Schedule } from "@/lib/generated/prisma/client";
-import { HttpError } from "@/lib/api/errors";
+import { HttpError } from "@/lib/platform/errors";
 import { BlockedError } from "@/lib/dependencies/task-refs";
 import type { Db, Tx } from "@/lib/db/client";
 import { RUN_TRIGGER } from "@/lib/runs/statuses";

@@ -1,6 +1,6 @@
 import type { Db } from "@/lib/db/client";
 import type { User } from "@/lib/generated/prisma/client";
-import { conflict, HttpError } from "@/lib/api/errors";
+import { conflict, HttpError } from "@/lib/platform/errors";
 import { hashPassword } from "@/lib/auth/password";
 import { assertSetupCode } from "@/lib/auth/setup-code";
 import { needsSetup } from "@/lib/users/needs-setup";

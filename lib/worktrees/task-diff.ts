@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { z } from "zod";
 import type { Db } from "@/lib/db/client";
-import { conflict, notFound } from "@/lib/api/errors";
+import { conflict, notFound } from "@/lib/platform/errors";
 import { diffMaxBytes, diffMaxFileBytes } from "@/lib/config";
 import { changedFileSizes } from "@/lib/git/changed-file-sizes";
 import { rangeNumstat, rangePatch, refSha } from "@/lib/git/task-worktree";
