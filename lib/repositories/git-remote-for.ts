@@ -1,6 +1,6 @@
 import type { Db } from "@/lib/db/client";
-import { githubAppFromEnv } from "@/lib/github/app-client";
-import { gitRemoteAccess, isGitAuthFailure } from "@/lib/github/git-remote";
+import { githubAppFromEnv } from "@/lib/github/client/app-client";
+import { gitRemoteAccess, isGitAuthFailure } from "@/lib/github/client/git-remote";
 import { reachRemote } from "@/lib/repositories/reach-remote";
 import { openCredential } from "@/lib/repositories/repository-credential";
 

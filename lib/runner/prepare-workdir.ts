@@ -3,7 +3,7 @@ import type { Db } from "@/lib/db/client";
 import type { Execution } from "@/lib/generated/prisma/client";
 import { recordEvents } from "@/lib/events/record-events";
 import { abortMerge, currentBranch, ensureWorktree, mergeInProgress, refSha, syncClone, taskBranchName } from "@/lib/git/task-worktree";
-import { isGitAuthFailure } from "@/lib/github/git-remote";
+import { isGitAuthFailure } from "@/lib/github/client/git-remote";
 import { gitRemoteFor } from "@/lib/repositories/git-remote-for";
 import { foreignBranchReason } from "@/lib/repositories/push-task-branch";
 import { repositoryCloneDir } from "@/lib/repositories/repository";

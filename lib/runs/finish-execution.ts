@@ -5,7 +5,7 @@ import { serializeExecution, serializeTaskRun } from "@/lib/runs/serialize";
 import { RUN_STATUS, RUN_TRIGGER, STARTED_RUN_STATUSES, type FinishedRunStatus, type RunStatus } from "@/lib/runs/statuses";
 import type { Db, Tx } from "@/lib/db/client";
 import { endOfColumn, lockColumn } from "@/lib/tasks/positions";
-import { afterRunFinished } from "@/lib/github-sync/after-run";
+import { afterRunFinished } from "@/lib/github/sync/after-run";
 import { advanceTaskOnRun } from "@/lib/tasks/advance-task-on-run";
 
 // What the API (lib/runs) and the runner (lib/runner) both need of an execution's lifetime. The

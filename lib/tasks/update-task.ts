@@ -8,7 +8,7 @@ import { checkProjectPhase } from "@/lib/tasks/project-phase";
 import type { updateTaskBody } from "@/lib/tasks/schemas";
 import { startUnblockedDependants } from "@/lib/dependencies/start-unblocked";
 
-/** What GitHub reports about a task's pull request: set by webhooks (lib/github-sync), never by PATCH. */
+/** What GitHub reports about a task's pull request: set by webhooks (lib/github/sync), never by PATCH. */
 export type PullRequestFields = {
   pr_number?: number | null;
   pr_state?: "open" | "draft" | "merged" | "closed" | null;

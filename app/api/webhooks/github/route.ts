@@ -1,5 +1,5 @@
 import { json, publicRoute, readTextBody } from "@/lib/api/handler";
-import { MAX_DELIVERY_BYTES, receiveGithubDelivery, refuseUnverifiableDelivery } from "@/lib/github-sync/receive-delivery";
+import { MAX_DELIVERY_BYTES, receiveGithubDelivery, refuseUnverifiableDelivery } from "@/lib/github/sync/receive-delivery";
 
 // GitHub's deliveries authenticate with their signature (X-Hub-Signature-256), not a session, and the
 // signature covers the exact bytes: the body is read as text, never parsed and re-serialised first.

@@ -1,5 +1,5 @@
-import { aggregateChecks, type ChecksVerdict } from "@/lib/github/fetch-checks";
-import { checkRunPayload, checkSuitePayload } from "@/lib/github/schemas";
+import { aggregateChecks, type ChecksVerdict } from "@/lib/github/client/fetch-checks";
+import { checkRunPayload, checkSuitePayload } from "@/lib/github/client/schemas";
 
 // What a check_suite or check_run delivery means for the board: the commit whose checks changed and
 // this event's own verdict. A commit usually has several runs (and suites from several apps), so the

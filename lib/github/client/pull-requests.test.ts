@@ -4,12 +4,12 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createGithubApp, type GithubApp } from "@/lib/github/app-client";
-import { fetchChecks } from "@/lib/github/fetch-checks";
-import { fetchMergeability } from "@/lib/github/fetch-mergeability";
-import { gitRemoteAccess } from "@/lib/github/git-remote";
-import { openPullRequest } from "@/lib/github/open-pull-request";
-import { githubAppSettings } from "@/lib/github/settings";
+import { createGithubApp, type GithubApp } from "@/lib/github/client/app-client";
+import { fetchChecks } from "@/lib/github/client/fetch-checks";
+import { fetchMergeability } from "@/lib/github/client/fetch-mergeability";
+import { gitRemoteAccess } from "@/lib/github/client/git-remote";
+import { openPullRequest } from "@/lib/github/client/open-pull-request";
+import { githubAppSettings } from "@/lib/github/client/settings";
 import { startFakeGithub, type FakeGithub } from "@/tests/fixtures/fake-github";
 
 const REPO = "acme/widgets";

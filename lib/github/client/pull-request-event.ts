@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { pullRequestPayload } from "@/lib/github/schemas";
+import { pullRequestPayload } from "@/lib/github/client/schemas";
 
 // What a pull_request delivery means for the board, decided without a database: which task it may
 // belong to (the candidates, for the caller's one lookup; pickLinkedTask chooses) and the PR state to

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { Db } from "@/lib/db/client";
-import type { deliveriesResponse, githubSettings, githubSettingsPatch } from "@/lib/codehost/schemas";
+import type { deliveriesResponse, githubSettings, githubSettingsPatch } from "@/lib/github/connection/schemas";
 
 // The workspace's GitHub behaviour and the deliveries it received: what Settings shows the owner.
 

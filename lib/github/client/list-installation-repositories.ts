@@ -1,5 +1,5 @@
-import type { GithubApp } from "@/lib/github/app-client";
-import { installationRepositories, type RepositoryItem } from "@/lib/github/schemas";
+import type { GithubApp } from "@/lib/github/client/app-client";
+import { installationRepositories, type RepositoryItem } from "@/lib/github/client/schemas";
 
 // The repositories an installation can see, for the "pick a repository" step. Installations on big
 // organisations see thousands; the list is capped so one request to this app stays bounded.

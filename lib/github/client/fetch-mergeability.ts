@@ -1,5 +1,5 @@
-import type { GithubApp } from "@/lib/github/app-client";
-import { pullRequestDetail, splitRepo } from "@/lib/github/schemas";
+import type { GithubApp } from "@/lib/github/client/app-client";
+import { pullRequestDetail, splitRepo } from "@/lib/github/client/schemas";
 
 // GitHub computes a pull request's mergeability in the background after a push or a PR event; until
 // it has, `mergeable` is null. Poll with growing delays, a bounded number of times.

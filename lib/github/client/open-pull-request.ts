@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { statusOf, type GithubApp } from "@/lib/github/app-client";
-import { pullRequestDetail, splitRepo } from "@/lib/github/schemas";
+import { statusOf, type GithubApp } from "@/lib/github/client/app-client";
+import { pullRequestDetail, splitRepo } from "@/lib/github/client/schemas";
 
 export type OpenedPullRequest = { number: number; html_url: string; head_sha: string; draft: boolean; created: boolean };
 

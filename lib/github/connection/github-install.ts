@@ -2,12 +2,12 @@ import type { z } from "zod";
 import { conflict, forbidden, HttpError } from "@/lib/platform/errors";
 import { authSecret } from "@/lib/auth/secret";
 import type { Db } from "@/lib/db/client";
-import { githubAppFromEnv, statusOf, type GithubApp } from "@/lib/github/app-client";
-import { signInstallState, verifyInstallState, type InstallStateRefusal } from "@/lib/github/install-state";
-import { installUrl } from "@/lib/github/install-url";
-import { listInstallationRepositories } from "@/lib/github/list-installation-repositories";
-import { userCanAccessInstallation, userTokenFor } from "@/lib/github/user-installations";
-import type { installCallbackQuery, installationRepositoriesResponse } from "@/lib/codehost/schemas";
+import { githubAppFromEnv, statusOf, type GithubApp } from "@/lib/github/client/app-client";
+import { signInstallState, verifyInstallState, type InstallStateRefusal } from "@/lib/github/client/install-state";
+import { installUrl } from "@/lib/github/client/install-url";
+import { listInstallationRepositories } from "@/lib/github/client/list-installation-repositories";
+import { userCanAccessInstallation, userTokenFor } from "@/lib/github/client/user-installations";
+import type { installCallbackQuery, installationRepositoriesResponse } from "@/lib/github/connection/schemas";
 
 // "Connect GitHub": the owner is sent to the App's installation page with a signed state; the App
 // requests user authorization during installation, so GitHub sends the browser back to the callback

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fixChecksInstructions } from "@/lib/github-sync/start-automatic-run";
+import { fixChecksInstructions } from "@/lib/github/sync/start-automatic-run";
 
 describe("fixChecksInstructions", () => {
   const task = { title: "Login page", description: "Users sign in with a password.", prUrl: "https://github.com/acme/app/pull/7" };

@@ -1,6 +1,6 @@
 import { exchangeWebFlowCode } from "@octokit/oauth-methods";
 import { z } from "zod";
-import type { GithubApp } from "@/lib/github/app-client";
+import type { GithubApp } from "@/lib/github/client/app-client";
 
 // Who installed the App, as GitHub says it: the setup callback's `code` (sent when the App requests
 // user authorization during installation) is traded for a user token, and GET /user/installations

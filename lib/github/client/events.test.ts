@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { checksChange } from "@/lib/github/check-event";
-import { aggregateChecks } from "@/lib/github/fetch-checks";
-import { installationChange } from "@/lib/github/installation-event";
-import { interpretDelivery } from "@/lib/github/interpret-delivery";
-import { pickLinkedTask, pullRequestChange, type LinkableTask } from "@/lib/github/pull-request-event";
-import { PR_BODY_MAX, pullRequestBody } from "@/lib/github/pull-request-body";
-import { pushChange } from "@/lib/github/push-event";
+import { checksChange } from "@/lib/github/client/check-event";
+import { aggregateChecks } from "@/lib/github/client/fetch-checks";
+import { installationChange } from "@/lib/github/client/installation-event";
+import { interpretDelivery } from "@/lib/github/client/interpret-delivery";
+import { pickLinkedTask, pullRequestChange, type LinkableTask } from "@/lib/github/client/pull-request-event";
+import { PR_BODY_MAX, pullRequestBody } from "@/lib/github/client/pull-request-body";
+import { pushChange } from "@/lib/github/client/push-event";
 import { examplePayload } from "@/tests/fixtures/fake-github";
 
 // Payloads are GitHub's examples (@octokit/webhooks-examples), adjusted per case.

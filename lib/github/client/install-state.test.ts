@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { INSTALL_STATE_TTL_MS, signInstallState, verifyInstallState } from "@/lib/github/install-state";
+import { INSTALL_STATE_TTL_MS, signInstallState, verifyInstallState } from "@/lib/github/client/install-state";
 
 const SECRET = "server-secret-for-tests";
 const ids = { workspaceId: "0195a1b2-0000-7000-8000-000000000001", userId: "0195a1b2-0000-7000-8000-00000000000a" };

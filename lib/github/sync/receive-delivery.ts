@@ -1,10 +1,10 @@
 import type { Db } from "@/lib/db/client";
-import { githubAppFromEnv } from "@/lib/github/app-client";
-import { interpretDelivery } from "@/lib/github/interpret-delivery";
-import { githubWebhookSecret } from "@/lib/github/settings";
-import { unverifiableDelivery, verifyWebhookDelivery } from "@/lib/github/verify-webhook";
+import { githubAppFromEnv } from "@/lib/github/client/app-client";
+import { interpretDelivery } from "@/lib/github/client/interpret-delivery";
+import { githubWebhookSecret } from "@/lib/github/client/settings";
+import { unverifiableDelivery, verifyWebhookDelivery } from "@/lib/github/client/verify-webhook";
 import { HttpError } from "@/lib/platform/errors";
-import { applyBoardChange, type FollowUp } from "@/lib/github-sync/apply-change";
+import { applyBoardChange, type FollowUp } from "@/lib/github/sync/apply-change";
 
 // POST /api/webhooks/github. Order matters: nothing is stored before the signature checks out; the
 // delivery row is claimed with one INSERT … ON CONFLICT DO NOTHING, so a redelivery (same

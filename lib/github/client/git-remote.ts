@@ -1,5 +1,5 @@
-import type { GithubApp } from "@/lib/github/app-client";
-import { repoFullName } from "@/lib/github/schemas";
+import type { GithubApp } from "@/lib/github/client/app-client";
+import { repoFullName } from "@/lib/github/client/schemas";
 import { gitEnvironment } from "@/lib/git/git-environment";
 
 // How git clones from and pushes to the connected repository with an installation token, without the

@@ -3,10 +3,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createGithubApp, githubAppFromEnv, TOKEN_REFRESH_MARGIN_MS } from "@/lib/github/app-client";
-import { installUrl } from "@/lib/github/install-url";
-import { listInstallationRepositories } from "@/lib/github/list-installation-repositories";
-import { appConfigured, githubAppSettings, githubWebhookSecret, webUrlOf } from "@/lib/github/settings";
+import { createGithubApp, githubAppFromEnv, TOKEN_REFRESH_MARGIN_MS } from "@/lib/github/client/app-client";
+import { installUrl } from "@/lib/github/client/install-url";
+import { listInstallationRepositories } from "@/lib/github/client/list-installation-repositories";
+import { appConfigured, githubAppSettings, githubWebhookSecret, webUrlOf } from "@/lib/github/client/settings";
 import { startFakeGithub, type FakeGithub } from "@/tests/fixtures/fake-github";
 
 let github: FakeGithub;

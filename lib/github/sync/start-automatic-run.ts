@@ -1,6 +1,6 @@
 import { HttpError } from "@/lib/platform/errors";
 import type { Db } from "@/lib/db/client";
-import type { FailingCheck } from "@/lib/github/fetch-checks";
+import type { FailingCheck } from "@/lib/github/client/fetch-checks";
 import { startFixConflicts, startManualRun } from "@/lib/runs/start-run";
 
 // The workspace settings auto_fix_conflicts and auto_fix_checks: an agent run started by a webhook's

@@ -1,15 +1,15 @@
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { Db } from "@/lib/db/client";
-import type { GithubApp } from "@/lib/github/app-client";
-import type { ChecksChange } from "@/lib/github/check-event";
-import { fetchChecks } from "@/lib/github/fetch-checks";
-import { fetchMergeability } from "@/lib/github/fetch-mergeability";
-import type { InstallationChange } from "@/lib/github/installation-event";
-import type { BoardChange } from "@/lib/github/interpret-delivery";
-import { pickLinkedTask, type PullRequestChange } from "@/lib/github/pull-request-event";
-import type { PushChange } from "@/lib/github/push-event";
+import type { GithubApp } from "@/lib/github/client/app-client";
+import type { ChecksChange } from "@/lib/github/client/check-event";
+import { fetchChecks } from "@/lib/github/client/fetch-checks";
+import { fetchMergeability } from "@/lib/github/client/fetch-mergeability";
+import type { InstallationChange } from "@/lib/github/client/installation-event";
+import type { BoardChange } from "@/lib/github/client/interpret-delivery";
+import { pickLinkedTask, type PullRequestChange } from "@/lib/github/client/pull-request-event";
+import type { PushChange } from "@/lib/github/client/push-event";
 import { updateTask } from "@/lib/tasks/update-task";
-import { startAutoFixChecks, startAutoFixConflicts } from "@/lib/github-sync/start-automatic-run";
+import { startAutoFixChecks, startAutoFixConflicts } from "@/lib/github/sync/start-automatic-run";
 
 // What a verified delivery does to the board. The database part runs before the webhook is
 // answered; anything that asks GitHub comes back as a FollowUp, run after the answer. Every task

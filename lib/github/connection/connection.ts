@@ -1,15 +1,15 @@
 import fs from "node:fs";
 import type { z } from "zod";
 import { conflict, forbidden, HttpError } from "@/lib/platform/errors";
-import { githubAppFromEnv, statusOf } from "@/lib/github/app-client";
-import { fetchRepository } from "@/lib/github/fetch-repository";
+import { githubAppFromEnv, statusOf } from "@/lib/github/client/app-client";
+import { fetchRepository } from "@/lib/github/client/fetch-repository";
 import { repositoryCloneDir } from "@/lib/repositories/repository";
 import type { Db } from "@/lib/db/client";
 import { githubAppConfigured } from "@/lib/config";
-import type { codehostStatus, connectCodehostBody } from "@/lib/codehost/schemas";
+import type { codehostStatus, connectCodehostBody } from "@/lib/github/connection/schemas";
 
 // The code host is GitHub; the connection is two columns of the workspace row. An installation gets
-// there through Connect GitHub (lib/codehost/github-install.ts), where GitHub vouches that the owner
+// there through Connect GitHub (lib/github/connection/github-install.ts), where GitHub vouches that the owner
 // can access it, or from a server administrator; owners then pick one of its repositories.
 
 /** `owner`: the installation id is shown to the workspace's owners only (members and agent tokens get null). */

@@ -1,5 +1,5 @@
-import type { GithubApp } from "@/lib/github/app-client";
-import { checkRunsPage, splitRepo, type CheckRunItem } from "@/lib/github/schemas";
+import type { GithubApp } from "@/lib/github/client/app-client";
+import { checkRunsPage, splitRepo, type CheckRunItem } from "@/lib/github/client/schemas";
 
 // One verdict for a commit from all its check runs (every suite, every app). A check event says
 // only how one run or suite went, so the board's `checks` comes from the whole list.

@@ -1,8 +1,8 @@
 import { conflict, HttpError, notFound } from "@/lib/platform/errors";
 import type { Db } from "@/lib/db/client";
-import { githubAppFromEnv, statusOf } from "@/lib/github/app-client";
-import { openPullRequest } from "@/lib/github/open-pull-request";
-import { pullRequestBody } from "@/lib/github/pull-request-body";
+import { githubAppFromEnv, statusOf } from "@/lib/github/client/app-client";
+import { openPullRequest } from "@/lib/github/client/open-pull-request";
+import { pullRequestBody } from "@/lib/github/client/pull-request-body";
 import { repositoryCloneDir } from "@/lib/repositories/repository";
 import { withGitRemote } from "@/lib/repositories/git-remote-for";
 import { RUN_STATUS } from "@/lib/runs/statuses";

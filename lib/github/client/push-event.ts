@@ -1,4 +1,4 @@
-import { pushPayload } from "@/lib/github/schemas";
+import { pushPayload } from "@/lib/github/client/schemas";
 
 // A push to a repository's default branch can put every open PR into that branch in conflict (or out
 // of it). Pushes to other branches reach the board through pull_request synchronize instead.

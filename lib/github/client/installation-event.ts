@@ -1,4 +1,4 @@
-import { installationPayload, installationRepositoriesPayload } from "@/lib/github/schemas";
+import { installationPayload, installationRepositoriesPayload } from "@/lib/github/client/schemas";
 
 // What installation and installation_repositories deliveries mean for connected workspaces. The caller
 // applies it to every workspace with this installation id (and, for repositories removed, the

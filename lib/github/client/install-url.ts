@@ -1,4 +1,4 @@
-import type { GithubApp } from "@/lib/github/app-client";
+import type { GithubApp } from "@/lib/github/client/app-client";
 
 // The App's installation page, carrying the signed state back to the setup callback. With
 // GITHUB_APP_SLUG the URL is built without a request; otherwise GET /app tells the App's own page

@@ -1,8 +1,8 @@
-import { checksChange, type ChecksChange } from "@/lib/github/check-event";
-import { installationChange, type InstallationChange } from "@/lib/github/installation-event";
-import { pullRequestChange, type PullRequestChange } from "@/lib/github/pull-request-event";
-import { pushChange, type PushChange } from "@/lib/github/push-event";
-import type { VerifiedDelivery } from "@/lib/github/verify-webhook";
+import { checksChange, type ChecksChange } from "@/lib/github/client/check-event";
+import { installationChange, type InstallationChange } from "@/lib/github/client/installation-event";
+import { pullRequestChange, type PullRequestChange } from "@/lib/github/client/pull-request-event";
+import { pushChange, type PushChange } from "@/lib/github/client/push-event";
+import type { VerifiedDelivery } from "@/lib/github/client/verify-webhook";
 
 // The one entry point after verification and the idempotence insert: what the delivery asks of the
 // board. "ignored" deliveries are still answered 2xx (GitHub would otherwise show them as failures).

@@ -1,9 +1,9 @@
 import { HttpError } from "@/lib/platform/errors";
 import type { Db } from "@/lib/db/client";
 import type { Execution } from "@/lib/generated/prisma/client";
-import { githubAppFromEnv } from "@/lib/github/app-client";
-import { boardUrl } from "@/lib/github-sync/board-url";
-import { openTaskPullRequest } from "@/lib/github-sync/open-task-pull-request";
+import { githubAppFromEnv } from "@/lib/github/client/app-client";
+import { boardUrl } from "@/lib/github/sync/board-url";
+import { openTaskPullRequest } from "@/lib/github/sync/open-task-pull-request";
 import { branchState, hasClone } from "@/lib/github-sync/task-branch-git";
 import { pushTaskBranch } from "@/lib/repositories/push-task-branch";
 import { repositoryCloneDir } from "@/lib/repositories/repository";

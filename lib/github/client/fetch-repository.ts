@@ -1,5 +1,5 @@
-import type { GithubApp } from "@/lib/github/app-client";
-import { repositoryItem, splitRepo, type RepositoryItem } from "@/lib/github/schemas";
+import type { GithubApp } from "@/lib/github/client/app-client";
+import { repositoryItem, splitRepo, type RepositoryItem } from "@/lib/github/client/schemas";
 
 /** One repository as the installation sees it (its default branch, for the workspace's repository). */
 export async function fetchRepository(github: GithubApp, installationId: number, repo: string): Promise<RepositoryItem> {
