@@ -21,9 +21,9 @@ import { appendLogEntries, type LogWriter } from "@/lib/runs/append-log-entries"
 import type { RunUsage } from "@/lib/tasks/schemas";
 import { LogSink } from "@/lib/runner/log-sink";
 import { agentOf, previousSession, recordRunModel, ReportText, UsageTally } from "@/lib/runner/acp-run";
-import { concludeWorkdir } from "@/lib/runner/conclude-workdir";
-import { prepareWorkdir } from "@/lib/runner/prepare-workdir";
-import { WorkdirError, type PreparedWorkdir, type WorkdirLog } from "@/lib/runs/workdir";
+import { concludeWorkdir } from "@/lib/git/workdir/conclude-workdir";
+import { prepareWorkdir } from "@/lib/git/workdir/prepare-workdir";
+import { WorkdirError, type PreparedWorkdir, type WorkdirLog } from "@/lib/git/workdir/workdir";
 import { agentEnvironment } from "@/lib/runner/environment";
 import { AgentNotInstalled, launchAgent, notInstalledMessage, type AgentLaunch } from "@/lib/agents/launch-agent";
 import { sweepOrphans } from "@/lib/runner/recovery";

@@ -43,7 +43,7 @@ async function stepFor(db: Db, execution: Execution): Promise<Step | null> {
   if (execution.keepStatus) return null;
   if (isActiveRunStatus(execution.status)) return ON_START;
   if (execution.status !== RUN_STATUS.succeeded || execution.trigger === RUN_TRIGGER.fix_conflicts) return null;
-  // Recorded on the run by the worktree's conclusion (lib/runner/conclude-workdir.ts); null without a repository.
+  // Recorded on the run by the worktree's conclusion (lib/git/workdir/conclude-workdir.ts); null without a repository.
   const run = await db.taskRun.findUnique({ where: { id: execution.taskRunId }, select: { filesChanged: true } });
   return (run?.filesChanged ?? 0) > 0 ? ON_SUCCESS : null;
 }

@@ -13,7 +13,7 @@ export type PullRequestFields = {
   pr_number?: number | null;
   pr_state?: "open" | "draft" | "merged" | "closed" | null;
   pr_head_sha?: string | null;
-  /** The PR's head branch when it is in the workspace's repository (lib/repositories/push-task-branch.ts). */
+  /** The PR's head branch when it is in the workspace's repository (lib/git/remote/push-task-branch.ts). */
   pr_head_branch?: string | null;
   checks?: "pending" | "success" | "failure" | null;
 };

@@ -4,10 +4,10 @@ import type { Execution } from "@/lib/generated/prisma/client";
 import { githubAppFromEnv } from "@/lib/github/client/app-client";
 import { boardUrl } from "@/lib/github/sync/board-url";
 import { openTaskPullRequest } from "@/lib/github/sync/open-task-pull-request";
-import { branchState, hasClone } from "@/lib/github-sync/task-branch-git";
-import { pushTaskBranch } from "@/lib/repositories/push-task-branch";
+import { branchState, hasClone } from "@/lib/git/task-branch-git";
+import { pushTaskBranch } from "@/lib/git/remote/push-task-branch";
 import { repositoryCloneDir } from "@/lib/repositories/repository";
-import { withGitRemote } from "@/lib/repositories/git-remote-for";
+import { withGitRemote } from "@/lib/git/remote/git-remote-for";
 import { RUN_STATUS } from "@/lib/runs/statuses";
 
 // What a successful run means for GitHub, after it is recorded and off the runner's path (the

@@ -4,12 +4,12 @@ import { githubAppFromEnv, statusOf } from "@/lib/github/client/app-client";
 import { openPullRequest } from "@/lib/github/client/open-pull-request";
 import { pullRequestBody } from "@/lib/github/client/pull-request-body";
 import { repositoryCloneDir } from "@/lib/repositories/repository";
-import { withGitRemote } from "@/lib/repositories/git-remote-for";
+import { withGitRemote } from "@/lib/git/remote/git-remote-for";
 import { RUN_STATUS } from "@/lib/runs/statuses";
-import { lastLine } from "@/lib/runs/workdir";
+import { lastLine } from "@/lib/git/workdir/workdir";
 import { updateTask } from "@/lib/tasks/update-task";
-import { branchState, hasClone } from "@/lib/github-sync/task-branch-git";
-import { BranchRefused, pushTaskBranch } from "@/lib/repositories/push-task-branch";
+import { branchState, hasClone } from "@/lib/git/task-branch-git";
+import { BranchRefused, pushTaskBranch } from "@/lib/git/remote/push-task-branch";
 
 // "Open pull request" for a task an agent worked on: the task's branch (in the server's clone, where
 // runs leave their commits) is pushed to the connected GitHub repository, a pull request is opened

@@ -1,7 +1,7 @@
 import type { Db } from "@/lib/db/client";
 import { githubAppFromEnv } from "@/lib/github/client/app-client";
 import { gitRemoteAccess, isGitAuthFailure } from "@/lib/github/client/git-remote";
-import { reachRemote } from "@/lib/repositories/reach-remote";
+import { reachRemote } from "@/lib/git/remote/reach-remote";
 import { openCredential } from "@/lib/repositories/repository-credential";
 
 // The one place that says how the server reaches a workspace's repository: every clone, fetch and
@@ -9,7 +9,7 @@ import { openCredential } from "@/lib/repositories/repository-credential";
 // the connected repository with an installation token (the connected repository is the workspace's
 // repository). Otherwise the repository row's URL (a remote, or a path on the server), reached with
 // the workspace's stored credential if any, at an address the SSRF guard checked and git is pinned
-// to (lib/repositories/reach-remote.ts); never with the server user's own credentials
+// to (lib/git/remote/reach-remote.ts); never with the server user's own credentials
 // (lib/git/git-environment.ts). Credentials travel only in `env` (git's environment-only
 // configuration): never in the URL, .git/config, the process list or the database in the clear.
 // Ask again before each command that talks to the remote rather than keeping the answer: the

@@ -3,8 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { remoteHeads } from "@/lib/git/task-worktree";
-import { reachRemote } from "@/lib/repositories/reach-remote";
-import { remoteFailure } from "@/lib/repositories/remote-failure";
+import { reachRemote } from "@/lib/git/remote/reach-remote";
+import { remoteFailure } from "@/lib/git/remote/remote-failure";
 
 // How git is pointed at a checked address with only the workspace's credential, seen from the
 // programs git runs: a stand-in `ssh` on PATH records its arguments and the key it was handed.

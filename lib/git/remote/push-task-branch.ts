@@ -1,6 +1,6 @@
 import type { Db } from "@/lib/db/client";
-import { pushRef } from "@/lib/github-sync/task-branch-git";
-import type { GitRemote } from "@/lib/repositories/git-remote-for";
+import { pushRef } from "@/lib/git/task-branch-git";
+import type { GitRemote } from "@/lib/git/remote/git-remote-for";
 import { repositoryCloneDir } from "@/lib/repositories/repository";
 
 // The one door through which the board pushes to a workspace's repository (after a run to the open

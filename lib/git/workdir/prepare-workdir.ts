@@ -4,16 +4,16 @@ import type { Execution } from "@/lib/generated/prisma/client";
 import { recordEvents } from "@/lib/events/record-events";
 import { abortMerge, currentBranch, ensureWorktree, mergeInProgress, refSha, syncClone, taskBranchName } from "@/lib/git/task-worktree";
 import { isGitAuthFailure } from "@/lib/github/client/git-remote";
-import { gitRemoteFor } from "@/lib/repositories/git-remote-for";
-import { foreignBranchReason } from "@/lib/repositories/push-task-branch";
+import { gitRemoteFor } from "@/lib/git/remote/git-remote-for";
+import { foreignBranchReason } from "@/lib/git/remote/push-task-branch";
 import { repositoryCloneDir } from "@/lib/repositories/repository";
-import { remoteFailureMessage } from "@/lib/repositories/remote-failure";
+import { remoteFailureMessage } from "@/lib/git/remote/remote-failure";
 import { agentWorkdir } from "@/lib/runner/config";
 import { RUN_TRIGGER } from "@/lib/runs/statuses";
-import { mergeForFix } from "@/lib/runs/fix-conflicts-flow";
+import { mergeForFix } from "@/lib/git/workdir/fix-conflicts-flow";
 import { withAgentMerging } from "@/lib/runs/instructions";
 import { recordWorktree } from "@/lib/worktrees/worktree-records";
-import { lastLine, WorkdirError, type PreparedWorkdir, type WorkdirLog } from "@/lib/runs/workdir";
+import { lastLine, WorkdirError, type PreparedWorkdir, type WorkdirLog } from "@/lib/git/workdir/workdir";
 
 // Where an execution's agent works, made ready before the agent starts. Without a repository: an
 // empty scratch directory per task, as before (a conflict fix is then the agent's own git work,
@@ -25,7 +25,7 @@ import { lastLine, WorkdirError, type PreparedWorkdir, type WorkdirLog } from "@
 export async function prepareWorkdir(db: Db, execution: Execution, log: WorkdirLog): Promise<PreparedWorkdir> {
   const dir = agentWorkdir(execution.workspaceId, execution.taskId);
   const repository = await db.workspaceRepository.findUnique({ where: { workspaceId: execution.workspaceId } });
-  // The address guard may refuse the remote (lib/repositories/reach-remote.ts): the run fails in its words.
+  // The address guard may refuse the remote (lib/git/remote/reach-remote.ts): the run fails in its words.
   let remote = repository
     ? await gitRemoteFor(db, execution.workspaceId).catch((error: Error) => {
         throw new WorkdirError(error.message);

@@ -3,11 +3,11 @@ import path from "node:path";
 import type { Db } from "@/lib/db/client";
 import type { Execution } from "@/lib/generated/prisma/client";
 import { commitAll, mergeInProgress } from "@/lib/git/task-worktree";
-import { gitRemoteFor } from "@/lib/repositories/git-remote-for";
-import { concludeFix } from "@/lib/runs/fix-conflicts-flow";
+import { gitRemoteFor } from "@/lib/git/remote/git-remote-for";
+import { concludeFix } from "@/lib/git/workdir/fix-conflicts-flow";
 import { recordRunChanges } from "@/lib/runs/record-run-changes";
 import { RUN_TRIGGER } from "@/lib/runs/statuses";
-import { lastLine, type WorkdirLog } from "@/lib/runs/workdir";
+import { lastLine, type WorkdirLog } from "@/lib/git/workdir/workdir";
 import { measureWorktree } from "@/lib/worktrees/worktree-records";
 
 // After the agent: what it changed becomes a commit on the task's branch (by the board, so it is

@@ -2,11 +2,11 @@ import fs from "node:fs";
 import path from "node:path";
 import { simpleGit, type SimpleGit } from "simple-git";
 import { gitEnvironment, gitOptions } from "@/lib/git/git-environment";
-import type { GitRemote } from "@/lib/repositories/git-remote-for";
+import type { GitRemote } from "@/lib/git/remote/git-remote-for";
 
 // The git a pull request needs from the server's clone of the workspace's repository (where agent
 // runs leave their branches, lib/git/task-worktree.ts): how far a task's branch is ahead of the base,
-// and the git half of pushing it (lib/repositories/push-task-branch.ts decides what may be pushed).
+// and the git half of pushing it (lib/git/remote/push-task-branch.ts decides what may be pushed).
 // Remote commands get the remote's URL and environment from gitRemoteFor; the token in that
 // environment reaches only this one git process (simple-git's guard lets exactly those variables
 // through), never the clone's configuration.
@@ -39,7 +39,7 @@ export async function branchState(cloneDir: string, remote: GitRemote, branch: s
 
 /**
  * Pushes the clone's branch to the remote's branch of the same name (never forced); returns its head.
- * Called only by lib/repositories/push-task-branch.ts, which first checks the branch is the task's own.
+ * Called only by lib/git/remote/push-task-branch.ts, which first checks the branch is the task's own.
  */
 export async function pushRef(cloneDir: string, remote: GitRemote, branch: string): Promise<string> {
   await git(cloneDir, remote).push([remote.url, `refs/heads/${branch}:refs/heads/${branch}`]);
