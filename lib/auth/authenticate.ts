@@ -4,7 +4,7 @@ import { statement, type Sql, type Statement } from "@/lib/db/sql";
 import type { MemberRole, TokenKind } from "@/lib/generated/prisma/enums";
 import { forbidden, unauthorized } from "@/lib/platform/errors";
 import { hashSecret } from "@/lib/auth/tokens";
-import { authSecret } from "@/lib/auth/secret";
+import { authSecret } from "@/lib/crypto/auth-secret";
 
 export interface Caller {
   userId: string;

@@ -6,7 +6,7 @@ import { HttpError } from "@/lib/platform/errors";
 import { accessTokenExpireDays, oidcConfig, passwordLoginEnabled, type OidcConfig } from "@/lib/config";
 import { checkCredentials } from "@/lib/auth/login";
 import { clientAddress } from "@/lib/auth/client-address";
-import { authSecret } from "@/lib/auth/secret";
+import { authSecret } from "@/lib/crypto/auth-secret";
 import { hashSecret } from "@/lib/auth/tokens";
 import { createBrowserSession } from "@/lib/auth/browser-session";
 import { signInWithOidc, type OidcClaims } from "@/lib/auth/sign-in-with-oidc";

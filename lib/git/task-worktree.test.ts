@@ -24,7 +24,7 @@ import {
 import { pushRef } from "@/lib/git/task-branch-git";
 import { changedFileSizes } from "@/lib/git/changed-file-sizes";
 import { filesWithMarkers } from "@/lib/git/conflict-markers";
-import { parseNumstat, parseUnifiedDiff } from "@/lib/worktrees/task-diff";
+import { parseNumstat, parseUnifiedDiff } from "@/lib/git/worktree/task-diff";
 
 // Against real git: a bare repository on disk is the remote, as a hosted one would be.
 

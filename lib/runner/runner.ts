@@ -37,7 +37,7 @@ import {
   reportsDir,
   runnerPollMs,
   timeoutSeconds,
-} from "@/lib/runner/config";
+} from "@/lib/platform/runner-config";
 
 // The runner of one server process. It claims queued executions (FOR UPDATE SKIP LOCKED, so with
 // several instances on one PostgreSQL each is claimed once), prepares the task's working directory,

@@ -8,7 +8,7 @@ import { startExecution } from "@/lib/runs/start-execution";
 import { runnerHandle } from "@/lib/runs/runner-handle";
 import { RUN_TRIGGER } from "@/lib/runs/statuses";
 import { refuseIfBlocked } from "@/lib/dependencies/task-refs";
-import { foreignBranchReason } from "@/lib/git/remote/push-task-branch";
+import { foreignBranchReason } from "@/lib/repositories/foreign-branch";
 
 /** What a person, a script or an MCP client may say about a manual run: the HTTP body's own schema. */
 export type ManualRunInput = NonNullable<z.output<typeof startRunBody>>;

@@ -3,7 +3,7 @@ import { HttpError } from "@/lib/platform/errors";
 import { BlockedError } from "@/lib/dependencies/task-refs";
 import type { Db, Tx } from "@/lib/db/client";
 import { RUN_TRIGGER } from "@/lib/runs/statuses";
-import { schedulerIntervalMs } from "@/lib/runner/config";
+import { schedulerIntervalMs } from "@/lib/platform/runner-config";
 import { announceFired, fireSchedule, type Fired } from "@/lib/schedules/fire-schedule";
 import { nextRun } from "@/lib/schedules/next-run";
 import { sweepWorktrees } from "@/lib/git/worktree/sweep-worktrees";

@@ -1,6 +1,6 @@
 import { connection } from "@/lib/db/client";
 import { createFirstAdmin } from "@/lib/users/create-user";
-import { needsSetup } from "@/lib/users/needs-setup";
+import { needsSetup } from "@/lib/auth/needs-setup";
 import { setupCode } from "@/lib/auth/setup-code";
 import { HttpError } from "@/lib/platform/errors";
 import { ensureDataDir, passwordLoginEnabled } from "@/lib/config";

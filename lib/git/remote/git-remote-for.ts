@@ -1,6 +1,6 @@
 import type { Db } from "@/lib/db/client";
 import { githubAppFromEnv } from "@/lib/github/client/app-client";
-import { gitRemoteAccess, isGitAuthFailure } from "@/lib/github/client/git-remote";
+import { gitRemoteAccess, isGitAuthFailure } from "@/lib/git/remote/github-remote";
 import { reachRemote } from "@/lib/git/remote/reach-remote";
 import { openCredential } from "@/lib/repositories/repository-credential";
 

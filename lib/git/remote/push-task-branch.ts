@@ -1,6 +1,7 @@
 import type { Db } from "@/lib/db/client";
 import { pushRef } from "@/lib/git/task-branch-git";
 import type { GitRemote } from "@/lib/git/remote/git-remote-for";
+import { foreignBranchReason } from "@/lib/repositories/foreign-branch";
 import { repositoryCloneDir } from "@/lib/repositories/repository";
 
 // The one door through which the board pushes to a workspace's repository (after a run to the open
@@ -11,24 +12,8 @@ import { repositoryCloneDir } from "@/lib/repositories/repository";
 // (`pr_head_branch`, written only from GitHub's webhooks and by Open pull request). Never the
 // repository's default branch, whatever the task says.
 
-export interface BranchOwner {
-  number: number;
-  prHeadBranch: string | null;
-}
-
 /** A push the board refused; the message says why, in words. */
 export class BranchRefused extends Error {}
-
-/** Why the board may not push `branch` for this task, in words; null when it is the task's own. */
-export function foreignBranchReason(branch: string, task: BranchOwner, defaultBranch: string): string | null {
-  if (branch === defaultBranch) return `${branch} is the repository's default branch: the board never pushes it`;
-  if (branch === `tb/${task.number}` || branch.startsWith(`tb/${task.number}-`)) return null;
-  if (task.prHeadBranch !== null && branch === task.prHeadBranch) return null;
-  return (
-    `${branch} is not the task's own branch (tb/${task.number}-…, or the head branch of the pull request GitHub linked to it): ` +
-    "the board does not push it"
-  );
-}
 
 /**
  * Pushes the server clone's `branch` (where the task's worktree commits land) to the workspace's

@@ -6,7 +6,7 @@ import { resolveTarget } from "@/lib/net/guard-address";
 import { bracketed, parseRemoteUrl } from "@/lib/repositories/remote-url";
 import { DEFAULT_TOKEN_USERNAME, type RepositoryCredential } from "@/lib/repositories/repository-credential";
 
-// How git reaches a workspace repository's remote (not the GitHub App's, lib/github/client/git-remote.ts):
+// How git reaches a workspace repository's remote (not the GitHub App's, lib/git/remote/github-remote.ts):
 // the host is resolved and every address checked by the same guard as webhooks (private, loopback
 // and link-local refused unless REPOSITORIES_ALLOW_PRIVATE_ADDRESSES=true), and git is made to
 // connect to the checked address, so a DNS answer that changes in between (rebinding) cannot move

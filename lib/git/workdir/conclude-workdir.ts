@@ -5,7 +5,7 @@ import type { Execution } from "@/lib/generated/prisma/client";
 import { commitAll, mergeInProgress } from "@/lib/git/task-worktree";
 import { gitRemoteFor } from "@/lib/git/remote/git-remote-for";
 import { concludeFix } from "@/lib/git/workdir/fix-conflicts-flow";
-import { recordRunChanges } from "@/lib/runs/record-run-changes";
+import { recordRunChanges } from "@/lib/git/workdir/record-run-changes";
 import { RUN_TRIGGER } from "@/lib/runs/statuses";
 import { lastLine, type WorkdirLog } from "@/lib/git/workdir/workdir";
 import { measureWorktree } from "@/lib/worktrees/worktree-records";

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import type { Db } from "@/lib/db/client";
 import { removeWorktree } from "@/lib/git/task-worktree";
 import { repositoryCloneDir } from "@/lib/repositories/repository";
-import { agentSessionsDir } from "@/lib/runner/config";
+import { agentSessionsDir } from "@/lib/platform/runner-config";
 
 // Worktrees must not eat the disk: the worktree of a task that is deleted, or done for longer than
 // its repository's worktree_retention_days, is removed (its branch stays, in the clone and on the

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createGithubApp, githubAppFromEnv, TOKEN_REFRESH_MARGIN_MS } from "@/lib/github/client/app-client";
 import { installUrl } from "@/lib/github/client/install-url";
 import { listInstallationRepositories } from "@/lib/github/client/list-installation-repositories";
-import { appConfigured, githubAppSettings, githubWebhookSecret, webUrlOf } from "@/lib/github/client/settings";
+import { appConfigured, githubAppSettings, githubWebhookSecret, webUrlOf } from "@/lib/platform/github-app-settings";
 import { startFakeGithub, type FakeGithub } from "@/tests/fixtures/fake-github";
 
 let github: FakeGithub;

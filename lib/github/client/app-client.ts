@@ -1,6 +1,6 @@
 import { App } from "@octokit/app";
 import { Octokit } from "@octokit/core";
-import { githubAppSettings, type GithubAppSettings } from "@/lib/github/client/settings";
+import { githubAppSettings, type GithubAppSettings } from "@/lib/platform/github-app-settings";
 
 // One client per App: the App JWT and token minting come from @octokit/app (auth-app underneath); the
 // installation tokens are cached here. Octokit's own cache keeps a token for a fixed 59 minutes from

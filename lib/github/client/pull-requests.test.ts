@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createGithubApp, type GithubApp } from "@/lib/github/client/app-client";
 import { fetchChecks } from "@/lib/github/client/fetch-checks";
 import { fetchMergeability } from "@/lib/github/client/fetch-mergeability";
-import { gitRemoteAccess } from "@/lib/github/client/git-remote";
+import { gitRemoteAccess } from "@/lib/git/remote/github-remote";
 import { openPullRequest } from "@/lib/github/client/open-pull-request";
-import { githubAppSettings } from "@/lib/github/client/settings";
+import { githubAppSettings } from "@/lib/platform/github-app-settings";
 import { startFakeGithub, type FakeGithub } from "@/tests/fixtures/fake-github";
 
 const REPO = "acme/widgets";

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { conflict, forbidden, HttpError } from "@/lib/platform/errors";
-import { authSecret } from "@/lib/auth/secret";
+import { authSecret } from "@/lib/crypto/auth-secret";
 import type { Db } from "@/lib/db/client";
 import { githubAppFromEnv, statusOf, type GithubApp } from "@/lib/github/client/app-client";
 import { signInstallState, verifyInstallState, type InstallStateRefusal } from "@/lib/github/client/install-state";

@@ -1,4 +1,4 @@
-import { apiUrl } from "@/lib/runner/config";
+import { apiUrl } from "@/lib/platform/runner-config";
 
 /**
  * Where people open the board, for links the board writes elsewhere (a pull request's task link):

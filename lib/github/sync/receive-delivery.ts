@@ -1,7 +1,7 @@
 import type { Db } from "@/lib/db/client";
 import { githubAppFromEnv } from "@/lib/github/client/app-client";
 import { interpretDelivery } from "@/lib/github/client/interpret-delivery";
-import { githubWebhookSecret } from "@/lib/github/client/settings";
+import { githubWebhookSecret } from "@/lib/platform/github-app-settings";
 import { unverifiableDelivery, verifyWebhookDelivery } from "@/lib/github/client/verify-webhook";
 import { HttpError } from "@/lib/platform/errors";
 import { applyBoardChange, type FollowUp } from "@/lib/github/sync/apply-change";

@@ -6,7 +6,7 @@ import { MAX_DELIVERY_BYTES, receiveGithubDelivery, refuseUnverifiableDelivery }
 // Without a secret or a signature header the answer is 401 before a byte of the body is read; the
 // body is then streamed, at most 25 MiB (413). proxy.ts does not run for this path (its matcher):
 // Next would otherwise take in the whole body, up to 10 MB, before any route could answer. Other
-// methods get their 405 from lib/server/http-guard.ts instead.
+// methods get their 405 from lib/api/http-guard.ts instead.
 export const POST = publicRoute({ before: refuseUnverifiableDelivery }, async ({ db, request }) => {
   const answer = await receiveGithubDelivery(db, await readTextBody(request, MAX_DELIVERY_BYTES), request.headers);
   return json(answer.body, answer.status);
