@@ -34,7 +34,6 @@ const LAYERS: Record<number, string[]> = {
     "lib/scheduler",
     "lib/server",
     "lib/webhooks/deliver-webhooks.ts",
-    "lib/webhooks/nudge-worker.ts",
   ],
   5: ["lib/api", "lib/mcp", "lib/openapi", "lib/client", "app", "components"],
 };
@@ -48,6 +47,8 @@ const PENDING_REACTIONS: Edge[] = [
   { from: "lib/runs/start-execution.ts", to: "lib/tasks/advance-task-on-run.ts" },
   { from: "lib/runs/finish-execution.ts", to: "lib/tasks/advance-task-on-run.ts" },
   { from: "lib/schedules/fire-schedule.ts", to: "lib/tasks/advance-task-on-run.ts" },
+  // start-unblocked.ts is itself one of those reactions; in lib/dependencies it makes dependencies ↔ runs.
+  { from: "lib/dependencies/start-unblocked.ts", to: "lib/runs/start-run.ts" },
 ];
 
 // Imports the table forbids that stay until a redesign; each says why.
@@ -61,10 +62,14 @@ function entryOf(file: string) {
   return matching.sort((a, b) => b.prefix.length - a.prefix.length)[0];
 }
 
+// Constants only (no zod, no database), shared with the browser: any folder may name them without
+// tying itself to the folder they sit in.
+const VOCABULARY = ["lib/events/event-types.ts", "lib/tasks/columns.ts", "lib/runs/statuses.ts"];
+
 /** The folder a file counts in for folder pairs: lib/<name>, or lib/github/<part> for GitHub's three parts. */
 function folderOf(file: string): string | null {
   const parts = file.split("/");
-  if (parts[0] !== "lib" || parts.length < 3) return null;
+  if (parts[0] !== "lib" || parts.length < 3 || VOCABULARY.includes(file)) return null;
   return parts[1] === "github" && parts.length > 3 ? parts.slice(0, 3).join("/") : parts.slice(0, 2).join("/");
 }
 
