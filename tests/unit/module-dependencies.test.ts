@@ -29,7 +29,6 @@ const LAYERS: Record<number, string[]> = {
   3: ["lib/github/client", "lib/github/connection", "lib/git"],
   4: [
     "lib/github/sync",
-    "lib/reactions",
     "lib/runner",
     "lib/scheduler",
     "lib/server",
@@ -38,8 +37,8 @@ const LAYERS: Record<number, string[]> = {
   5: ["lib/api", "lib/mcp", "lib/openapi", "lib/client", "app", "components"],
 };
 
-// Calls a domain function makes after its commit, which the lead is turning into event-log
-// reactions: removed when the reactions of #22 land.
+// Calls a domain function makes after its commit to another domain's follow-up, which become
+// event-log reactions: removed when the reactions of #22 land.
 const PENDING_REACTIONS: Edge[] = [
   { from: "lib/tasks/update-task.ts", to: "lib/dependencies/start-unblocked.ts" },
   { from: "lib/tasks/move-task.ts", to: "lib/dependencies/start-unblocked.ts" },
