@@ -27,13 +27,7 @@ const LAYERS: Record<number, string[]> = {
     "lib/events",
   ],
   3: ["lib/github/client", "lib/github/connection", "lib/git"],
-  4: [
-    "lib/github/sync",
-    "lib/runner",
-    "lib/scheduler",
-    "lib/server",
-    "lib/webhooks/deliver-webhooks.ts",
-  ],
+  4: ["lib/github/sync", "lib/runner", "lib/scheduler", "lib/server", "lib/webhooks/deliver-webhooks.ts"],
   5: ["lib/api", "lib/mcp", "lib/openapi", "lib/client", "app", "components"],
 };
 
