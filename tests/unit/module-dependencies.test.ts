@@ -71,6 +71,17 @@ const allEdges = importGraph(root);
 const edges = allEdges.filter(({ from, to }) => !excused.has(`${from} → ${to}`));
 
 describe("module dependencies", () => {
+  it("finds a cycle and names it", () => {
+    const planted = [
+      { from: "a.ts", to: "b.ts" },
+      { from: "b.ts", to: "c.ts" },
+      { from: "c.ts", to: "a.ts" },
+      { from: "c.ts", to: "d.ts" },
+    ];
+    expect(cycles(planted)).toEqual([["a.ts", "b.ts", "c.ts"]]);
+    expect(describeCycle(["a.ts", "b.ts", "c.ts"], planted)).toBe("a.ts → b.ts → c.ts → a.ts");
+  });
+
   it("every source file has a layer", () => {
     const files = new Set(allEdges.flatMap(({ from, to }) => [from, to]));
     expect([...files].filter((file) => !entryOf(file))).toEqual([]);
