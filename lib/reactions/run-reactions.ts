@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { HttpError } from "@/lib/api/errors";
+import { HttpError } from "@/lib/platform/errors";
 import type { Db } from "@/lib/db/client";
 import { backoffMs, nextEventAfter, startLogConsumer } from "@/lib/events/consume-log";
 import type { WorkspaceEvent } from "@/lib/events/event-types";
