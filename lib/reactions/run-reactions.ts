@@ -4,7 +4,7 @@ import type { Db } from "@/lib/db/client";
 import { backoffMs, nextEventAfter, startLogConsumer } from "@/lib/events/consume-log";
 import type { WorkspaceEvent } from "@/lib/events/event-types";
 import { reactionMaxAttempts, reactionRetryBaseMs, reactionRetryMaxDelayMs } from "@/lib/reactions/config";
-import { reactionProgressed } from "@/lib/reactions/progress";
+import { onReactionsNudge, reactionProgressed } from "@/lib/reactions/progress";
 import type { Reaction } from "@/lib/reactions/reaction";
 import { reactionNamed, REACTIONS } from "@/lib/reactions/reactions";
 
@@ -42,6 +42,7 @@ export async function startReactions(db: Db, kind: "pglite" | "postgresql"): Pro
     lanes: () => LANES,
     workOnce: () => workOnOneCursor(db),
     msUntilNextAttempt: () => msUntilNextAttempt(db),
+    onNudge: onReactionsNudge,
   });
 }
 
