@@ -10,7 +10,7 @@ import { fetchMergeability } from "@/lib/github/fetch-mergeability";
 import { gitRemoteAccess } from "@/lib/github/git-remote";
 import { openPullRequest } from "@/lib/github/open-pull-request";
 import { githubAppSettings } from "@/lib/github/settings";
-import { startFakeGithub, type FakeGithub } from "@/tests/fixtures/fake-github";
+import { startFakeGithub, type FakeGithub } from "@/tests/fixtures/fake-github/server";
 
 const REPO = "acme/widgets";
 const INSTALLATION = 41;

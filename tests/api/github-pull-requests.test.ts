@@ -14,7 +14,8 @@ import {
   type EngineServer,
   type Store,
 } from "../helpers/engine";
-import { examplePayload, pullRequestPayload, sendWebhook, startFakeGithub, type FakeGithub } from "../fixtures/fake-github";
+import { startFakeGithub, type FakeGithub } from "../fixtures/fake-github/server";
+import { examplePayload, pullRequestPayload, sendWebhook } from "../fixtures/fake-github/webhooks";
 
 // From an agent's branch to a pull request, and the automations on a linked pull request, against a
 // server whose GitHub is the fake (REST, and git over smart HTTP with installation tokens, backed by a

@@ -1,7 +1,8 @@
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { engineServer, eventually, newStore, newTask, workspaceOn, type EngineServer, type Store } from "../helpers/engine";
-import { examplePayload, pullRequestPayload, sendWebhook, startFakeGithub, type FakeGithub } from "../fixtures/fake-github";
+import { startFakeGithub, type FakeGithub } from "../fixtures/fake-github/server";
+import { examplePayload, pullRequestPayload, sendWebhook } from "../fixtures/fake-github/webhooks";
 
 // POST /api/webhooks/github against a server whose GitHub is the fake: deliveries signed as GitHub
 // signs them, payloads from @octokit/webhooks-examples, mergeability and check runs read back from
