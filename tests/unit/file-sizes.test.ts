@@ -14,12 +14,10 @@ const ALLOWED_LONG_FILES = [
   // Webhook delivery (claim, send, retry): to be split with the runners issue's queue work.
   // API test files that grew with their domain; to be split by theme (one file per endpoint group).
   "tests/api/agent-tokens.test.ts",
-  "tests/api/dependencies.test.ts",
   "tests/api/github-pull-requests.test.ts",
   "tests/api/github-webhooks.test.ts",
   "tests/api/mcp.test.ts",
   "tests/api/runs.test.ts",
-  "tests/api/tasks.test.ts",
   "tests/api/webhook-delivery.test.ts",
   "tests/api/worktrees.test.ts",
 ];
