@@ -18,7 +18,6 @@ const ALLOWED_LONG_FILES = [
   "tests/api/github-webhooks.test.ts",
   "tests/api/mcp.test.ts",
   "tests/api/runs.test.ts",
-  "tests/api/webhook-delivery.test.ts",
   "tests/api/worktrees.test.ts",
 ];
 
