@@ -15,7 +15,6 @@ const ALLOWED_LONG_FILES = [
   // API test files that grew with their domain; to be split by theme (one file per endpoint group).
   "tests/api/agent-tokens.test.ts",
   "tests/api/github-pull-requests.test.ts",
-  "tests/api/mcp.test.ts",
   "tests/api/runs.test.ts",
   "tests/api/worktrees.test.ts",
 ];
