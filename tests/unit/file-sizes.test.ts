@@ -13,7 +13,6 @@ const ALLOWED_LONG_FILES = [
   "lib/runner/runner.ts",
   // Webhook delivery (claim, send, retry): to be split with the runners issue's queue work.
   // API test files that grew with their domain; to be split by theme (one file per endpoint group).
-  "tests/api/github-pull-requests.test.ts",
   "tests/api/runs.test.ts",
   "tests/api/worktrees.test.ts",
 ];
