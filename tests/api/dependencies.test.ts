@@ -1,21 +1,16 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, newUser, newWorkspace } from "../helpers/api";
+import { call, newUser, newWorkspace, userWithWorkspace } from "../helpers/api";
 import { setBlocker } from "../helpers/dependencies";
 import { createTask } from "../helpers/tasks";
 
 // Task dependencies ("task is blocked by blocker"): the routes, the cycle check, the task record's
-// blocked_by / blocks / open_blocker_count (kept in task_board_extras by triggers), the run refusal,
-// (the task's activity read from the event log is in task-activity.test.ts).
+// blocked_by / blocks / open_blocker_count (kept in task_board_extras by triggers) and the run refusal.
+// The task's activity, read from the event log, is in task-activity.test.ts.
 
-let owner: Awaited<ReturnType<typeof newUser>>;
+const made = userWithWorkspace();
 let token: string;
 let ws: string;
-
-beforeAll(async () => {
-  owner = await newUser();
-  token = owner.token;
-  ws = (await newWorkspace(token)).id;
-});
+beforeAll(() => ({ token, ws } = made));
 
 const base = () => `/api/workspaces/${ws}`;
 const block = (taskId: string, blockerId: string, as = token) => setBlocker("POST", ws, taskId, blockerId, as);

@@ -1,19 +1,15 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, newUser, newWorkspace } from "../helpers/api";
+import { call, newUser, newWorkspace, userWithWorkspace } from "../helpers/api";
 import { setBlocker } from "../helpers/dependencies";
 import { createTask } from "../helpers/tasks";
 
 // A task's activity, read from the event log: who created, edited, moved it, its dependency changes.
 
+const made = userWithWorkspace();
 let owner: Awaited<ReturnType<typeof newUser>>;
 let token: string;
 let ws: string;
-
-beforeAll(async () => {
-  owner = await newUser();
-  token = owner.token;
-  ws = (await newWorkspace(token)).id;
-});
+beforeAll(() => ({ owner, token, ws } = made));
 
 const base = () => `/api/workspaces/${ws}`;
 const block = (taskId: string, blockerId: string) => setBlocker("POST", ws, taskId, blockerId, token);

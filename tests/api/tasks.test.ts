@@ -1,16 +1,13 @@
 import crypto from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, newUser, newWorkspace } from "../helpers/api";
+import { call, newUser, newWorkspace, userWithWorkspace } from "../helpers/api";
 import { createTask, TASK_FIELDS } from "../helpers/tasks";
 
+const made = userWithWorkspace();
 let token: string;
 let ws: string;
+beforeAll(() => ({ token, ws } = made));
 const tasks = (path = "") => `/api/workspaces/${ws}/tasks${path}`;
-
-beforeAll(async () => {
-  token = (await newUser()).token;
-  ws = (await newWorkspace(token)).id;
-});
 
 describe("POST /api/workspaces/{id}/tasks", () => {
   it("creates a task with every default and every TaskResponse field", async () => {

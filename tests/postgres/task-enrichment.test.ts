@@ -1,18 +1,15 @@
 import crypto from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, newUser, newWorkspace } from "../helpers/api";
+import { call, userWithWorkspace } from "../helpers/api";
 import { createTask, sql } from "../helpers/tasks";
 
 // What a task shows of the rows around it: its project and phase, open questions, its runs.
 
+const made = userWithWorkspace();
 let token: string;
 let ws: string;
+beforeAll(() => ({ token, ws } = made));
 const tasks = (path = "") => `/api/workspaces/${ws}/tasks${path}`;
-
-beforeAll(async () => {
-  token = (await newUser()).token;
-  ws = (await newWorkspace(token)).id;
-});
 
 // Projects, questions and runs have no create route in this branch; on the PostgreSQL pass (this folder)
 // the tests write those rows straight into the database to check the enrichment.
