@@ -11,7 +11,6 @@ const root = path.resolve(import.meta.dirname, "../..");
 const ALLOWED_LONG_FILES = [
   // The runners issue restructures the runner.
   "lib/runner/runner.ts",
-  // Webhook delivery (claim, send, retry): to be split with the runners issue's queue work.
   // API test files that grew with their domain; to be split by theme (one file per endpoint group).
   "tests/api/runs.test.ts",
   "tests/api/worktrees.test.ts",
