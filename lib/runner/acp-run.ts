@@ -1,15 +1,11 @@
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
-import type { Db } from "@/lib/db/client";
-import type { Execution } from "@/lib/generated/prisma/client";
 import type { AgentSnapshot } from "@/lib/agents/resolve-run-agent";
 import { agentPresets } from "@/lib/agents/presets";
 import type { RunUsage } from "@/lib/tasks/schemas";
-import { agentCommand } from "@/lib/runner/config";
-import { recordEvents } from "@/lib/events/record-events";
-import { serializeTaskRun } from "@/lib/runs/serialize";
+import { agentCommand } from "@/lib/platform/runner-config";
 
-// What the runner needs around one ACP turn: the agent to start, the session to continue, and what
-// the agent reported about its usage and in its last words.
+// What the runner needs around one ACP turn: the agent to start, and what the agent reported about
+// its usage and in its last words.
 
 /** The profile kept on the execution when the run started; executions queued before profiles existed run as they would have then. */
 export function agentOf(profile: unknown): AgentSnapshot {
@@ -20,33 +16,6 @@ export function agentOf(profile: unknown): AgentSnapshot {
     return { name: "AGENT_COMMAND", kind: "command", command: "/bin/sh", args: ["-c", line], env_passthrough: [], inherit_env: true };
   const demo = agentPresets().find((preset) => preset.preset === "demo")!;
   return { name: demo.name, kind: "command", command: demo.command, args: demo.args, env_passthrough: [], inherit_env: true };
-}
-
-/**
- * The ACP session of the task's latest earlier run with the same profile, for a follow-up to
- * continue (session/load, where the agent supports it). Sessions belong to one agent, so a run of
- * another profile (or none) starts afresh.
- */
-export async function previousSession(db: Db, execution: Execution): Promise<string | null> {
-  if (!execution.agentId) return null;
-  const earlier = await db.execution.findFirst({
-    where: { taskId: execution.taskId, agentId: execution.agentId, acpSessionId: { not: null }, NOT: { id: execution.id } },
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    select: { acpSessionId: true },
-  });
-  return earlier?.acpSessionId ?? null;
-}
-
-/** The model the agent's session says it uses, on the task run (the run view shows it). */
-export async function recordRunModel(db: Db, execution: Execution, model: string) {
-  try {
-    await db.$transaction(async (tx) => {
-      const run = await tx.taskRun.update({ where: { id: execution.taskRunId }, data: { model: model.slice(0, 200) } });
-      await recordEvents(tx, execution.workspaceId, [{ type: "run.updated", taskId: run.taskId, data: serializeTaskRun(run) }]);
-    });
-  } catch (error) {
-    console.error(`[taskboard] execution ${execution.id}: could not record its model: ${(error as Error).message}`);
-  }
 }
 
 /**

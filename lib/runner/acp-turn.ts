@@ -4,11 +4,11 @@ import { AcpError, describeAcpFailure, driveAcpAgent } from "@/lib/agents/drive-
 import type { AgentSnapshot } from "@/lib/agents/resolve-run-agent";
 import { RUN_STATUS } from "@/lib/runs/statuses";
 import { ReportText, UsageTally } from "@/lib/runner/acp-run";
-import { killGraceMs } from "@/lib/runner/config";
+import { killGraceMs } from "@/lib/platform/runner-config";
 import type { LogSink } from "@/lib/runner/log-sink";
 import type { RunnerPort } from "@/lib/runner/runner-port";
 import { delay, type Active, type Exited, type Ran, type Verdict } from "@/lib/runner/run-job";
-import { stopGroup } from "@/lib/server/processes";
+import { stopGroup } from "@/lib/platform/processes";
 
 const SPEAKING = new Set(["agent_message_chunk", "tool_call", "plan"]);
 

@@ -7,14 +7,14 @@ import { appendLogEntries, type NewLogEntry } from "@/lib/runs/append-log-entrie
 import { agentTokenName, executionEvent } from "@/lib/runs/finish-execution";
 import { serializeTaskRun } from "@/lib/runs/serialize";
 import { RUN_STATUS, STARTED_RUN_STATUSES } from "@/lib/runs/statuses";
-import type { WorkdirLog } from "@/lib/runs/workdir";
+import type { WorkdirLog } from "@/lib/git/workdir/workdir";
 import { buildJob } from "@/lib/runners/build-job";
 import type { Job } from "@/lib/runners/protocol-schemas";
 import { recordExecutionFacts, recordOutcome } from "@/lib/runners/report-execution";
 import { awaitPermissionAnswer } from "@/lib/runners/runner-questions";
-import { concludeWorkdir } from "@/lib/runner/conclude-workdir";
-import { killGraceMs, timeoutSeconds } from "@/lib/runner/config";
-import { prepareWorkdir } from "@/lib/runner/prepare-workdir";
+import { concludeWorkdir } from "@/lib/git/workdir/conclude-workdir";
+import { killGraceMs, timeoutSeconds } from "@/lib/platform/runner-config";
+import { prepareWorkdir } from "@/lib/git/workdir/prepare-workdir";
 import type { ExecutionFacts, Outcome, RunnerPort } from "@/lib/runner/runner-port";
 
 // The embedded runner's port: the protocol's operations as direct calls of the same domain

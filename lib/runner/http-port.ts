@@ -1,7 +1,7 @@
 import type { RequestPermissionRequest } from "@agentclientprotocol/sdk";
 import type { z } from "zod";
 import type { NewLogEntry } from "@/lib/runs/append-log-entries";
-import type { WorkdirLog } from "@/lib/runs/workdir";
+import type { WorkdirLog } from "@/lib/git/workdir/workdir";
 import type { answerResponse, heartbeatResponse, Job, logResponse, permissionResponse } from "@/lib/runners/protocol-schemas";
 import { ProtocolClient, ProtocolError } from "@/lib/runner/protocol-client";
 import { concludeJobWorkdir, prepareJobWorkdir } from "@/lib/runner/job-workdir";

@@ -3,10 +3,10 @@ import os from "node:os";
 import path from "node:path";
 import { branchChanges, commitAll, ensureWorktree, mergeInProgress, syncClone } from "@/lib/git/task-worktree";
 import { RUN_TRIGGER } from "@/lib/runs/statuses";
-import { lastLine, WorkdirError, type PreparedWorkdir, type WorkdirLog } from "@/lib/runs/workdir";
+import { lastLine, WorkdirError, type PreparedWorkdir, type WorkdirLog } from "@/lib/git/workdir/workdir";
 import { withAgentMerging } from "@/lib/runs/instructions";
 import type { Job } from "@/lib/runners/protocol-schemas";
-import { agentWorkdir } from "@/lib/runner/config";
+import { agentWorkdir } from "@/lib/platform/runner-config";
 import type { Concluded, ExecutionFacts } from "@/lib/runner/runner-port";
 
 // A runner process's working directories, from what the job says: without a repository a scratch

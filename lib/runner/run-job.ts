@@ -4,15 +4,15 @@ import path from "node:path";
 import { AgentNotInstalled, launchAgent, notInstalledMessage, type AgentLaunch } from "@/lib/agents/launch-agent";
 import type { AgentSnapshot } from "@/lib/agents/resolve-run-agent";
 import { RUN_STATUS } from "@/lib/runs/statuses";
-import { WorkdirError, type PreparedWorkdir, type WorkdirLog } from "@/lib/runs/workdir";
+import { WorkdirError, type PreparedWorkdir, type WorkdirLog } from "@/lib/git/workdir/workdir";
 import type { Job } from "@/lib/runners/protocol-schemas";
 import { agentOf } from "@/lib/runner/acp-run";
 import { driveAcp } from "@/lib/runner/acp-turn";
-import { agentSessionsDir, killGraceMs, logFlushMs, reportsDir } from "@/lib/runner/config";
+import { agentSessionsDir, killGraceMs, logFlushMs, reportsDir } from "@/lib/platform/runner-config";
 import { agentEnvironment } from "@/lib/runner/environment";
 import { LogSink } from "@/lib/runner/log-sink";
 import type { Outcome, RunnerPort } from "@/lib/runner/runner-port";
-import { killGroup, stopGroup } from "@/lib/server/processes";
+import { killGroup, stopGroup } from "@/lib/platform/processes";
 
 // One job on the runner: its working directory prepared, its agent started in its own process
 // group (`command`: lines of output; `acp`: an Agent Client Protocol session), its log streamed in

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { RequestPermissionRequest } from "@agentclientprotocol/sdk";
 import type { NewLogEntry } from "@/lib/runs/append-log-entries";
-import type { PreparedWorkdir, WorkdirLog } from "@/lib/runs/workdir";
+import type { PreparedWorkdir, WorkdirLog } from "@/lib/git/workdir/workdir";
 import type { answerResponse, finishBody, Job, permissionResponse, updateExecutionBody } from "@/lib/runners/protocol-schemas";
 
 // Everything the runner's engine asks of the board, in the protocol's terms (docs/runners.md,

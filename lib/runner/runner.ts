@@ -1,10 +1,10 @@
 import type { RunnerHandle } from "@/lib/runs/runner-handle";
 import { RUN_STATUS } from "@/lib/runs/statuses";
 import type { Job } from "@/lib/runners/protocol-schemas";
-import { killGraceMs } from "@/lib/runner/config";
+import { killGraceMs } from "@/lib/platform/runner-config";
 import type { RunnerPort } from "@/lib/runner/runner-port";
 import { runJob, type Active, type StopStatus } from "@/lib/runner/run-job";
-import { killGroup, stopGroup } from "@/lib/server/processes";
+import { killGroup, stopGroup } from "@/lib/platform/processes";
 
 // A runner: it claims jobs through its port (the protocol over HTTP for a runner process, direct
 // calls for the server's embedded runner), runs each (run-job.ts), at most `capacity` at once,

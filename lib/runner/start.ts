@@ -4,7 +4,7 @@ import type { Db } from "@/lib/db/client";
 import { setRunnerHandle } from "@/lib/runs/runner-handle";
 import { Runner } from "@/lib/runner/runner";
 import { DbPort } from "@/lib/runner/db-port";
-import { maxConcurrent, runnerPollMs } from "@/lib/runner/config";
+import { maxConcurrent, runnerPollMs } from "@/lib/platform/runner-config";
 import { sweepOrphans } from "@/lib/runner/recovery";
 import { startScheduler } from "@/lib/scheduler/scheduler";
 import { startLeaseSweeper } from "@/lib/runners/expire-leases";

@@ -1,6 +1,6 @@
 import type { Db } from "@/lib/db/client";
 import type { Runner } from "@/lib/generated/prisma/client";
-import { unauthorized } from "@/lib/api/errors";
+import { unauthorized } from "@/lib/platform/errors";
 import { hashSecret } from "@/lib/auth/tokens";
 
 // The runner protocol's only credential: a runner token, looked up in `runners` (never in

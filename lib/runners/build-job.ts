@@ -2,10 +2,10 @@ import type { Db } from "@/lib/db/client";
 import { runnerLeaseSeconds } from "@/lib/config";
 import { recordEvents } from "@/lib/events/record-events";
 import { taskBranchName } from "@/lib/git/task-worktree";
-import { gitRemoteFor } from "@/lib/repositories/git-remote-for";
-import { foreignBranchReason } from "@/lib/repositories/push-task-branch";
-import { previousSession } from "@/lib/runner/acp-run";
-import { apiUrl, timeoutSeconds } from "@/lib/runner/config";
+import { gitRemoteFor } from "@/lib/git/remote/git-remote-for";
+import { foreignBranchReason } from "@/lib/repositories/foreign-branch";
+import { previousSession } from "@/lib/runners/acp-session";
+import { apiUrl, timeoutSeconds } from "@/lib/platform/runner-config";
 import { RUN_TRIGGER } from "@/lib/runs/statuses";
 import type { Job } from "@/lib/runners/protocol-schemas";
 

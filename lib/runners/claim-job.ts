@@ -8,7 +8,7 @@ import { onAnyWorkspaceEvents } from "@/lib/events/wake";
 import { agentTokenName, executionEvent, finishExecution } from "@/lib/runs/finish-execution";
 import { serializeTaskRun } from "@/lib/runs/serialize";
 import { RUN_STATUS, STARTED_RUN_STATUSES } from "@/lib/runs/statuses";
-import { killGraceMs, timeoutSeconds } from "@/lib/runner/config";
+import { killGraceMs, timeoutSeconds } from "@/lib/platform/runner-config";
 import { buildJob, JobRefused } from "@/lib/runners/build-job";
 import type { claimBody, Job } from "@/lib/runners/protocol-schemas";
 

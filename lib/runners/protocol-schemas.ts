@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { INT32_MAX, queryInt } from "@/lib/api/validation";
+import { INT32_MAX, queryInt } from "@/lib/platform/schema-primitives";
 import { runUsage } from "@/lib/tasks/schemas";
 
 // The runner protocol (/api/runner/…, docs/runners.md "Protocol"): what a runner sends and gets.

@@ -2,12 +2,12 @@ import type { z } from "zod";
 import type { Db } from "@/lib/db/client";
 import type { Execution, Runner } from "@/lib/generated/prisma/client";
 import { recordEvents } from "@/lib/events/record-events";
-import { gitRemoteFor } from "@/lib/repositories/git-remote-for";
-import { recordRunModel } from "@/lib/runner/acp-run";
+import { gitRemoteFor } from "@/lib/git/remote/git-remote-for";
+import { recordRunModel } from "@/lib/runners/acp-session";
 import { executionEvent, finishExecution } from "@/lib/runs/finish-execution";
-import { storeRunChanges } from "@/lib/runs/record-run-changes";
+import { storeRunChanges } from "@/lib/git/workdir/record-run-changes";
 import { recordWorktree } from "@/lib/worktrees/worktree-records";
-import { notFound } from "@/lib/api/errors";
+import { notFound } from "@/lib/platform/errors";
 import { runnerExecution } from "@/lib/runners/runner-execution";
 import type { finishBody, updateExecutionBody } from "@/lib/runners/protocol-schemas";
 

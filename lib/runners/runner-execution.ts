@@ -1,6 +1,6 @@
 import type { Db } from "@/lib/db/client";
 import type { Runner } from "@/lib/generated/prisma/client";
-import { notFound } from "@/lib/api/errors";
+import { notFound } from "@/lib/platform/errors";
 
 /** An execution this runner claimed; 404 for any other (another runner's ids reveal nothing). */
 export async function runnerExecution(db: Db, runner: Runner, executionId: string) {

@@ -1,6 +1,6 @@
 import type { Db } from "@/lib/db/client";
 import type { Runner } from "@/lib/generated/prisma/client";
-import { notFound } from "@/lib/api/errors";
+import { notFound } from "@/lib/platform/errors";
 import { hashSecret, newRunnerSecret } from "@/lib/auth/tokens";
 import { runnerLeaseSeconds } from "@/lib/config";
 import { STARTED_RUN_STATUSES } from "@/lib/runs/statuses";

@@ -1,5 +1,5 @@
 import type { Db } from "@/lib/db/client";
-import { conflict, notFound } from "@/lib/api/errors";
+import { conflict, notFound } from "@/lib/platform/errors";
 import { recordEvents } from "@/lib/events/record-events";
 import { executionEvent } from "@/lib/runs/finish-execution";
 import type { LogEntry } from "@/lib/runs/schemas";
