@@ -7,7 +7,7 @@ import { ReportText, UsageTally } from "@/lib/runner/acp-run";
 import { killGraceMs } from "@/lib/platform/runner-config";
 import type { LogSink } from "@/lib/runner/log-sink";
 import type { RunnerPort } from "@/lib/runner/runner-port";
-import { delay, type Active, type Exited, type Ran, type Verdict } from "@/lib/runner/run-job";
+import { delay, type Active, type Exited, type Ran, type Verdict } from "@/lib/runner/job-types";
 import { stopGroup } from "@/lib/platform/processes";
 
 const SPEAKING = new Set(["agent_message_chunk", "tool_call", "plan"]);

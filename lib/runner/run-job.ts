@@ -5,13 +5,13 @@ import { AgentNotInstalled, launchAgent, notInstalledMessage, type AgentLaunch }
 import type { AgentSnapshot } from "@/lib/agents/resolve-run-agent";
 import { RUN_STATUS } from "@/lib/runs/statuses";
 import { WorkdirError, type PreparedWorkdir, type WorkdirLog } from "@/lib/git/workdir/workdir";
-import type { Job } from "@/lib/runners/protocol-schemas";
 import { agentOf } from "@/lib/runner/acp-run";
 import { driveAcp } from "@/lib/runner/acp-turn";
 import { agentSessionsDir, killGraceMs, logFlushMs, reportsDir } from "@/lib/platform/runner-config";
 import { agentEnvironment } from "@/lib/runner/environment";
 import { LogSink } from "@/lib/runner/log-sink";
 import type { Outcome, RunnerPort } from "@/lib/runner/runner-port";
+import { delay, type Active, type Exited, type Ran, type Verdict } from "@/lib/runner/job-types";
 import { killGroup, stopGroup } from "@/lib/platform/processes";
 
 // One job on the runner: its working directory prepared, its agent started in its own process
@@ -22,34 +22,6 @@ import { killGroup, stopGroup } from "@/lib/platform/processes";
 const REPORT_MAX_BYTES = 64 * 1024;
 /** After the process exits, how long to wait for its pipes to go quiet (a grandchild may hold them). */
 const PIPE_QUIET_MS = 2000;
-
-export type StopStatus = typeof RUN_STATUS.cancelled | typeof RUN_STATUS.timed_out;
-export type Exited = Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-export type Verdict = Pick<Outcome, "status" | "exit_code" | "error_message">;
-export interface Ran {
-  verdict: Verdict;
-  /** The agent's own closing words (ACP), when it wrote no report file. */
-  report: string | null;
-  usage: Outcome["usage"];
-  /** Whether the agent said or did anything: a message, a tool call or a plan (ACP), a line of output (command). */
-  spoke: boolean;
-}
-
-export interface Active {
-  job: Job;
-  child: ChildProcess | null;
-  acp: boolean;
-  /** Aborted on cancel and timeout: an ACP agent gets session/cancel, a pending permission `cancelled`. */
-  abort: AbortController;
-  stop: { status: StopStatus; message: string } | null;
-  done: Promise<void>;
-  timers: NodeJS.Timeout[];
-  /** runner_pid is recorded: only then may a start's answer be read (waitStarted). */
-  started: boolean;
-  onStarted: () => void;
-  /** Cancel and timeout (the runner's terminate). */
-  terminate: (status: StopStatus, message: string) => void;
-}
 
 export async function runJob(port: RunnerPort, entry: Active) {
   const { job } = entry;
@@ -228,5 +200,3 @@ export function readReport(file: string): string | null {
     if (handle !== undefined) fs.closeSync(handle);
   }
 }
-
-export const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -3,7 +3,8 @@ import { RUN_STATUS } from "@/lib/runs/statuses";
 import type { Job } from "@/lib/runners/protocol-schemas";
 import { killGraceMs } from "@/lib/platform/runner-config";
 import type { RunnerPort } from "@/lib/runner/runner-port";
-import { runJob, type Active, type StopStatus } from "@/lib/runner/run-job";
+import { runJob } from "@/lib/runner/run-job";
+import type { Active, StopStatus } from "@/lib/runner/job-types";
 import { killGroup, stopGroup } from "@/lib/platform/processes";
 
 // A runner: it claims jobs through its port (the protocol over HTTP for a runner process, direct
@@ -80,7 +81,7 @@ export class Runner implements RunnerHandle {
   }
 
   /** Resolves once this process has started the execution, or has left it queued (no room here). */
-  waitStarted(executionId: string, timeoutMs = 10_000): Promise<void> {
+  waitStarted(executionId: string, timeoutMs = 3000): Promise<void> {
     const entry = this.active.get(executionId);
     // Not child.pid: the process exists before its runner_pid is recorded, and a read in between
     // (another connection on PostgreSQL) would answer the start without it.
