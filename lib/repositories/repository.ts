@@ -50,7 +50,7 @@ export async function setRepository(db: Db, workspaceId: string, input: z.output
   const remote = await reachRemote(workspaceId, input.url, credential).catch((error: Error) => {
     throw invalid("url", input.url, error instanceof ForbiddenAddressError ? error.message : "could not read the repository: unreachable");
   });
-  const heads = await remoteHeads(remote.url, remote.env).catch((error: Error) => {
+  const heads = await remoteHeads(remote.url, remote.access).catch((error: Error) => {
     throw invalid("url", input.url, remoteFailureMessage(error.message));
   });
   if (!heads.includes(input.default_branch)) {
