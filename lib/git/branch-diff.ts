@@ -46,7 +46,13 @@ export interface DiffLimits {
 }
 
 /** The diff of `head` (a ref of the clone) against where it left `origin/<base>`. */
-export async function computeBranchDiff(cloneDir: string, branch: string, head: string, base: string, limits: DiffLimits): Promise<BranchDiff> {
+export async function computeBranchDiff(
+  cloneDir: string,
+  branch: string,
+  head: string,
+  base: string,
+  limits: DiffLimits,
+): Promise<BranchDiff> {
   const clone = { cloneDir };
   const headSha = (await runGit(clone, ["rev-parse", "--verify", `${head}^{commit}`])).trim();
   const baseSha = (await runGit(clone, ["merge-base", headSha, `refs/remotes/origin/${base}`])).trim();

@@ -54,7 +54,18 @@ export function parseRaw(output: string): RawEntry[] {
 
 /** `git diff -M --raw -z`: each changed file's modes, blob ids and paths; reads no blob. */
 function rangeRaw(cloneDir: string, baseSha: string, headSha: string): Promise<string> {
-  return runGit({ cloneDir }, ["diff", "--no-color", "--no-ext-diff", "--no-textconv", "-M", "--raw", "-z", "--no-abbrev", baseSha, headSha]);
+  return runGit({ cloneDir }, [
+    "diff",
+    "--no-color",
+    "--no-ext-diff",
+    "--no-textconv",
+    "-M",
+    "--raw",
+    "-z",
+    "--no-abbrev",
+    baseSha,
+    headSha,
+  ]);
 }
 
 /** Object id → size; ids git does not have (a submodule's commit) are left out. */

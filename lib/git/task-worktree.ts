@@ -107,7 +107,9 @@ export async function mergeDefaultBranch(
     () => null,
     (error: Error) => error,
   );
-  const files = (await git(worktree, ["diff", "--name-only", "--diff-filter=U", "--no-ext-diff", "--no-textconv"])).split("\n").filter(Boolean);
+  const files = (await git(worktree, ["diff", "--name-only", "--diff-filter=U", "--no-ext-diff", "--no-textconv"]))
+    .split("\n")
+    .filter(Boolean);
   if (files.length > 0) return { state: "conflicted", files };
   const missing = (await git(worktree, ["rev-list", "--count", `HEAD..origin/${defaultBranch}`])).trim();
   if (missing !== "0") throw failure ?? new Error(`Merging ${defaultBranch} into ${branch} did not complete`);

@@ -50,7 +50,8 @@ export async function concludeWorkdir(
     } else if (!(await mergeInProgress(worktree))) {
       const run = await db.taskRun.findUnique({ where: { id: execution.taskRunId }, select: { attemptNumber: true } });
       const message = `#${task.number} ${task.title}\n\nRun ${run?.attemptNumber ?? ""} of task ${execution.taskId} (execution ${execution.id}).`;
-      if (await commitAll(worktree, message)) await log("git", { step: "commit", message: `Committed the agent's changes on ${task.branch}` });
+      if (await commitAll(worktree, message))
+        await log("git", { step: "commit", message: `Committed the agent's changes on ${task.branch}` });
     }
     await recordRunChanges(db, execution, worktree, repository.defaultBranch);
   } catch (error) {
@@ -72,7 +73,8 @@ async function storeDiff(db: Db, execution: Execution, worktree: Worktree, defau
     const limits = { maxBytes: diffMaxBytes(), maxFileBytes: diffMaxFileBytes() };
     const diff = await computeBranchDiff(worktree.cloneDir, branch, `refs/heads/${branch}`, defaultBranch, limits);
     await storeTaskDiff(db, { taskId: execution.taskId, workspaceId: execution.workspaceId, executionId: execution.id }, diff);
-    if (diff.truncated) await log("git", { step: "diff", message: "The branch's diff is too large to keep whole: it was stored truncated" });
+    if (diff.truncated)
+      await log("git", { step: "diff", message: "The branch's diff is too large to keep whole: it was stored truncated" });
   } catch (error) {
     await log("git", { step: "diff", message: `The branch's diff was not recorded: ${lastLine((error as Error).message)}` });
   }

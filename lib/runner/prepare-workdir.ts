@@ -46,8 +46,7 @@ export async function prepareWorkdir(db: Db, execution: Execution, log: WorkdirL
     () => null,
     (error: Error) => error,
   );
-  if (synced && isGitAuthFailure(synced.message))
-    remote = (await gitRemoteFor(db, execution.workspaceId, { fresh: true })) ?? remote;
+  if (synced && isGitAuthFailure(synced.message)) remote = (await gitRemoteFor(db, execution.workspaceId, { fresh: true })) ?? remote;
   if (synced) {
     const retry = remote;
     await syncClone(retry.url, cloneDir, retry.access).catch((error: Error) => {
@@ -69,7 +68,10 @@ export async function prepareWorkdir(db: Db, execution: Execution, log: WorkdirL
   const worktree = { cloneDir, dir };
   if (reused && restoreGitfile(worktree)) {
     // An earlier run's agent pointed `.git` elsewhere; git never followed it (lib/git/worktree-guard.ts).
-    await log("git", { step: "guard", message: "The worktree's .git had been changed by an earlier run: it was pointed back at its git directory" });
+    await log("git", {
+      step: "guard",
+      message: "The worktree's .git had been changed by an earlier run: it was pointed back at its git directory",
+    });
   }
   const checkedOut = fixing ? await currentBranch(worktree) : branch.name;
   if (checkedOut !== branch.name) {
