@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
-import { gitEnvironment } from "@/lib/git/git-environment";
+import path from "node:path";
+import { gitEnvironment, gitHome } from "@/lib/git/git-environment";
 import { checkRepositoryConfig, gitDirs, hardenedConfig, type GitPlace } from "@/lib/git/worktree-guard";
 import { materializeAccess, type RemoteAccess } from "@/lib/git/remote-access";
 
@@ -29,13 +30,17 @@ export async function runGit(place: GitPlace | null, args: string[], options: Ru
   const dirs = place ? gitDirs(place) : null;
   const env: Record<string, string> = { ...gitEnvironment(), GIT_EDITOR: "true", GIT_PAGER: "cat" };
   if (dirs) Object.assign(env, { GIT_DIR: dirs.gitDir, GIT_WORK_TREE: dirs.workTree });
+  // Outside a repository (clone, ls-remote) git must not find one around its directory either:
+  // the server's own checkout, say, when DATA_DIR lies inside it.
+  const cwd = dirs?.workTree ?? options.cwd ?? gitHome();
+  if (!dirs) env.GIT_CEILING_DIRECTORIES = path.dirname(cwd);
   const pre = hardenedConfig();
   if (dirs) await checkRepositoryConfig((configArgs) => spawnGit([...pre, ...configArgs], env, dirs.workTree));
   const access = options.access ? await materializeAccess(options.access) : null;
   try {
     const remoteEnv = access ? { ...env, ...access.env } : env;
     const remoteArgs = access ? access.args : [];
-    return await spawnGit([...pre, ...remoteArgs, ...args], remoteEnv, dirs?.workTree ?? options.cwd ?? process.cwd(), options);
+    return await spawnGit([...pre, ...remoteArgs, ...args], remoteEnv, cwd, options);
   } finally {
     access?.dispose();
   }
