@@ -35,7 +35,7 @@ export async function runGit(place: GitPlace | null, args: string[], options: Ru
   const cwd = dirs?.workTree ?? options.cwd ?? gitHome();
   if (!dirs) env.GIT_CEILING_DIRECTORIES = path.dirname(cwd);
   const pre = hardenedConfig();
-  if (dirs) await checkRepositoryConfig((configArgs) => spawnGit([...pre, ...configArgs], env, dirs.workTree));
+  if (dirs) await checkRepositoryConfig(dirs, (configArgs) => spawnGit([...pre, ...configArgs], env, dirs.workTree));
   const access = options.access ? await materializeAccess(options.access) : null;
   try {
     const remoteEnv = access ? { ...env, ...access.env } : env;

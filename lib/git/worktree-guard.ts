@@ -35,9 +35,9 @@ const ALLOWED_KEYS = new Set([
 const ALLOWED_PATTERNS = [/^branch\..+\.(remote|merge)$/];
 
 /** The git directory and work tree of `place`, after checking the worktree's `.git` still points there. */
-export function gitDirs(place: GitPlace): { gitDir: string; workTree: string } {
+export function gitDirs(place: GitPlace): GitDirs {
   const common = commonGitDir(place.cloneDir);
-  if (!place.dir) return { gitDir: common, workTree: place.cloneDir };
+  if (!place.dir) return { gitDir: common, commonDir: common, workTree: place.cloneDir };
   const dir = realDirectory(place.dir, "The task's worktree");
   const dotGit = path.join(dir, ".git");
   const gitDir = worktreeGitDir(common, dotGit);
@@ -49,7 +49,14 @@ export function gitDirs(place: GitPlace): { gitDir: string; workTree: string } {
       `The worktree's .git no longer points at the git directory the board made for it (${gitDir}): ` +
         "something in the run changed it, so git was not run in the worktree",
     );
-  return { gitDir, workTree: dir };
+  return { gitDir, commonDir: common, workTree: dir };
+}
+
+export interface GitDirs {
+  gitDir: string;
+  /** The clone's git directory, where the configuration shared by its worktrees lives. */
+  commonDir: string;
+  workTree: string;
 }
 
 /**
@@ -121,17 +128,33 @@ function isEmptyReadOnly(dir: string): boolean {
   return Boolean(stat?.isDirectory() && (stat.mode & 0o222) === 0 && fs.readdirSync(dir).length === 0);
 }
 
+/** Configuration files found clean, by their identity and change time (which no user can set back). */
+const checked = new Map<string, string>();
+
 /**
  * Refuses, in words, when the repository's own configuration (scopes local and worktree) holds a key
- * outside ALLOWED_KEYS. `listConfig` runs `git <args>` in the place (reading configuration runs nothing).
+ * outside ALLOWED_KEYS. `listConfig` runs `git <args>` in the place (reading configuration runs
+ * nothing). Files unchanged since they were last found clean are not read again.
  */
-export async function checkRepositoryConfig(listConfig: (args: string[]) => Promise<string>): Promise<void> {
+export async function checkRepositoryConfig(dirs: GitDirs, listConfig: (args: string[]) => Promise<string>): Promise<void> {
+  const stamp = [path.join(dirs.commonDir, "config"), path.join(dirs.gitDir, "config.worktree")].map(fileStamp).join("|");
+  if (checked.get(dirs.gitDir) === stamp) return;
   const foreign = repositoryConfigProblems(await listConfig(["config", "--list", "--show-scope", "-z"]));
-  if (foreign.length > 0)
-    throw new GitRefused(
-      `The repository's git configuration holds ${foreign.join(", ")}, which neither git nor the board writes there ` +
-        "(a hook, filter, textconv or command could run): git was not run. Remove the entries or reconnect the repository.",
-    );
+  if (foreign.length === 0) {
+    checked.set(dirs.gitDir, stamp);
+    return;
+  }
+  checked.delete(dirs.gitDir);
+  throw new GitRefused(
+    `The repository's git configuration holds ${foreign.join(", ")}, which neither git nor the board writes there ` +
+      "(a hook, filter, textconv or command could run): git was not run. Remove the entries or reconnect the repository.",
+  );
+}
+
+/** A file's identity and last change: device, inode, size and ctime (set by the kernel on every write or rename). */
+function fileStamp(file: string): string {
+  const stat = fs.statSync(file, { bigint: true, throwIfNoEntry: false });
+  return stat ? `${stat.dev}:${stat.ino}:${stat.size}:${stat.ctimeNs}` : "none";
 }
 
 /** `git config --list --show-scope -z` → the keys of the local and worktree scopes that are not allowed. */
