@@ -2,16 +2,14 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Db } from "@/lib/db/client";
 import type { Execution } from "@/lib/generated/prisma/client";
-import { diffMaxBytes, diffMaxFileBytes } from "@/lib/config";
-import { computeBranchDiff } from "@/lib/git/branch-diff";
-import { commitAll, currentBranch, mergeInProgress, type Worktree } from "@/lib/git/task-worktree";
+import { commitAll, mergeInProgress } from "@/lib/git/task-worktree";
 import { gitRemoteFor } from "@/lib/repositories/git-remote-for";
 import { repositoryCloneDir } from "@/lib/repositories/repository";
 import { concludeFix } from "@/lib/runs/fix-conflicts-flow";
 import { recordRunChanges } from "@/lib/runs/record-run-changes";
 import { RUN_TRIGGER } from "@/lib/runs/statuses";
 import { lastLine, type WorkdirLog } from "@/lib/runs/workdir";
-import { storeTaskDiff } from "@/lib/worktrees/store-task-diff";
+import { recordTaskDiff } from "@/lib/worktrees/store-task-diff";
 import { measureWorktree } from "@/lib/worktrees/worktree-records";
 
 // After the agent: what it changed becomes a commit on the task's branch (by the board, so it is
@@ -57,25 +55,7 @@ export async function concludeWorkdir(
   } catch (error) {
     result = { failed: `git: ${lastLine((error as Error).message)}` };
   }
-  await storeDiff(db, execution, worktree, repository.defaultBranch, log);
+  await recordTaskDiff(db, execution, worktree, repository.defaultBranch, log);
   await measureWorktree(db, execution.taskId, cwd).catch(() => {});
   return result;
-}
-
-/**
- * The diff of the branch the worktree is on, stored for GET …/diff. A failure here is logged, never
- * the run's: the run's own outcome (and its reason) stays what the steps before decided.
- */
-async function storeDiff(db: Db, execution: Execution, worktree: Worktree, defaultBranch: string, log: WorkdirLog) {
-  try {
-    const branch = await currentBranch(worktree);
-    if (branch === "HEAD") return;
-    const limits = { maxBytes: diffMaxBytes(), maxFileBytes: diffMaxFileBytes() };
-    const diff = await computeBranchDiff(worktree.cloneDir, branch, `refs/heads/${branch}`, defaultBranch, limits);
-    await storeTaskDiff(db, { taskId: execution.taskId, workspaceId: execution.workspaceId, executionId: execution.id }, diff);
-    if (diff.truncated)
-      await log("git", { step: "diff", message: "The branch's diff is too large to keep whole: it was stored truncated" });
-  } catch (error) {
-    await log("git", { step: "diff", message: `The branch's diff was not recorded: ${lastLine((error as Error).message)}` });
-  }
 }

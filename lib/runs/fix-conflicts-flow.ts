@@ -15,6 +15,7 @@ import { filesWithMarkers } from "@/lib/git/conflict-markers";
 import type { GitRemote } from "@/lib/repositories/git-remote-for";
 import { BranchRefused, pushTaskBranch } from "@/lib/repositories/push-task-branch";
 import { lastLine, WorkdirError, type PreparedWorkdir, type WorkdirLog } from "@/lib/runs/workdir";
+import { recordTaskDiff } from "@/lib/worktrees/store-task-diff";
 
 // Fix-conflicts that really merges. Before the agent (prepare-workdir): the task's branch is brought
 // up to date with its remote copy and the default branch is merged into it. A clean merge is pushed
@@ -66,6 +67,8 @@ export async function mergeForFix({
     message: after === before ? `${branch} already contains ${defaultBranch}` : `Merged ${defaultBranch} into ${branch} without conflicts`,
   });
   await push(db, execution, branch, remote, log);
+  // The agent is skipped, so no conclusion follows: the merged branch's diff is stored here.
+  await recordTaskDiff(db, execution, worktree, defaultBranch, log);
   return {
     cwd: dir,
     branch,
