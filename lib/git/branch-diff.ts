@@ -5,7 +5,7 @@ import type { DiffFile } from "@/lib/worktrees/schemas";
 
 // A task branch's changes against the point where it left the default branch, computed where the
 // clone is (after each run) and stored, so the diff route serves it from the database on any
-// instance (lib/worktrees/task-diff.ts). A function of paths and limits only: no database.
+// instance (lib/git/worktree/task-diff.ts). A function of paths and limits only: no database.
 //
 // Bounded work and bounded bytes: every file is listed, but only files that fit get hunks. A file
 // whose blobs (old + new) weigh more than `maxFileBytes` is never loaded, by git or by us (its size

@@ -10,7 +10,7 @@ import { dataDir } from "@/lib/config";
 // directory of the server's, no system or global configuration, no credential helper, no redirects
 // (a redirect's target was never checked by the address guard), and ssh with no configuration file,
 // no agent and no identity but the one a workspace stores. No secret is ever in it: the only
-// credentials are those a remote adds (lib/repositories/reach-remote.ts, lib/github/git-remote.ts),
+// credentials are those a remote adds (lib/git/remote/reach-remote.ts, lib/git/remote/github-remote.ts),
 // written to private files for one command and named on its command line (lib/git/remote-access.ts).
 // What is checked before git runs, and what its command line overrides: lib/git/worktree-guard.ts.
 

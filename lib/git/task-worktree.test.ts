@@ -18,7 +18,7 @@ import {
   syncClone,
   taskBranchName,
 } from "@/lib/git/task-worktree";
-import { pushRef } from "@/lib/github-sync/task-branch-git";
+import { pushRef } from "@/lib/git/task-branch-git";
 import { changedFileSizes } from "@/lib/git/changed-file-sizes";
 import { filesWithMarkers } from "@/lib/git/conflict-markers";
 import { computeBranchDiff } from "@/lib/git/branch-diff";

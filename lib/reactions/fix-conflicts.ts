@@ -1,5 +1,5 @@
 import type { WorkspaceEvent } from "@/lib/events/event-types";
-import { startAutoFixConflicts } from "@/lib/github-sync/start-automatic-run";
+import { startAutoFixConflicts } from "@/lib/github/sync/start-automatic-run";
 import type { Reaction } from "@/lib/reactions/reaction";
 
 type TaskData = { id: string; has_merge_conflict?: boolean };

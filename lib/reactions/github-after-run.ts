@@ -1,5 +1,5 @@
 import type { WorkspaceEvent } from "@/lib/events/event-types";
-import { followSuccessfulRun } from "@/lib/github-sync/after-run";
+import { followSuccessfulRun } from "@/lib/github/sync/after-run";
 import { previousEventData } from "@/lib/reactions/previous-event";
 import type { Reaction } from "@/lib/reactions/reaction";
 import { RUN_STATUS, type RunStatus } from "@/lib/runs/statuses";

@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { HttpError } from "@/lib/api/errors";
+import { HttpError } from "@/lib/platform/errors";
 import type { Db } from "@/lib/db/client";
 import { backoffMs, nextEventAfter, startLogConsumer } from "@/lib/events/consume-log";
 import type { WorkspaceEvent } from "@/lib/events/event-types";
@@ -17,7 +17,10 @@ import { reactionNamed, REACTIONS } from "@/lib/reactions/reactions";
 // last_error and the reaction goes on at once.
 
 const LANES = 2;
-const LEASE_SECONDS = 120;
+// Short, and renewed while the work goes on: a server that dies holding one delays its rows' next
+// events by at most this long.
+const LEASE_SECONDS = 30;
+const RENEW_MS = 10_000;
 const BATCH = 50;
 
 interface Claimed {
@@ -27,8 +30,13 @@ interface Claimed {
   attempts: number;
 }
 
-/** Starts this process's reactions worker; returns the function that stops it. */
-export function startReactions(db: Db): () => void {
+/**
+ * Starts this process's reactions worker; returns the function that stops it. On the embedded
+ * database this process is the only one: a lease left in it was its predecessor's, given back now.
+ */
+export async function startReactions(db: Db, kind: "pglite" | "postgresql"): Promise<() => void> {
+  if (kind === "pglite")
+    await db.$executeRawUnsafe(`UPDATE reaction_cursors SET lease_until = NULL, lease_token = NULL WHERE lease_token IS NOT NULL`);
   return startLogConsumer({
     name: "reactions",
     lanes: () => LANES,
@@ -48,6 +56,19 @@ export async function workOnOneCursor(db: Db): Promise<boolean> {
   );
   if (!claimed) return false;
   const reaction = reactionNamed(claimed.reaction)!;
+  const renew = setInterval(
+    () =>
+      void db
+        .$executeRawUnsafe(
+          `UPDATE reaction_cursors SET lease_until = now() + make_interval(secs => $4::float8) WHERE reaction = $1 AND workspace_id = $2 AND lease_token = $3`,
+          claimed.reaction,
+          claimed.workspace_id,
+          token,
+          LEASE_SECONDS,
+        )
+        .catch(() => {}),
+    RENEW_MS,
+  );
   try {
     let cursor = claimed.cursor;
     let attempts = claimed.attempts;
@@ -58,6 +79,7 @@ export async function workOnOneCursor(db: Db): Promise<boolean> {
       attempts = 0;
     }
   } finally {
+    clearInterval(renew);
     await db.$executeRawUnsafe(
       `UPDATE reaction_cursors SET lease_until = clock_timestamp(), lease_token = NULL WHERE reaction = $1 AND workspace_id = $2 AND lease_token = $3`,
       claimed.reaction,

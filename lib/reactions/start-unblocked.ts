@@ -1,4 +1,4 @@
-import { HttpError } from "@/lib/api/errors";
+import { HttpError } from "@/lib/platform/errors";
 import { actingAs } from "@/lib/events/actor";
 import type { WorkspaceEvent } from "@/lib/events/event-types";
 import { previousEventData } from "@/lib/reactions/previous-event";

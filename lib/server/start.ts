@@ -1,8 +1,8 @@
 import { connection } from "@/lib/db/client";
 import { createFirstAdmin } from "@/lib/users/create-user";
-import { needsSetup } from "@/lib/users/needs-setup";
+import { needsSetup } from "@/lib/auth/needs-setup";
 import { setupCode } from "@/lib/auth/setup-code";
-import { HttpError } from "@/lib/api/errors";
+import { HttpError } from "@/lib/platform/errors";
 import { ensureDataDir, passwordLoginEnabled } from "@/lib/config";
 import { startEventPruning } from "@/lib/events/prune-events";
 import { startEventListener } from "@/lib/events/wake";
@@ -34,7 +34,7 @@ export async function startServer() {
     // worker, and row locks with leases decide which one delivers (docs/webhooks.md).
     startDeliveryWorker(db);
     // Reactions (lib/reactions/) read the same log the same way, each from its own cursor.
-    startReactions(db);
+    await startReactions(db, kind);
     startDeliveryPruning(db);
   } catch (error) {
     console.error(`[taskboard] cannot start: ${(error as Error).message}`);

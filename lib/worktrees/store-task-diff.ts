@@ -3,10 +3,10 @@ import type { Db } from "@/lib/db/client";
 import type { Execution } from "@/lib/generated/prisma/client";
 import { computeBranchDiff, type BranchDiff } from "@/lib/git/branch-diff";
 import { currentBranch, type Worktree } from "@/lib/git/task-worktree";
-import { lastLine, type WorkdirLog } from "@/lib/runs/workdir";
+import { lastLine, type WorkdirLog } from "@/lib/git/workdir/workdir";
 
 // After each run of a task with a repository, the diff of its branch against its base is stored, so
-// the diff route reads it from the database on any instance (lib/worktrees/task-diff.ts); the run
+// the diff route reads it from the database on any instance (lib/git/worktree/task-diff.ts); the run
 // computes it where the clone is (lib/git/branch-diff.ts). One row per task: the latest run's.
 
 export async function storeTaskDiff(db: Db, target: { taskId: string; workspaceId: string; executionId: string | null }, diff: BranchDiff) {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signInstallState } from "@/lib/github/install-state";
+import { signInstallState } from "@/lib/github/client/install-state";
 import { engineServer, eventually, workspaceOn, type EngineServer, type Store, newStore } from "../helpers/engine";
 import { examplePayload, pullRequestPayload, sendWebhook, startFakeGithub, type FakeGithub } from "../fixtures/fake-github";
 

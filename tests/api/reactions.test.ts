@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { engineServer, eventually, newStore, newTask, workspaceOn, type EngineServer, type Store } from "../helpers/engine";
+import {
+  engineServer,
+  eventually,
+  newStore,
+  newTask,
+  reactionsCaughtUp,
+  workspaceOn,
+  type EngineServer,
+  type Store,
+} from "../helpers/engine";
 
 // Reactions (lib/reactions/, docs/architecture.md): what the board does after a committed change,
 // each read from the workspace event log with its own cursor. Here: they are durable (an event
@@ -60,6 +69,8 @@ describe("a change committed by a server that died before reacting", () => {
     const blocker = await newTask(server.call, token, wsId, { title: "the blocker", status: "in_progress" });
     expect((await server.call("POST", `${at}/tasks/${dependant.id}/dependencies/${blocker.id}`, { token })).status).toBe(200);
     const admin = (await server.call("GET", "/api/auth/me", { token })).body as { id: string };
+    // Stopped idle (a server stopped while it holds a lease delays that row by the lease, 30 s).
+    await reactionsCaughtUp(server.call, token, wsId);
     await server.stop();
 
     // What a move to done commits, written with the server down, so no process could react to it:
@@ -78,7 +89,7 @@ describe("a change committed by a server that died before reacting", () => {
     const runs = await eventually(async () => {
       const listed = await server.call("GET", `${at}/tasks/${dependant.id}/runs`, { token: login.body.access_token });
       return listed.body.length > 0 ? listed.body : undefined;
-    }, 20_000);
+    }, 45_000);
     expect(runs).toHaveLength(1);
     expect(runs[0].trigger).toBe("manual");
   }, 240_000);
