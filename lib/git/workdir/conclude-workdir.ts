@@ -9,7 +9,7 @@ import { concludeFix } from "@/lib/git/workdir/fix-conflicts-flow";
 import { recordRunChanges } from "@/lib/git/workdir/record-run-changes";
 import { RUN_TRIGGER } from "@/lib/runs/statuses";
 import { lastLine, type WorkdirLog } from "@/lib/git/workdir/workdir";
-import { recordTaskDiff } from "@/lib/worktrees/store-task-diff";
+import { recordTaskDiff } from "@/lib/git/worktree/store-task-diff";
 import { measureWorktree } from "@/lib/worktrees/worktree-records";
 
 // After the agent: what it changed becomes a commit on the task's branch (by the board, so it is

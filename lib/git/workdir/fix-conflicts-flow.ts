@@ -15,7 +15,7 @@ import { filesWithMarkers } from "@/lib/git/conflict-markers";
 import type { GitRemote } from "@/lib/git/remote/git-remote-for";
 import { BranchRefused, pushTaskBranch } from "@/lib/git/remote/push-task-branch";
 import { lastLine, WorkdirError, type PreparedWorkdir, type WorkdirLog } from "@/lib/git/workdir/workdir";
-import { recordTaskDiff } from "@/lib/worktrees/store-task-diff";
+import { recordTaskDiff } from "@/lib/git/worktree/store-task-diff";
 
 // Fix-conflicts that really merges. Before the agent (prepare-workdir): the task's branch is brought
 // up to date with its remote copy and the default branch is merged into it. A clean merge is pushed

@@ -7,7 +7,7 @@ import { rehunk } from "@/lib/git/rehunk";
 import { diffFile, type taskDiffResponse } from "@/lib/worktrees/schemas";
 
 // GET …/tasks/{task_id}/diff: the task branch's changes against the point where it left the default
-// branch, as files → hunks → lines, as the task's last run stored them (lib/worktrees/store-task-diff.ts).
+// branch, as files → hunks → lines, as the task's last run stored them (lib/git/worktree/store-task-diff.ts).
 // Served from the database: no git, no disk, so any instance answers and a task whose worktree (or
 // whole clone) is gone keeps its diff. The stored patch has 50 lines of context; a smaller
 // `context` is cut from it (lib/git/rehunk.ts). Its bounds, and `truncated`: lib/git/branch-diff.ts.
