@@ -7,7 +7,7 @@ import { createGithubApp, githubAppFromEnv, TOKEN_REFRESH_MARGIN_MS } from "@/li
 import { installUrl } from "@/lib/github/client/install-url";
 import { listInstallationRepositories } from "@/lib/github/client/list-installation-repositories";
 import { appConfigured, githubAppSettings, githubWebhookSecret, webUrlOf } from "@/lib/platform/github-app-settings";
-import { startFakeGithub, type FakeGithub } from "@/tests/fixtures/fake-github";
+import { startFakeGithub, type FakeGithub } from "@/tests/fixtures/fake-github/server";
 
 let github: FakeGithub;
 

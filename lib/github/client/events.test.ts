@@ -6,7 +6,7 @@ import { interpretDelivery } from "@/lib/github/client/interpret-delivery";
 import { pickLinkedTask, pullRequestChange, type LinkableTask } from "@/lib/github/client/pull-request-event";
 import { PR_BODY_MAX, pullRequestBody } from "@/lib/github/client/pull-request-body";
 import { pushChange } from "@/lib/github/client/push-event";
-import { examplePayload } from "@/tests/fixtures/fake-github";
+import { examplePayload } from "@/tests/fixtures/fake-github/webhooks";
 
 // Payloads are GitHub's examples (@octokit/webhooks-examples), adjusted per case.
 

@@ -10,7 +10,7 @@ import { fetchMergeability } from "@/lib/github/client/fetch-mergeability";
 import { gitRemoteAccess } from "@/lib/git/remote/github-remote";
 import { openPullRequest } from "@/lib/github/client/open-pull-request";
 import { githubAppSettings } from "@/lib/platform/github-app-settings";
-import { startFakeGithub, type FakeGithub } from "@/tests/fixtures/fake-github";
+import { startFakeGithub, type FakeGithub } from "@/tests/fixtures/fake-github/server";
 import { runGit } from "@/lib/git/run-git";
 
 const REPO = "acme/widgets";

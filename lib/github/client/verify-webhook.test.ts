@@ -2,7 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyWebhookDelivery, type WebhookVerification } from "@/lib/github/client/verify-webhook";
-import { examplePayload, sendWebhook, signWebhook } from "@/tests/fixtures/fake-github";
+import { examplePayload, sendWebhook, signWebhook } from "@/tests/fixtures/fake-github/webhooks";
 
 // Deliveries travel over real HTTP, as GitHub sends them, to a receiver that hands the raw body and
 // the headers to verifyWebhookDelivery, as the webhook route will.
