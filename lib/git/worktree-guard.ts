@@ -1,6 +1,6 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
+import { dataDir } from "@/lib/config";
 import { GitRefused } from "@/lib/git/git-refused";
 
 // What is checked before git runs in a clone or a task's worktree, and the configuration every
@@ -115,10 +115,17 @@ export function hardenedConfig(): string[] {
 
 let hooksDir: string | null = null;
 
-/** An empty, read-only directory of this process for core.hooksPath; made again if it was tampered with. */
+/**
+ * An empty, read-only directory for core.hooksPath, in DATA_DIR (which no sandboxed agent sees);
+ * a fresh one is made when it is found changed.
+ */
 export function emptyHooksDir(): string {
   if (hooksDir && isEmptyReadOnly(hooksDir)) return hooksDir;
-  hooksDir = fs.mkdtempSync(path.join(os.tmpdir(), "taskboard-no-hooks-"));
+  fs.mkdirSync(dataDir(), { recursive: true, mode: 0o700 });
+  const fixed = path.join(dataDir(), "git-no-hooks");
+  fs.mkdirSync(fixed, { mode: 0o555, recursive: true }); // no-op when it exists (another instance may have made it)
+  if (isEmptyReadOnly(fixed)) return (hooksDir = fixed);
+  hooksDir = fs.mkdtempSync(path.join(dataDir(), "git-no-hooks-"));
   fs.chmodSync(hooksDir, 0o555);
   return hooksDir;
 }
