@@ -36,7 +36,7 @@ export async function prepareJobWorkdir(
   if (fixing) throw new WorkdirError("A conflict fix with a repository runs on the server's embedded runner only (docs/runners.md)");
   const clone = cloneDir(job.workspace_id);
   await log("git", { step: "sync", message: `Fetching ${repository.url}` });
-  await syncClone(repository.url, clone, repository.env).catch((error: Error) => {
+  await syncClone(repository.url, clone, repository.access).catch((error: Error) => {
     throw new WorkdirError(`git could not fetch ${repository.url}: ${lastLine(error.message)}`);
   });
   const reused = fs.existsSync(`${dir}/.git`);
@@ -55,13 +55,14 @@ export async function prepareJobWorkdir(
 export async function concludeJobWorkdir(job: Job, cwd: string, log: WorkdirLog): Promise<Concluded> {
   const repository = job.repository;
   if (!repository || !fs.existsSync(path.join(cwd, ".git"))) return {};
+  const worktree = { cloneDir: cloneDir(job.workspace_id), dir: cwd };
   try {
-    if (!(await mergeInProgress(cwd))) {
+    if (!(await mergeInProgress(worktree))) {
       const message = `#${job.task.number} ${job.task.title}\n\nTask ${job.task.id} (execution ${job.execution_id}).`;
-      if (await commitAll(cwd, message))
+      if (await commitAll(worktree, message))
         await log("git", { step: "commit", message: `Committed the agent's changes on ${repository.branch}` });
     }
-    const changes = await branchChanges(cwd, repository.default_branch);
+    const changes = await branchChanges(worktree, repository.default_branch);
     return {
       changes: {
         commit_sha: changes.commitSha,

@@ -71,7 +71,7 @@ export async function buildJob(db: Db, executionId: string, token: string, optio
     timeout_seconds: timeoutSeconds(),
     lease_seconds: runnerLeaseSeconds(),
     repository:
-      repository && remote && branch ? { url: remote.url, default_branch: repository.defaultBranch, branch, env: remote.env ?? {} } : null,
+      repository && remote && branch ? { url: remote.url, default_branch: repository.defaultBranch, branch, access: remote.access } : null,
   };
 }
 

@@ -35,6 +35,15 @@ const agentSnapshot = z
   })
   .loose();
 
+const configPairs = z.array(z.tuple([z.string(), z.string()]));
+/** lib/git/remote-access.ts RemoteAccess: how git reaches the one repository (its pin and credentials). */
+export const remoteAccess = z.object({
+  config: configPairs,
+  secretConfig: configPairs.optional(),
+  sshCommand: z.string().optional(),
+  sshKey: z.string().optional(),
+});
+
 export const job = z.object({
   execution_id: z.string(),
   task_run_id: z.string(),
@@ -57,7 +66,7 @@ export const job = z.object({
       url: z.string(),
       default_branch: z.string(),
       branch: z.string().describe("The task's branch: the agent works on it in the task's worktree"),
-      env: z.record(z.string(), z.string()).describe("git's environment for commands that talk to the remote: this repository only"),
+      access: remoteAccess.describe("How git reaches the remote, this repository only: pinned address and credentials"),
     })
     .nullable(),
 });
@@ -150,4 +159,4 @@ export const finishBody = z.object({
 });
 
 export const remoteBody = z.object({ fresh: z.boolean().default(false) }).optional();
-export const remoteResponse = z.object({ url: z.string(), env: z.record(z.string(), z.string()) });
+export const remoteResponse = z.object({ url: z.string(), access: remoteAccess });

@@ -74,5 +74,5 @@ export async function runnerRemote(db: Db, runner: Runner, executionId: string, 
   const execution = await runnerExecution(db, runner, executionId);
   const remote = await gitRemoteFor(db, execution.workspaceId, { fresh });
   if (!remote) throw notFound("Repository");
-  return { url: remote.url, env: remote.env ?? {} };
+  return { url: remote.url, access: remote.access };
 }
