@@ -20,6 +20,8 @@ export interface AgentLaunch {
   env: NodeJS.ProcessEnv;
   /** Sent as `_meta` of session/new (Claude Code's adapter reads `systemPrompt` there). */
   sessionMeta: Record<string, unknown> | null;
+  /** The private HOME, or null for an agent that keeps the server's environment (the sandbox gives it one). */
+  home: string | null;
   /** Removes the private HOME; safe to call twice. */
   cleanup: () => void;
 }
@@ -49,7 +51,7 @@ export function launchAgent(agent: AgentSnapshot, env: NodeJS.ProcessEnv, cwd: s
     command = process.execPath;
     args = [bin, ...shipped.args];
   }
-  if (agent.inherit_env) return { command, args, env, sessionMeta: null, cleanup: () => {} };
+  if (agent.inherit_env) return { command, args, env, sessionMeta: null, home: null, cleanup: () => {} };
 
   const home = fs.mkdtempSync(path.join(os.tmpdir(), "taskboard-agent-home-"));
   const kept = SESSION_DIRS[shipped?.preset.preset ?? ""] ?? [];
@@ -78,7 +80,7 @@ export function launchAgent(agent: AgentSnapshot, env: NodeJS.ProcessEnv, cwd: s
       write(home, ".gemini/settings.json", JSON.stringify(geminiSettings(agent), null, 2));
       if (agent.system_prompt) write(home, ".gemini/GEMINI.md", agent.system_prompt);
     }
-    return { command, args, env: private_, sessionMeta, cleanup };
+    return { command, args, env: private_, sessionMeta, home, cleanup };
   } catch (error) {
     cleanup();
     throw error;

@@ -26,6 +26,7 @@ import { prepareWorkdir } from "@/lib/runner/prepare-workdir";
 import { WorkdirError, type PreparedWorkdir, type WorkdirLog } from "@/lib/runs/workdir";
 import { agentEnvironment } from "@/lib/runner/environment";
 import { AgentNotInstalled, launchAgent, notInstalledMessage, type AgentLaunch } from "@/lib/agents/launch-agent";
+import { confineLaunch } from "@/lib/agents/confine-launch";
 import { sweepOrphans } from "@/lib/runner/recovery";
 import { killGroup, stopGroup } from "@/lib/server/processes";
 import {
@@ -268,19 +269,21 @@ export class Runner implements RunnerHandle {
     }
     const cwd = prepared.cwd;
     const instructions = prepared.instructions ?? execution.instructions;
-    const reportFile = path.join(reportsDir(), `${execution.id}.md`);
-    fs.mkdirSync(reportsDir(), { recursive: true, mode: 0o700 });
-    fs.rmSync(reportFile, { force: true });
+    // A directory of the run's own, so the sandbox can let the agent write there and nowhere else.
+    const reportFile = path.join(reportsDir(), execution.id, "report.md");
+    fs.rmSync(path.dirname(reportFile), { recursive: true, force: true });
+    fs.mkdirSync(path.dirname(reportFile), { recursive: true, mode: 0o700 });
     sink.push("prompt", { text: instructions });
 
     let launch: AgentLaunch;
     try {
       const env = agentEnvironment({ ...execution, instructions }, { secret, workdir: cwd, reportFile }, agent);
       const sessions = execution.agentId ? agentSessionsDir(execution.workspaceId, execution.taskId, execution.agentId) : undefined;
-      launch = launchAgent(agent, env, cwd, sessions);
+      launch = await confineLaunch(agent, launchAgent(agent, env, cwd, sessions), cwd, [path.dirname(reportFile)]);
     } catch (error) {
       const message =
         error instanceof AgentNotInstalled ? error.message : `could not start the agent (${agent.name}): ${(error as Error).message}`;
+      fs.rmSync(path.dirname(reportFile), { recursive: true, force: true });
       sink.push("error", { message });
       await sink.close();
       await finishExecution(this.db, execution.id, { status: RUN_STATUS.failed, errorMessage: message });
@@ -370,7 +373,7 @@ export class Runner implements RunnerHandle {
       // An ACP agent changes files only through tool calls, so "no message, no tool call" is also "no change".
       noOutput: verdict.status === RUN_STATUS.succeeded && !ran.spoke,
     };
-    fs.rmSync(reportFile, { force: true });
+    fs.rmSync(path.dirname(reportFile), { recursive: true, force: true });
     await finishExecution(this.db, execution.id, outcome);
   }
 
