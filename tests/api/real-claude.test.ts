@@ -171,10 +171,13 @@ describe("Claude Code from its preset", () => {
     await eventually(async () => (world.model.played("slow").length > 0 ? true : undefined), 90_000, "the model request");
     const tree = processesOf(started.id);
     expect(tree.length).toBeGreaterThan(1); // the adapter and the CLI it started
-    // The adapter runs from the server's own installation, with a private HOME of its own.
+    // The adapter runs from the server's own installation, inside the sandbox (the run's process
+    // is bubblewrap's), with a private HOME of its own.
     const { runner_pid } = (await world.server.call("GET", `${world.base()}/executions/${started.id}`, { token: world.token })).body;
-    const adapter = fs.readFileSync(`/proc/${runner_pid}/cmdline`, "utf8").split("\0");
-    expect(adapter.slice(0, 2)).toEqual([process.execPath, path.resolve("node_modules/@zed-industries/claude-agent-acp/dist/index.js")]);
+    expect(fs.readFileSync(`/proc/${runner_pid}/cmdline`, "utf8")).toMatch(/^bwrap\0/);
+    const adapterPath = path.resolve("node_modules/@zed-industries/claude-agent-acp/dist/index.js");
+    const commandLines = tree.map((pid) => fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0"));
+    expect(commandLines.some((line) => line[0] === process.execPath && line[1] === adapterPath)).toBe(true);
     const home = /(?:^|\0)HOME=([^\0]*)/.exec(fs.readFileSync(`/proc/${tree[0]}/environ`, "utf8"))![1];
     expect(home.startsWith(path.join(os.tmpdir(), "taskboard-agent-home-"))).toBe(true);
     expect(fs.existsSync(path.join(home, ".claude", "settings.json"))).toBe(true);
