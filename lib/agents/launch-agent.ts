@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import type { AgentSnapshot } from "@/lib/agents/resolve-run-agent";
 import { installHint, presetById, presetOfCommand, shippedBin, type Preset } from "@/lib/agents/presets";
+import { sandboxKind } from "@/lib/sandbox/mode";
 
 // Everything about starting one agent process, in one place (a later runner process takes it over
 // whole): which program, with which arguments and environment, and the agent's private HOME.
@@ -131,7 +132,9 @@ function codexConfig(agent: AgentSnapshot, env: NodeJS.ProcessEnv, cwd: string):
     ...(agent.model ? [`model = ${toml(agent.model)}`] : []),
     `model_provider = "taskboard"`,
     `approval_policy = "untrusted"`,
-    `sandbox_mode = "workspace-write"`,
+    // Inside our sandbox Codex's own (bubblewrap again) cannot mount its /proc, and every command
+    // would fail: ours confines it instead (docs/runners.md). Unconfined, Codex's own applies.
+    `sandbox_mode = ${sandboxKind() === "bubblewrap" ? `"danger-full-access"` : `"workspace-write"`}`,
     "",
     "[model_providers.taskboard]",
     `name = "OpenAI (through the task board's profile)"`,
