@@ -36,8 +36,10 @@ function probe(): { usable: boolean; reason: string | null } {
     ["--unshare-all", "--die-with-parent", "--ro-bind", "/usr", "/usr", ...usrMerged(), "--proc", "/proc", "--dev", "/dev", "true"],
     { encoding: "utf8", timeout: 10_000 },
   );
-  if (run.error) return { usable: false, reason: `bubblewrap is not installed (${(run.error as NodeJS.ErrnoException).code ?? run.error.message})` };
-  if (run.status !== 0) return { usable: false, reason: `bubblewrap cannot make a sandbox here: ${run.stderr.trim() || `exit ${run.status}`}` };
+  if (run.error)
+    return { usable: false, reason: `bubblewrap is not installed (${(run.error as NodeJS.ErrnoException).code ?? run.error.message})` };
+  if (run.status !== 0)
+    return { usable: false, reason: `bubblewrap cannot make a sandbox here: ${run.stderr.trim() || `exit ${run.status}`}` };
   return { usable: true, reason: null };
 }
 

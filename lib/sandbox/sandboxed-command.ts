@@ -149,7 +149,12 @@ function reachable(request: SandboxRequest): { allow: AllowEntry[]; bridges: Bri
     if (entry.wildcard) allow.push(entry);
     else add(entry.host, entry.port);
   }
-  const urls = [request.boardUrl, ...Object.entries(request.env).filter(([k, v]) => k.endsWith("_BASE_URL") && v).map(([, v]) => v!)];
+  const urls = [
+    request.boardUrl,
+    ...Object.entries(request.env)
+      .filter(([k, v]) => k.endsWith("_BASE_URL") && v)
+      .map(([, v]) => v!),
+  ];
   for (const url of urls) {
     const target = hostPortOf(url);
     if (target) add(target.host, target.port);

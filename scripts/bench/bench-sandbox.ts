@@ -10,6 +10,7 @@ import path from "node:path";
 import { sandboxedCommand } from "../../lib/sandbox/sandboxed-command";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
+const ENV: NodeJS.ProcessEnv = { NODE_ENV: "production", PATH: process.env.PATH };
 const worktree = fs.mkdtempSync(path.join(os.tmpdir(), "bench-sandbox-"));
 process.env.AGENT_SANDBOX = "bubblewrap";
 
@@ -22,7 +23,7 @@ function started(command: string, args: string[], env: NodeJS.ProcessEnv): Promi
 }
 
 async function direct(command: string, args: string[]) {
-  await started(command, args, { PATH: process.env.PATH });
+  await started(command, args, ENV);
 }
 
 async function sandboxed(command: string, args: string[], network: "allowlist" | "full") {
@@ -30,7 +31,7 @@ async function sandboxed(command: string, args: string[], network: "allowlist" |
     command,
     args,
     cwd: worktree,
-    env: { PATH: process.env.PATH },
+    env: ENV,
     networkAllow: ["api.anthropic.com"],
     network,
     boardUrl: "http://127.0.0.1:3000",

@@ -14,7 +14,17 @@ import { engineServer, finished, newStore, newTask, workspaceOn, type EngineServ
 // attempts succeed, which shows each one is real. The git tricks are tested with the runner's git.
 
 const AGENT = path.resolve(import.meta.dirname, "../fixtures/escape-agent.mjs");
-const ATTEMPTS = ["server-environ", "server-cmdline", "any-environ", "auth-secret", "other-worktree", "write-data-dir", "write-outside", "postgres", "denied-host"];
+const ATTEMPTS = [
+  "server-environ",
+  "server-cmdline",
+  "any-environ",
+  "auth-secret",
+  "other-worktree",
+  "write-data-dir",
+  "write-outside",
+  "postgres",
+  "denied-host",
+];
 
 let allowed: http.Server;
 let denied: http.Server;
@@ -54,7 +64,10 @@ async function attempt(label: string, env: Record<string, string>) {
     });
     expect(profile.status).toBe(201);
     const run = async (taskId: string, instructions: string) => {
-      const started = await server!.call("POST", `${ws}/tasks/${taskId}/runs`, { token, json: { instructions, agent_id: profile.body.id } });
+      const started = await server!.call("POST", `${ws}/tasks/${taskId}/runs`, {
+        token,
+        json: { instructions, agent_id: profile.body.id },
+      });
       expect(started.status).toBe(202);
       const done = await finished(server!.call, token, wsId, started.body.id, 60_000);
       expect(done.status, JSON.stringify(done)).toBe("succeeded");
@@ -75,7 +88,12 @@ async function attempt(label: string, env: Record<string, string>) {
       deniedPort: portOf(denied),
     };
     const report = await run(task.id, JSON.stringify(targets));
-    const lines = new Map(report.trim().split("\n").map((line) => [line.split(" ")[0], line] as const));
+    const lines = new Map(
+      report
+        .trim()
+        .split("\n")
+        .map((line) => [line.split(" ")[0], line] as const),
+    );
     const escaped = fs.readdirSync(store.dataDir).some((name) => name.startsWith("escape-")) || fs.existsSync(outsideFile);
     return { lines, escaped, report };
   } finally {
