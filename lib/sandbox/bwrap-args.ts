@@ -63,7 +63,9 @@ export function systemMounts(): { mounts: Mount[]; symlinks: { target: string; l
 /**
  * The arguments of `bwrap`, up to the command: every namespace unshared (the network too unless
  * `fullNetwork`), its own /proc (so only its own processes), a minimal /dev, the mounts (parents
- * before children), a read-only root, and the working directory. --die-with-parent: nothing outlives the runner.
+ * before children), a read-only root, and the working directory. No --die-with-parent: like any
+ * agent, a sandboxed one outlives a crashed server, whose next start stops its process group
+ * (lib/runner/recovery.ts); the whole sandbox is in that group, its PID namespace's init too.
  */
 export function bwrapArgs(options: {
   mounts: Mount[];
@@ -71,7 +73,7 @@ export function bwrapArgs(options: {
   fullNetwork: boolean;
   cwd: string;
 }): string[] {
-  const args = ["--unshare-all", ...(options.fullNetwork ? ["--share-net"] : []), "--die-with-parent", "--hostname", "sandbox"];
+  const args = ["--unshare-all", ...(options.fullNetwork ? ["--share-net"] : []), "--hostname", "sandbox"];
   for (const { target, link } of options.symlinks) args.push("--symlink", target, link);
   args.push("--proc", "/proc", "--dev", "/dev");
   const depth = (p: string) => path.resolve(p).split("/").length;

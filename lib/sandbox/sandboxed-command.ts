@@ -115,9 +115,9 @@ export async function sandboxedCommand(request: SandboxRequest): Promise<Sandbox
     }
     const bwrap = bwrapArgs({ mounts, symlinks: system.symlinks, fullNetwork: full, cwd: request.cwd });
     const inner = ["env", "--default-signal=TERM", "/bin/sh", "-c", INIT, "sandbox-init", relays, program, ...request.args];
-    // bwrap's own process dies on SIGTERM and takes the agent with it at once (SIGKILL): started
-    // with SIGTERM ignored, it outlives a cancel's SIGTERM to the process group while the agent
-    // (signals reset inside) gets it and may finish; the SIGKILL after the grace period ends all.
+    // bwrap's own process would die at a cancel's SIGTERM to the process group, and the runner
+    // would take the agent for gone while it finishes. Started with SIGTERM ignored, bwrap stays
+    // until the agent (signals reset inside) has ended; the SIGKILL after the grace period ends all.
     return {
       command: "/bin/sh",
       args: ["-c", 'trap "" TERM; exec "$@"', "sandbox", "bwrap", ...bwrap, "--", ...inner],
