@@ -382,6 +382,8 @@ export class Runner implements RunnerHandle {
     child.stdin!.on("error", () => {}); // an agent that never reads its instructions closes the pipe early
     child.stdin!.end(instructions);
     let lastData = Date.now();
+    // Paused while the log catches up (a slow database): not quiet, however long it takes.
+    let paused = false;
     const streams = [child.stdout!, child.stderr!];
     const ended = Promise.all(streams.map((stream) => new Promise((resolve) => stream.once("close", resolve))));
     for (const [name, stream] of [
@@ -391,15 +393,20 @@ export class Runner implements RunnerHandle {
       stream.on("data", (chunk: Buffer) => {
         lastData = Date.now();
         if (!sink.write(name, chunk)) {
+          paused = true;
           for (const s of streams) s.pause();
-          void sink.drained().then(() => streams.forEach((s) => s.resume()));
+          void sink.drained().then(() => {
+            paused = false;
+            lastData = Date.now();
+            streams.forEach((s) => s.resume());
+          });
         }
       });
     }
     const { code, signal } = await exited;
     // A grandchild may still hold the pipes: read on while output keeps coming, then let go.
     while ((await Promise.race([ended.then(() => true), delay(250).then(() => false)])) === false) {
-      if (Date.now() - lastData > PIPE_QUIET_MS) {
+      if (!paused && Date.now() - lastData > PIPE_QUIET_MS) {
         streams.forEach((s) => s.destroy());
         break;
       }
