@@ -5,6 +5,7 @@ import { workspaceQuery } from "@/lib/client/workspaces";
 import { DependenciesSection } from "@/components/settings/dependencies-section";
 import { BoardAutomationSection } from "@/components/settings/board-automation-section";
 import { WebhooksSection } from "@/components/settings/webhooks-section";
+import { ReactionsSection } from "@/components/settings/reactions-section";
 import { AgentsSection } from "@/components/settings/agents-section";
 import { RepositorySection } from "@/components/settings/repository-section";
 import { CodehostSection } from "@/components/settings/codehost-section";
@@ -30,5 +31,11 @@ export function SettingsPage({ workspaceId }: { workspaceId: string }) {
 function OwnersWebhooks({ workspaceId }: { workspaceId: string }) {
   const workspace = useQuery(workspaceQuery(workspaceId));
   if (!workspace.data) return null;
-  return <WebhooksSection workspaceId={workspaceId} isOwner={workspace.data.role === "owner"} />;
+  const isOwner = workspace.data.role === "owner";
+  return (
+    <>
+      <WebhooksSection workspaceId={workspaceId} isOwner={isOwner} />
+      {isOwner ? <ReactionsSection workspaceId={workspaceId} /> : null}
+    </>
+  );
 }

@@ -9,6 +9,8 @@ import { parseJsonText, parseWith } from "@/lib/api/validation";
 import { DataDirInUseError } from "@/lib/db/pglite-lock";
 import { countSqlStatements } from "@/lib/db/sql-count";
 import { actingAs } from "@/lib/events/actor";
+import { trackingRecorded } from "@/lib/events/recorded-events";
+import { waitForReactions } from "@/lib/reactions/wait-for-reactions";
 import type { EventActor } from "@/lib/events/event-types";
 
 // Every route handler is one of these wrappers around a small function. The wrapper does, in this
@@ -77,7 +79,7 @@ export function withUser<S extends Schemas>(
     if (caller.workspaceScope && !schemas.agentAllowed) throw forbidden(agentRefused("act outside its own workspace"));
     if (schemas.adminOnly && !caller.isAdmin) throw forbidden("Only administrators may do this");
     const inputs = await parseInputs(schemas, request, rawParams);
-    return actingAs(actorOf(caller), () => handler({ request, db, sql, requestId, caller, ...inputs }));
+    return afterReactions(db, () => actingAs(actorOf(caller), () => handler({ request, db, sql, requestId, caller, ...inputs })));
   });
 }
 
@@ -113,19 +115,28 @@ export function withWorkspace<S extends Schemas>(
     if (schemas.ownerOnly && membership.role !== "owner") throw forbidden("Only workspace owners may do this");
     const inputs = await parseInputs(schemas, request, rawParams);
     if (schemas.humansOnlyFields) refuseAgentFields(caller, inputs.body, schemas.humansOnlyFields);
-    return actingAs(actorOf(caller), () =>
-      handler({
-        request,
-        db,
-        sql,
-        requestId,
-        caller,
-        workspace: { id: workspaceId, name: membership.workspaceName },
-        role: membership.role,
-        ...inputs,
-      }),
+    return afterReactions(db, () =>
+      actingAs(actorOf(caller), () =>
+        handler({
+          request,
+          db,
+          sql,
+          requestId,
+          caller,
+          workspace: { id: workspaceId, name: membership.workspaceName },
+          role: membership.role,
+          ...inputs,
+        }),
+      ),
     );
   });
+}
+
+/** The handler's answer, once the reactions to what it recorded have run (lib/reactions/wait-for-reactions.ts). */
+async function afterReactions(db: Db, work: () => Promise<Response>): Promise<Response> {
+  const { result, recorded } = await trackingRecorded(work);
+  if (result.status < 400 && recorded.size > 0) await waitForReactions(db, recorded);
+  return result;
 }
 
 /**

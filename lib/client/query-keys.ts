@@ -99,6 +99,10 @@ export const codehostKeys = {
   settings: (workspaceId: string) => ["codehost", workspaceId, "settings"] as const,
 };
 
+export const reactionKeys = {
+  list: (workspaceId: string) => ["reactions", workspaceId] as const,
+};
+
 export const webhookKeys = {
   all: (workspaceId: string) => ["webhooks", workspaceId] as const,
   list: (workspaceId: string) => [...webhookKeys.all(workspaceId), "list"] as const,

@@ -12,6 +12,7 @@ import type {
 } from "@/lib/codehost/schemas";
 import type { createProjectBody, projectResponse } from "@/lib/projects/schemas";
 import type { questionResponse } from "@/lib/questions/schemas";
+import type { reactionStateResponse } from "@/lib/reactions/schemas";
 import type { execution, executionLog, logEntry, runHistoryItem } from "@/lib/runs/schemas";
 import type { createScheduleBody, scheduleResponse, triggerResponse } from "@/lib/schedules/schemas";
 import type {
@@ -69,6 +70,7 @@ export type Workspace = z.output<typeof workspace>;
 export type WorkspaceWithRole = z.output<typeof workspaceWithRole>;
 export type WorkspaceChanges = z.input<typeof updateWorkspaceBody>;
 export type Webhook = z.output<typeof webhookResponse>;
+export type ReactionState = z.output<typeof reactionStateResponse>;
 export type CreatedWebhook = z.output<typeof createdWebhookResponse>;
 export type WebhookDelivery = z.output<typeof webhookDeliveryResponse>;
 export type WebhookDeliveries = z.output<typeof webhookDeliveriesResponse>;

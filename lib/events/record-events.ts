@@ -1,6 +1,7 @@
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { currentActor } from "@/lib/events/actor";
 import type { EventType } from "@/lib/events/event-types";
+import { noteRecorded } from "@/lib/events/recorded-events";
 import { taskJsonSql } from "@/lib/tasks/load-tasks";
 
 // The outbox: a change's events are written to the workspace event log inside the change's own
@@ -33,7 +34,12 @@ export async function recordEvents(tx: Tx, workspaceId: string, events: NewEvent
     task_id: event.taskId,
     ...(event.data === undefined ? {} : { data: event.data }),
   }));
-  await tx.$executeRawUnsafe(APPEND, workspaceId, JSON.stringify(currentActor()), JSON.stringify(rows));
+  const [head] = await tx.$queryRawUnsafe<{ last_id: string }[]>(APPEND, workspaceId, JSON.stringify(currentActor()), JSON.stringify(rows));
+  noteRecorded(
+    workspaceId,
+    head.last_id,
+    events.map((event) => event.type),
+  );
 }
 
 /** Several workspaces' events in one transaction: heads are locked in id order, so two such transactions cannot deadlock. */
@@ -56,4 +62,5 @@ const APPEND = `WITH added AS (
   ORDER BY ev.ord
   RETURNING id
 )
-UPDATE workspace_event_heads SET last_id = (SELECT max(id) FROM added) WHERE workspace_id = $1`;
+UPDATE workspace_event_heads SET last_id = (SELECT max(id) FROM added) WHERE workspace_id = $1
+RETURNING last_id::text AS last_id`;

@@ -1,31 +1,23 @@
-import { HttpError } from "@/lib/api/errors";
+import { conflict, HttpError } from "@/lib/api/errors";
 import type { Db } from "@/lib/db/client";
-import type { Execution } from "@/lib/generated/prisma/client";
 import { githubAppFromEnv } from "@/lib/github/app-client";
 import { boardUrl } from "@/lib/github-sync/board-url";
 import { openTaskPullRequest } from "@/lib/github-sync/open-task-pull-request";
 import { branchState, hasClone } from "@/lib/github-sync/task-branch-git";
-import { pushTaskBranch } from "@/lib/repositories/push-task-branch";
+import { BranchRefused, pushTaskBranch } from "@/lib/repositories/push-task-branch";
 import { repositoryCloneDir } from "@/lib/repositories/repository";
 import { withGitRemote } from "@/lib/repositories/git-remote-for";
-import { RUN_STATUS } from "@/lib/runs/statuses";
 
-// What a successful run means for GitHub, after it is recorded and off the runner's path (the
-// promise is not awaited; failures are logged): a task whose pull request is open gets the run's
-// commits pushed to it (a fix for failed checks or a review lands on the PR), and with the
-// workspace's auto_open_pull_request a task without one gets its pull request opened, exactly as
-// "Open pull request" would — when the run left commits on the branch (otherwise the 409 is quiet).
+// What a successful run means for GitHub (the github-after-run reaction, lib/reactions/): a task
+// whose pull request is open gets the run's commits pushed to it (a fix for failed checks or a
+// review lands on the PR), and with the workspace's auto_open_pull_request a task without one gets
+// its pull request opened, exactly as "Open pull request" would — when the run left commits on the
+// branch (otherwise the 409 is quiet). Safe to call twice: a pushed branch has nothing left to push,
+// and an opened pull request is not opened again.
 
-export function afterRunFinished(db: Db, execution: Execution): void {
-  if (execution.status !== RUN_STATUS.succeeded) return;
-  void followRun(db, execution).catch((error: unknown) =>
-    console.error(`[taskboard] github after run ${execution.id}: ${error instanceof Error ? error.message : String(error)}`),
-  );
-}
-
-async function followRun(db: Db, execution: Execution) {
+export async function followSuccessfulRun(db: Db, workspaceId: string, taskId: string): Promise<void> {
   const task = await db.task.findUnique({
-    where: { id: execution.taskId },
+    where: { id: taskId },
     select: {
       branch: true,
       prUrl: true,
@@ -39,16 +31,20 @@ async function followRun(db: Db, execution: Execution) {
   const open = task.prUrl !== null && (task.prState === "open" || task.prState === "draft");
   if (open) {
     const branch = task.branch;
-    const cloneDir = repositoryCloneDir(execution.workspaceId);
+    const cloneDir = repositoryCloneDir(workspaceId);
     if (!hasClone(cloneDir)) return;
-    await withGitRemote(db, execution.workspaceId, async (remote) => {
+    await withGitRemote(db, workspaceId, async (remote) => {
       const state = await branchState(cloneDir, remote, branch, task.workspace.repository?.defaultBranch ?? "main");
-      if (state?.local) await pushTaskBranch(db, { workspaceId: execution.workspaceId, taskId: execution.taskId, branch }, remote);
+      if (!state?.local) return;
+      await pushTaskBranch(db, { workspaceId, taskId, branch }, remote).catch((error: unknown) => {
+        // Not the task's own branch: the board's answer, which asking again does not change.
+        throw error instanceof BranchRefused ? conflict(error.message) : error;
+      });
     });
     return;
   }
   if (!task.workspace.githubAutoOpenPr) return;
-  await openTaskPullRequest(db, execution.workspaceId, execution.taskId, { boardUrl: boardUrl() }).catch((error: unknown) => {
+  await openTaskPullRequest(db, workspaceId, taskId, { boardUrl: boardUrl() }).catch((error: unknown) => {
     // Nothing to propose (no commits, no branch) is the common 409 here, not a failure.
     if (error instanceof HttpError && error.status === 409) return;
     throw error;

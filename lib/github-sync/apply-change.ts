@@ -9,7 +9,7 @@ import type { BoardChange } from "@/lib/github/interpret-delivery";
 import { pickLinkedTask, type PullRequestChange } from "@/lib/github/pull-request-event";
 import type { PushChange } from "@/lib/github/push-event";
 import { updateTask } from "@/lib/tasks/update-task";
-import { startAutoFixChecks, startAutoFixConflicts } from "@/lib/github-sync/start-automatic-run";
+import { startAutoFixChecks } from "@/lib/github-sync/start-automatic-run";
 
 // What a verified delivery does to the board. The database part runs before the webhook is
 // answered; anything that asks GitHub comes back as a FollowUp, run after the answer. Every task
@@ -38,7 +38,6 @@ type TaskRow = {
   has_merge_conflict: boolean;
   merged_to_done: boolean;
   installation_id: number;
-  auto_fix_conflicts: boolean;
   auto_fix_checks: boolean;
 };
 
@@ -78,8 +77,14 @@ async function applyPullRequest(db: Db, change: PullRequestChange): Promise<Appl
         ...(toDone ? { status: "done" as const } : {}),
         // A task linked by URL or mention learns the PR's branch, so fix-conflicts and pushes have one.
         ...(task.branch === null && change.own_head_branch ? { branch: change.own_head_branch } : {}),
+        // A new head commit's mergeability is unknown until the recheck below says (and the
+        // fix-conflicts reaction must not act on the old commit's verdict).
+        ...(change.recheck_mergeability && task.pr_head_sha !== state.pr_head_sha && task.has_merge_conflict
+          ? { has_merge_conflict: false }
+          : {}),
       },
-      // A new head commit has not been checked yet: its verdict comes with its check events.
+      // A new head commit has not been checked yet: its checks' verdict comes with its check events,
+      // its mergeability with the recheck below.
       { ...state, ...(task.pr_head_sha !== state.pr_head_sha ? { checks: null } : {}) },
     );
     lines.push(`task ${task.id}: #${state.pr_number} ${state.pr_state}${toDone ? ", moved to done" : ""}`);
@@ -148,13 +153,12 @@ async function recheckMergeability(db: Db, github: GithubApp, repo: string, task
       lines.push(`#${task.pr_number}: mergeability still unknown`);
       continue;
     }
-    if (found.has_merge_conflict !== task.has_merge_conflict) {
+    // Recorded even when unchanged: the verdict is about this head commit, and the fix-conflicts
+    // reaction (lib/reactions/fix-conflicts.ts) starts one attempt per conflicted head commit.
+    if (found.has_merge_conflict || found.has_merge_conflict !== task.has_merge_conflict) {
       await updateTask(db, task.workspace_id, task.id, { has_merge_conflict: found.has_merge_conflict });
     }
     lines.push(`#${task.pr_number}: ${found.mergeable_state}`);
-    if (found.has_merge_conflict && found.state === "open" && task.auto_fix_conflicts) {
-      lines.push(await startAutoFixConflicts(db, task, found.head_sha));
-    }
   }
   return `mergeability ${lines.join(", ")}`;
 }
@@ -163,7 +167,7 @@ async function recheckMergeability(db: Db, github: GithubApp, repo: string, task
 
 const TASK_COLUMNS = Prisma.sql`t.id, t.workspace_id, t.number, t.branch, t.status, t.pr_url, t.pr_number, t.pr_head_sha, t.checks, t.has_merge_conflict,
   w.github_merged_to_done AS merged_to_done, w.github_installation_id AS installation_id,
-  w.github_auto_fix_conflicts AS auto_fix_conflicts, w.github_auto_fix_checks AS auto_fix_checks`;
+  w.github_auto_fix_checks AS auto_fix_checks`;
 
 function connectedTo(repo: string, installationId: number | null) {
   return Prisma.sql`lower(w.github_repo) = lower(${repo}) AND w.github_installation_id IS NOT NULL

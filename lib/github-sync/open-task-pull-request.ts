@@ -81,7 +81,11 @@ export async function openTaskPullRequest(db: Db, workspaceId: string, taskId: s
     body,
     draft: options.draft,
   }).catch((error: unknown) => {
-    if (statusOf(error) === undefined) throw error;
+    const status = statusOf(error);
+    if (status === undefined) throw error;
+    // GitHub's own failure (5xx, rate limit) is worth trying again; its refusal (422: no commits
+    // between the branches, say) is an answer.
+    if (status >= 500 || status === 429) throw new HttpError(502, `GitHub did not open the pull request: ${(error as Error).message}`);
     throw conflict(`GitHub did not open the pull request: ${(error as Error).message}`);
   });
 

@@ -16,6 +16,7 @@ import { agentOperations } from "@/lib/openapi/operations/agents";
 import { mcpOperations } from "@/lib/openapi/operations/mcp";
 import { dependencyOperations } from "@/lib/openapi/operations/dependencies";
 import { webhookOperations } from "@/lib/openapi/operations/webhooks";
+import { reactionOperations } from "@/lib/openapi/operations/reactions";
 import { paginatedTasksResponse, taskResponse, taskRunResponse } from "@/lib/tasks/schemas";
 import { execution } from "@/lib/runs/schemas";
 import { workspaceEvent } from "@/lib/events/schemas";
@@ -45,6 +46,7 @@ export const OPERATIONS: OperationSpec[] = [
   ...agentOperations,
   ...mcpOperations,
   ...webhookOperations,
+  ...reactionOperations,
 ];
 
 /** Schemas shown once under components.schemas and referenced by name wherever they occur. */

@@ -5,8 +5,6 @@ import { serializeExecution, serializeTaskRun } from "@/lib/runs/serialize";
 import { RUN_STATUS, RUN_TRIGGER, STARTED_RUN_STATUSES, type FinishedRunStatus, type RunStatus } from "@/lib/runs/statuses";
 import type { Db, Tx } from "@/lib/db/client";
 import { endOfColumn, lockColumn } from "@/lib/tasks/positions";
-import { afterRunFinished } from "@/lib/github-sync/after-run";
-import { advanceTaskOnRun } from "@/lib/tasks/advance-task-on-run";
 
 // What the API (lib/runs) and the runner (lib/runner) both need of an execution's lifetime. The
 // runner imports lib/runs, never the other way round.
@@ -43,8 +41,7 @@ export async function finishExecution(
   from: readonly RunStatus[] = STARTED_RUN_STATUSES,
 ): Promise<Execution | null> {
   const now = new Date();
-  let ended: Execution | null = null;
-  const result = await db.$transaction(async (tx) => {
+  return db.$transaction(async (tx) => {
     const current = await tx.execution.findUnique({ where: { id: executionId } });
     if (!current) return null;
     const facts = {
@@ -106,16 +103,8 @@ export async function finishExecution(
       ...(task ? [{ type: task.moved ? ("task.moved" as const) : ("task.updated" as const), taskId: task.id }] : []),
       executionEvent(execution),
     ]);
-    ended = execution;
     return execution;
   });
-  // The board automation (In review) after the commit; pushing to or opening the task's pull
-  // request after that, off the runner's path.
-  if (ended) {
-    await advanceTaskOnRun(db, ended);
-    afterRunFinished(db, ended);
-  }
-  return result;
 }
 
 export function executionEvent(execution: Execution, extra?: object): NewEvent {

@@ -7,7 +7,6 @@ import { resolveRunAgent } from "@/lib/agents/resolve-run-agent";
 import { agentTokenName } from "@/lib/runs/finish-execution";
 import { wakeRunner } from "@/lib/runs/runner-handle";
 import { serializeExecution, serializeTaskRun } from "@/lib/runs/serialize";
-import { advanceTaskOnRun } from "@/lib/tasks/advance-task-on-run";
 import { ACTIVE_RUN_STATUSES, RUN_STATUS, type RunTrigger } from "@/lib/runs/statuses";
 
 export interface StartExecutionInput {
@@ -24,8 +23,9 @@ export interface StartExecutionInput {
 
 /**
  * Records a new attempt on a task: a task run and the execution behind it, both `queued`, and
- * wakes this process's runner, which claims it (lib/runner), then applies the board automation
- * (the task moves to In progress). 409 when the task already has one.
+ * wakes this process's runner, which claims it (lib/runner). The board automation (the task moves
+ * to In progress) reacts to its events (lib/reactions/board-automation.ts). 409 when the task
+ * already has one.
  */
 export async function startExecution(db: Db, input: StartExecutionInput) {
   const created = await db.$transaction(async (tx) => {
@@ -34,13 +34,12 @@ export async function startExecution(db: Db, input: StartExecutionInput) {
     return created;
   });
   wakeRunner();
-  await advanceTaskOnRun(db, created.execution);
   return created;
 }
 
 /**
  * The same inside a caller's transaction (firing a schedule creates its task in it). The caller
- * records startedEvents() in it as well, and calls wakeRunner() and advanceTaskOnRun() after commit.
+ * records startedEvents() in it as well, and calls wakeRunner() after commit.
  */
 export async function createExecution(tx: Tx, input: StartExecutionInput) {
   // The task row lock makes the check-and-insert atomic: of two concurrent starts only one passes.

@@ -57,7 +57,7 @@ export async function fireDueSchedules(db: Db): Promise<number> {
       continue;
     }
     if (!occurrence) return seen.length;
-    if (occurrence.fired) await announceFired(db, occurrence.fired);
+    if (occurrence.fired) announceFired();
     const { schedule, error } = occurrence;
     console.log(`[taskboard] schedule ${schedule.slug} (${schedule.id}) fired${error ? `; ${error}` : ""}`);
   }

@@ -1,10 +1,9 @@
 import type { Schedule } from "@/lib/generated/prisma/client";
-import type { Db, Tx } from "@/lib/db/client";
+import type { Tx } from "@/lib/db/client";
 import { recordEvents } from "@/lib/events/record-events";
 import { taskInstructions } from "@/lib/runs/instructions";
 import { wakeRunner } from "@/lib/runs/runner-handle";
 import { createExecution, startedEvents } from "@/lib/runs/start-execution";
-import { advanceTaskOnRun } from "@/lib/tasks/advance-task-on-run";
 import type { RunTrigger } from "@/lib/runs/statuses";
 import { insertTask } from "@/lib/tasks/create-task";
 import { createTaskBody } from "@/lib/tasks/schemas";
@@ -59,10 +58,9 @@ export async function fireSchedule(tx: Tx, schedule: Schedule, options: FireOpti
   return { schedule, taskId, newTask: !existing, started };
 }
 
-/** After the commit: this process's runner wakes for the queued execution (others poll); the board automation moves its task. */
-export async function announceFired(db: Db, fired: Fired) {
+/** After the commit: this process's runner wakes for the queued execution (others poll); the board automation reacts to its events. */
+export function announceFired() {
   wakeRunner();
-  await advanceTaskOnRun(db, fired.started.execution);
 }
 
 /** Blank default instructions mean the task's own: its title and description, as for a manual run. */

@@ -13,7 +13,7 @@ export async function triggerSchedule(db: Db, workspaceId: string, ref: string, 
   const fired = await inColumnTransaction(db, (tx) =>
     fireSchedule(tx, schedule, { trigger: RUN_TRIGGER.manual, actAs: startedBy, now: new Date() }),
   );
-  await announceFired(db, fired);
+  announceFired();
   const { run, execution } = fired.started;
   return { schedule_id: schedule.id, task_id: fired.taskId, task_run_id: run.id, execution_id: execution.id };
 }

@@ -9,6 +9,7 @@ import { startEventListener } from "@/lib/events/wake";
 import { startEngine } from "@/lib/runner/start";
 import { resealSecrets } from "@/lib/crypto/reseal-secrets";
 import { startDeliveryWorker } from "@/lib/webhooks/deliver-webhooks";
+import { startReactions } from "@/lib/reactions/run-reactions";
 import { startDeliveryPruning } from "@/lib/webhooks/prune-deliveries";
 
 export async function startServer() {
@@ -32,6 +33,8 @@ export async function startServer() {
     // Outbound webhooks read the event log from each endpoint's cursor; every instance runs a
     // worker, and row locks with leases decide which one delivers (docs/webhooks.md).
     startDeliveryWorker(db);
+    // Reactions (lib/reactions/) read the same log the same way, each from its own cursor.
+    await startReactions(db, kind);
     startDeliveryPruning(db);
   } catch (error) {
     console.error(`[taskboard] cannot start: ${(error as Error).message}`);

@@ -6,7 +6,6 @@ import { loadTask } from "@/lib/tasks/load-tasks";
 import { between, doneAtFor, inColumnTransaction, lockColumn, renumberColumn } from "@/lib/tasks/positions";
 import type { moveTaskBody } from "@/lib/tasks/schemas";
 import type { ColumnKey } from "@/lib/tasks/columns";
-import { startUnblockedDependants } from "@/lib/dependencies/start-unblocked";
 
 type MoveBody = z.output<typeof moveTaskBody>;
 
@@ -23,13 +22,12 @@ export async function moveTask(db: Db, workspaceId: string, taskId: string, body
       ]);
     }
   }
-  const from = await relocate(db, workspaceId, taskId, body);
-  await startUnblockedDependants(db, workspaceId, taskId, from!, body.column);
+  await relocate(db, workspaceId, taskId, body);
   return (await loadTask(await getSql(), workspaceId, taskId))!;
 }
 
 /**
- * The board's own moves (lib/tasks/advance-task-on-run.ts): the same move to the end of `column`,
+ * The board's own moves (lib/reactions/board-automation.ts): the same move to the end of `column`,
  * made only while the task is in one of `onlyFrom`, checked under the move's locks so a person's
  * move in between wins. False when the task was elsewhere (or is gone).
  */
@@ -38,9 +36,7 @@ export async function moveTaskFrom(db: Db, workspaceId: string, taskId: string, 
     if (error instanceof HttpError && error.status === 404) return null;
     throw error;
   });
-  if (from === null) return false;
-  await startUnblockedDependants(db, workspaceId, taskId, from, column);
-  return true;
+  return from !== null;
 }
 
 /** One row write under the column's lock, and its task.moved event; returns the column it left (null: not in `onlyFrom`). */

@@ -6,7 +6,6 @@ import { loadTask } from "@/lib/tasks/load-tasks";
 import { doneAtFor, endOfColumn, inColumnTransaction, lockColumn } from "@/lib/tasks/positions";
 import { checkProjectPhase } from "@/lib/tasks/project-phase";
 import type { updateTaskBody } from "@/lib/tasks/schemas";
-import { startUnblockedDependants } from "@/lib/dependencies/start-unblocked";
 
 /** What GitHub reports about a task's pull request: set by webhooks (lib/github-sync), never by PATCH. */
 export type PullRequestFields = {
@@ -25,7 +24,7 @@ export async function updateTask(
   body: z.output<typeof updateTaskBody>,
   pullRequest: PullRequestFields = {},
 ) {
-  const moved = await inColumnTransaction(db, async (tx) => {
+  await inColumnTransaction(db, async (tx) => {
     const placing = body.status !== undefined || body.position !== undefined;
     // The column lock comes before the row lock (see positions.ts), so find the column unlocked first.
     const seen = await tx.task.findFirst({ where: { id: taskId, workspaceId }, select: { status: true } });
@@ -74,8 +73,6 @@ export async function updateTask(
       },
     });
     await recordEvents(tx, workspaceId, [{ type: "task.updated", taskId }]);
-    return { from: task.status, to: column };
   });
-  await startUnblockedDependants(db, workspaceId, taskId, moved.from, moved.to);
   return (await loadTask(await getSql(), workspaceId, taskId))!;
 }

@@ -1,8 +1,7 @@
 import crypto from "node:crypto";
 import type { Db, Tx } from "@/lib/db/client";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { eventJsonSql } from "@/lib/events/read-events";
-import { onAnyWorkspaceEvents } from "@/lib/events/wake";
+import { backoffMs, nextEventAfter, startLogConsumer } from "@/lib/events/consume-log";
 import { attemptTimeoutMs, deliveryConcurrency, retryBaseMs, retryMaxDelayMs, retryWindowMs } from "@/lib/webhooks/config";
 import { onDeliveryNudge } from "@/lib/webhooks/nudge-worker";
 import { sendDelivery, type AttemptResult } from "@/lib/webhooks/send-delivery";
@@ -17,8 +16,6 @@ import { unseal } from "@/lib/crypto/seal";
 // time, and the endpoint takes no newer event until it succeeds or gives up: log order per endpoint.
 // Every row is in the database, so a restart or another instance carries on where this one stopped.
 
-const IDLE_POLL_MS = 30_000;
-const MIN_TIMER_MS = 100;
 const HISTORY_KEPT = 50;
 
 export interface Claimed {
@@ -42,59 +39,31 @@ interface DueDelivery {
 
 /** Starts this process's worker; it wakes on the event log's notifications, nudges and retry times. */
 export function startDeliveryWorker(db: Db): () => void {
-  let stopped = false;
-  let draining = false;
-  let again = false;
-  let timer: NodeJS.Timeout | undefined;
-
-  const drain = async () => {
-    if (stopped) return;
-    if (draining) {
-      again = true;
-      return;
-    }
-    draining = true;
-    clearTimeout(timer);
-    try {
-      do {
-        again = false;
-        await Promise.all(Array.from({ length: deliveryConcurrency() }, () => lane(db)));
-      } while (again && !stopped);
-      if (!stopped) timer = setTimeout(() => void drain(), await msUntilNextAttempt(db));
-    } catch (error) {
-      console.error(`[taskboard] webhook delivery: ${(error as Error).message}`);
-      if (!stopped) timer = setTimeout(() => void drain(), IDLE_POLL_MS);
-    } finally {
-      draining = false;
-    }
-    timer?.unref();
-  };
-
-  const unsubscribe = onAnyWorkspaceEvents(() => void drain());
-  onDeliveryNudge(() => void drain());
-  void drain();
-  return () => {
-    stopped = true;
-    clearTimeout(timer);
-    unsubscribe();
-    onDeliveryNudge(() => {});
-  };
+  return startLogConsumer({
+    name: "webhook delivery",
+    lanes: deliveryConcurrency,
+    workOnce: () => workOnOneEndpoint(db),
+    msUntilNextAttempt: () => msUntilNextAttempt(db),
+    onNudge: (wake) => {
+      onDeliveryNudge(wake);
+      return () => onDeliveryNudge(() => {});
+    },
+  });
 }
 
-/** Claims endpoints with due work and handles one item each, until none is left. */
-async function lane(db: Db) {
-  for (;;) {
-    const token = crypto.randomUUID();
-    const endpoint = await claimEndpoint(db, token);
-    if (!endpoint) return;
-    try {
-      await workOn(db, endpoint, token);
-    } catch (error) {
-      console.error(`[taskboard] webhook ${endpoint.id}: ${(error as Error).message}`);
-    } finally {
-      await release(db, endpoint.id, token);
-    }
+/** Claims an endpoint with due work and handles one item of it; false when none has any. */
+async function workOnOneEndpoint(db: Db): Promise<boolean> {
+  const token = crypto.randomUUID();
+  const endpoint = await claimEndpoint(db, token);
+  if (!endpoint) return false;
+  try {
+    await workOn(db, endpoint, token);
+  } catch (error) {
+    console.error(`[taskboard] webhook ${endpoint.id}: ${(error as Error).message}`);
+  } finally {
+    await release(db, endpoint.id, token);
   }
+  return true;
 }
 
 /**
@@ -156,38 +125,37 @@ async function takeNextEvent(db: Db, endpoint: Claimed, token: string): Promise<
     );
     if (!held) return null; // lease lost (deleted, disabled, or expired and taken)
     const all = endpoint.events.includes(ALL_EVENTS);
-    const [next] = await tx.$queryRawUnsafe<
-      { head: string; pruned_through: string; id: string | null; type: string | null; json: string | null }[]
-    >(NEXT_EVENT, endpoint.workspace_id, held.cursor, all, endpoint.events);
-    if (BigInt(held.cursor) < BigInt(next.pruned_through)) {
+    const next = await nextEventAfter(tx, endpoint.workspace_id, held.cursor, all ? null : endpoint.events);
+    if (BigInt(held.cursor) < BigInt(next.prunedThrough)) {
       await tx.webhookDelivery.create({
         data: {
           webhookId: endpoint.id,
           status: DELIVERY_STATUS.skipped,
           requestBody: "",
           error:
-            `Not delivered: the events after #${held.cursor} up to #${next.pruned_through} were deleted by the event log's retention ` +
+            `Not delivered: the events after #${held.cursor} up to #${next.prunedThrough} were deleted by the event log's retention ` +
             `before this endpoint received them (some may not have been of its types).`,
         },
       });
-      await moveCursor(tx, endpoint.id, next.pruned_through);
+      await moveCursor(tx, endpoint.id, next.prunedThrough);
       return null; // the lane claims it again at once: its cursor is still behind the head
     }
-    if (next.id === null) {
+    const event = next.event;
+    if (event === null) {
       if (BigInt(next.head) > BigInt(held.cursor)) await moveCursor(tx, endpoint.id, next.head);
       return null;
     }
     const created = await tx.webhookDelivery.create({
       data: {
         webhookId: endpoint.id,
-        eventId: BigInt(next.id),
-        eventType: next.type,
+        eventId: BigInt(event.id),
+        eventType: event.type,
         status: DELIVERY_STATUS.pending,
-        requestBody: next.json!,
+        requestBody: event.json,
         nextAttemptAt: new Date(),
       },
     });
-    await moveCursor(tx, endpoint.id, next.id);
+    await moveCursor(tx, endpoint.id, event.id);
     return {
       id: created.id,
       event_type: created.eventType,
@@ -220,7 +188,8 @@ async function recordAttempt(db: Db, endpoint: Claimed, due: DueDelivery, result
   const giveUp = !result.ok && (due.redelivery_of !== null || now.getTime() >= windowEnd);
   const status = result.ok ? DELIVERY_STATUS.succeeded : giveUp ? DELIVERY_STATUS.failed : DELIVERY_STATUS.pending;
   // The last retry falls at the window's end, so the endpoint is given the whole window.
-  const nextAttempt = status === DELIVERY_STATUS.pending ? new Date(Math.min(now.getTime() + backoffMs(attempts), windowEnd)) : null;
+  const nextAttempt =
+    status === DELIVERY_STATUS.pending ? new Date(Math.min(now.getTime() + deliveryBackoffMs(attempts), windowEnd)) : null;
   await db.$transaction(async (tx) => {
     await tx.webhookDelivery.updateMany({
       where: { id: due.id },
@@ -250,20 +219,19 @@ async function recordAttempt(db: Db, endpoint: Claimed, due: DueDelivery, result
 }
 
 /** The delay after the n-th failed attempt: base, 2×base, 4×base… at most the maximum delay. */
-export function backoffMs(failedAttempts: number): number {
-  return Math.min(retryBaseMs() * 2 ** Math.min(failedAttempts - 1, 30), retryMaxDelayMs());
+export function deliveryBackoffMs(failedAttempts: number): number {
+  return backoffMs(failedAttempts, retryBaseMs(), retryMaxDelayMs());
 }
 
 /** Until the earliest pending attempt of an enabled endpoint (after its lease), at most the idle poll. */
-async function msUntilNextAttempt(db: Db): Promise<number> {
+async function msUntilNextAttempt(db: Db): Promise<number | null> {
   const [row] = await db.$queryRawUnsafe<{ wait_ms: number | null }[]>(
     `SELECT (EXTRACT(EPOCH FROM (min(GREATEST(d.next_attempt_at, COALESCE(w.lease_until, d.next_attempt_at))) - now())) * 1000)::float8 AS wait_ms
      FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
      WHERE d.status = $1 AND w.enabled`,
     DELIVERY_STATUS.pending,
   );
-  const wait = row?.wait_ms ?? IDLE_POLL_MS;
-  return Math.max(MIN_TIMER_MS, Math.min(IDLE_POLL_MS, Math.ceil(wait)));
+  return row?.wait_ms ?? null;
 }
 
 function duration(ms: number): string {
@@ -303,16 +271,3 @@ FROM (
 ) picked
 WHERE w.id = picked.id
 RETURNING w.id, w.workspace_id, w.url, w.secret, w.events, w.cursor::text AS cursor`;
-
-// $1 workspace, $2 cursor, $3 all types, $4 the types. The head and pruned_through in the same
-// snapshot as the event, so "nothing after the cursor" and "the cursor is behind retention" are exact.
-const NEXT_EVENT = `SELECT COALESCE(h.last_id, 0)::text AS head, COALESCE(h.pruned_through, 0)::text AS pruned_through, e.id, e.type, e.json
-FROM (SELECT $1::text AS workspace_id) w
-LEFT JOIN workspace_event_heads h ON h.workspace_id = w.workspace_id
-LEFT JOIN LATERAL (
-  SELECT x.id::text AS id, x.type, ${eventJsonSql("x")} AS json
-  FROM workspace_events x
-  WHERE x.workspace_id = w.workspace_id AND x.id > $2::bigint AND ($3::boolean OR x.type = ANY($4::text[]))
-  ORDER BY x.id
-  LIMIT 1
-) e ON true`;

@@ -3,7 +3,17 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { engineServer, eventually, finished, newStore, newTask, workspaceOn, type EngineServer, type Store } from "../helpers/engine";
+import {
+  engineServer,
+  eventually,
+  finished,
+  newStore,
+  newTask,
+  reactionsCaughtUp,
+  workspaceOn,
+  type EngineServer,
+  type Store,
+} from "../helpers/engine";
 import { examplePayload, pullRequestPayload, sendWebhook, startFakeGithub, type FakeGithub } from "../fixtures/fake-github";
 
 // From an agent's branch to a pull request, and the automations on a linked pull request, against a
@@ -24,7 +34,11 @@ let nextInstallation = 9500;
 beforeAll(async () => {
   fake = await startFakeGithub();
   store = await newStore("github-pull-requests");
-  server = await engineServer(store, { ...fake.env(SECRET), AGENT_COMMAND: GIT_AGENT, AGENT_LOG_FLUSH_MS: "100" }, "github-prs");
+  server = await engineServer(
+    store,
+    { ...fake.env(SECRET), AGENT_COMMAND: GIT_AGENT, AGENT_LOG_FLUSH_MS: "100", REACTION_RETRY_BASE_SECONDS: "0.5" },
+    "github-prs",
+  );
 }, 180_000);
 
 afterAll(async () => {
@@ -117,9 +131,22 @@ async function followUpOf(ctx: { token: string; wsId: string }, deliveryId: stri
 async function runsOf(ctx: { token: string; wsId: string }, taskId: string) {
   return (await server.call("GET", `/api/workspaces/${ctx.wsId}/tasks/${taskId}/runs`, { token: ctx.token })).body as Array<{
     id: string;
+    execution_id: string;
     trigger: string;
     status: string;
   }>;
+}
+
+/** The task's runs once there are `count` of them (a reaction starts them just after the change). */
+function runsCount(ctx: { token: string; wsId: string }, taskId: string, count: number) {
+  return eventually(
+    async () => {
+      const runs = await runsOf(ctx, taskId);
+      return runs.length === count ? runs : undefined;
+    },
+    20_000,
+    `${count} run(s) of task ${taskId}`,
+  );
 }
 
 describe("POST /api/workspaces/{id}/tasks/{task_id}/pull-request", () => {
@@ -266,6 +293,7 @@ describe("GitHub automations", () => {
     const delivery = await send("pull_request", pullRequestPayload(fake.url, "opened", ctx.repo, ctx.installationId, pull));
     expect(await followUpOf(ctx, delivery.deliveryId, /mergeability/)).toMatch(new RegExp(`; mergeability #${pull.number}: dirty$`));
     expect((await ctx.task(created.id)).has_merge_conflict).toBe(true);
+    await reactionsCaughtUp(server.call, ctx.token, ctx.wsId);
     expect(await runsOf(ctx, created.id)).toEqual([]);
 
     // Only owners change them.
@@ -297,27 +325,27 @@ describe("GitHub automations", () => {
     const pull = fake.addPull(ctx.repo, { head: "tb/conflicted", body: created.id, mergeability: [[false, "dirty"]] });
 
     const first = await send("pull_request", pullRequestPayload(fake.url, "opened", ctx.repo, ctx.installationId, pull));
-    const line = await followUpOf(ctx, first.deliveryId, /auto fix-conflicts/);
-    expect(line).toMatch(new RegExp(`auto fix-conflicts: started execution \\S+ for ${pull.head_sha.slice(0, 7)}`));
-    const [run] = await runsOf(ctx, created.id);
+    await followUpOf(ctx, first.deliveryId, /mergeability #\d+: dirty/);
+    // The fix-conflicts reaction reads the conflict from the event log and starts the run.
+    const [run] = await runsCount(ctx, created.id, 1);
     expect(run.trigger).toBe("fix_conflicts");
-    const executionId = line.match(/started execution (\S+)/)![1];
+    const executionId = run.execution_id;
     // git merges main into the branch without conflicts, pushes, and the run succeeds without the agent.
     expect((await finished(server.call, ctx.token, ctx.wsId, executionId, 30_000)).status).toBe("succeeded");
     expect((await ctx.task(created.id)).has_merge_conflict).toBe(false);
 
     // GitHub still says dirty for the same commit (say the fix did not help): nothing more starts.
     const again = await send("pull_request", pullRequestPayload(fake.url, "edited", ctx.repo, ctx.installationId, pull));
-    expect(await followUpOf(ctx, again.deliveryId, /auto fix-conflicts/)).toMatch(
-      new RegExp(`auto fix-conflicts: already tried for ${pull.head_sha.slice(0, 7)}`),
-    );
+    await followUpOf(ctx, again.deliveryId, /mergeability #\d+: dirty/);
+    expect((await ctx.task(created.id)).has_merge_conflict).toBe(true);
+    await reactionsCaughtUp(server.call, ctx.token, ctx.wsId);
     expect(await runsOf(ctx, created.id)).toHaveLength(1);
 
     // A new head commit that conflicts again gets its own attempt.
     pull.head_sha = "b".repeat(40);
     const pushed = await send("pull_request", pullRequestPayload(fake.url, "synchronize", ctx.repo, ctx.installationId, pull));
-    expect(await followUpOf(ctx, pushed.deliveryId, /auto fix-conflicts/)).toMatch(/auto fix-conflicts: started execution \S+ for bbbbbbb/);
-    expect((await runsOf(ctx, created.id)).map((r) => r.trigger)).toEqual(["fix_conflicts", "fix_conflicts"]);
+    await followUpOf(ctx, pushed.deliveryId, /mergeability #\d+: dirty/);
+    expect((await runsCount(ctx, created.id, 2)).map((r) => r.trigger)).toEqual(["fix_conflicts", "fix_conflicts"]);
   });
 
   it("starts an agent run with the failing checks once per head commit when a linked pull request's checks fail", async () => {
@@ -374,6 +402,23 @@ describe("GitHub automations", () => {
     expect(linked).toMatchObject({ status: "in_review", pr_state: "open", pr_head_sha: linked.task_runs[0].commit_sha });
     expect(fake.pull(ctx.repo, linked.pr_number)).toMatchObject({ head: linked.branch, title: "Opened by itself" });
     expect(remoteHead(ctx.bare, linked.branch)).toBe(linked.pr_head_sha);
+  });
+
+  it("retries opening the pull request when GitHub fails, and shows the failure to owners until it is fixed", async () => {
+    const ctx = await connected({ auto_open_pull_request: true });
+    const created = await newTask(server.call, ctx.token, ctx.wsId, { title: "Opened on the retry", status: "in_progress" });
+    fake.failNext(`POST /repos/${ctx.repo}/pulls`, 502);
+    expect((await runToEnd(ctx, created.id, "write retry.txt retry")).status).toBe("succeeded");
+    // The github-after-run reaction failed once: it says so, and its next attempt opens the pull request.
+    const linked = await eventually(async () => {
+      const task = await ctx.task(created.id);
+      return task.pr_number ? task : undefined;
+    }, 20_000);
+    expect(fake.pull(ctx.repo, linked.pr_number)).toMatchObject({ head: linked.branch, title: "Opened on the retry" });
+    const states = await reactionsCaughtUp(server.call, ctx.token, ctx.wsId);
+    const afterRun = states.find((state) => state.name === "github-after-run")!;
+    expect(afterRun.attempts).toBe(0);
+    expect(afterRun.last_error).toMatch(/502|Server Error/);
   });
 });
 

@@ -123,6 +123,22 @@ export async function eventually<T>(check: () => Promise<T | undefined>, timeout
 
 const FINISHED = ["succeeded", "failed", "cancelled", "timed_out"];
 
+/**
+ * Every reaction of the workspace has handled every event recorded so far (GET …/reactions, owners):
+ * after it, "nothing was started" is a fact, not a race.
+ */
+export async function reactionsCaughtUp(call: ReturnType<typeof client>, token: string, wsId: string, timeoutMs = 10_000) {
+  return eventually(
+    async () => {
+      const response = await call("GET", `/api/workspaces/${wsId}/reactions`, { token });
+      const states = response.body as { name: string; behind: number; attempts: number; last_error: string | null }[];
+      return states.every((state) => state.behind === 0 && state.attempts === 0) ? states : undefined;
+    },
+    timeoutMs,
+    `the reactions of workspace ${wsId} to catch up`,
+  );
+}
+
 export async function finished(call: ReturnType<typeof client>, token: string, wsId: string, executionId: string, timeoutMs = 20_000) {
   return eventually(
     async () => {

@@ -13,7 +13,6 @@ const ALLOWED_LONG_FILES = [
   "lib/runner/runner.ts",
   "tests/fixtures/fake-github.ts",
   // Webhook delivery (claim, send, retry): to be split with the runners issue's queue work.
-  "lib/webhooks/deliver-webhooks.ts",
   // API test files that grew with their domain; to be split by theme (one file per endpoint group).
   "tests/api/agent-tokens.test.ts",
   "tests/api/dependencies.test.ts",

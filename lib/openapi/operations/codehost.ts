@@ -176,6 +176,7 @@ export const githubOperations: OperationSpec[] = [
         description:
           "No GitHub repository connected or no App configured, the task has no branch or already an open pull request, the branch has no commits beyond the base, or git or GitHub refused (in words)",
       },
+      502: { description: "GitHub failed (a 5xx or its rate limit) while opening the pull request: try again (in words)" },
     },
   },
 ];

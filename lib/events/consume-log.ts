@@ -1,0 +1,121 @@
+import type { Db, Tx } from "@/lib/db/client";
+import { eventJsonSql } from "@/lib/events/read-events";
+import { onAnyWorkspaceEvents } from "@/lib/events/wake";
+
+// The one mechanism for reading the workspace event log in the background, shared by the outbound
+// webhook deliverer (lib/webhooks/deliver-webhooks.ts) and the reactions (lib/reactions/). A consumer
+// keeps a cursor per workspace in its own table, claims a row with a lease (so one instance works on
+// it at a time and a dead instance's lease runs out), takes the next event after the cursor, and
+// moves the cursor only when the work for that event is done; a failed attempt is retried later
+// with back-off. Every step is in the database, so a restart or another instance carries on.
+
+const IDLE_POLL_MS = 30_000;
+const MIN_TIMER_MS = 50;
+
+export interface LogConsumer {
+  /** For the log line of an unexpected failure. */
+  name: string;
+  /** How many claims this instance works on at once. */
+  lanes: () => number;
+  /** Claims one piece of due work and does it; false when there was none. */
+  workOnce: () => Promise<boolean>;
+  /** Until the next retry falls due (after its lease); the loop also wakes on every new event. */
+  msUntilNextAttempt: () => Promise<number | null>;
+  /** Extra wake-ups besides the event log's own (a redelivery asked for, say); returns the unsubscribe function. */
+  onNudge?: (wake: () => void) => () => void;
+}
+
+/** Starts one consumer's loop in this process; returns the function that stops it. */
+export function startLogConsumer(consumer: LogConsumer): () => void {
+  let stopped = false;
+  let draining = false;
+  let again = false;
+  let timer: NodeJS.Timeout | undefined;
+
+  const lane = async () => {
+    while (!stopped && (await consumer.workOnce()));
+  };
+  const drain = async () => {
+    if (stopped) return;
+    if (draining) {
+      again = true;
+      return;
+    }
+    draining = true;
+    clearTimeout(timer);
+    try {
+      do {
+        again = false;
+        await Promise.all(Array.from({ length: consumer.lanes() }, lane));
+      } while (again && !stopped);
+      if (!stopped) timer = setTimeout(() => void drain(), clampWait(await consumer.msUntilNextAttempt()));
+    } catch (error) {
+      console.error(`[taskboard] ${consumer.name}: ${(error as Error).message}`);
+      if (!stopped) timer = setTimeout(() => void drain(), IDLE_POLL_MS);
+    } finally {
+      draining = false;
+    }
+    timer?.unref();
+  };
+
+  const unsubscribe = onAnyWorkspaceEvents(() => void drain());
+  const unnudge = consumer.onNudge?.(() => void drain());
+  void drain();
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+    unsubscribe();
+    unnudge?.();
+  };
+}
+
+function clampWait(ms: number | null): number {
+  return Math.max(MIN_TIMER_MS, Math.min(IDLE_POLL_MS, Math.ceil(ms ?? IDLE_POLL_MS)));
+}
+
+/** The delay after the n-th failed attempt: base, 2×base, 4×base… at most `maxMs`. */
+export function backoffMs(failedAttempts: number, baseMs: number, maxMs: number): number {
+  return Math.min(baseMs * 2 ** Math.min(failedAttempts - 1, 30), maxMs);
+}
+
+export interface NextEvent {
+  /** The workspace's newest event id. */
+  head: string;
+  /** Events up to here were deleted by retention before the consumer read them. */
+  prunedThrough: string;
+  /** The next event after the cursor of the wanted types, as its public JSON (WorkspaceEvent); null when none. */
+  event: { id: string; type: string; json: string } | null;
+}
+
+/**
+ * The next event after `cursor` whose type is one of `types` (null: any), with the head and the
+ * retention mark read in the same snapshot, so "nothing after the cursor" and "the cursor is behind
+ * retention" are exact.
+ */
+export async function nextEventAfter(
+  tx: Tx | Db,
+  workspaceId: string,
+  cursor: string,
+  types: readonly string[] | null,
+): Promise<NextEvent> {
+  const [row] = await tx.$queryRawUnsafe<
+    { head: string; pruned_through: string; id: string | null; type: string | null; json: string | null }[]
+  >(NEXT_EVENT, workspaceId, cursor, types === null, types ?? []);
+  return {
+    head: row.head,
+    prunedThrough: row.pruned_through,
+    event: row.id === null ? null : { id: row.id, type: row.type!, json: row.json! },
+  };
+}
+
+// $1 workspace, $2 cursor, $3 all types, $4 the types.
+const NEXT_EVENT = `SELECT COALESCE(h.last_id, 0)::text AS head, COALESCE(h.pruned_through, 0)::text AS pruned_through, e.id, e.type, e.json
+FROM (SELECT $1::text AS workspace_id) w
+LEFT JOIN workspace_event_heads h ON h.workspace_id = w.workspace_id
+LEFT JOIN LATERAL (
+  SELECT x.id::text AS id, x.type, ${eventJsonSql("x")} AS json
+  FROM workspace_events x
+  WHERE x.workspace_id = w.workspace_id AND x.id > $2::bigint AND ($3::boolean OR x.type = ANY($4::text[]))
+  ORDER BY x.id
+  LIMIT 1
+) e ON true`;
