@@ -19,24 +19,24 @@ afterAll(() => {
 });
 
 describe("AGENT_SANDBOX without bubblewrap", () => {
-  it("auto runs only the bundled demo agent, and refuses the others with the install command", () => {
+  it("auto runs only the bundled demo agent, and refuses the others with the install command", async () => {
     delete process.env.AGENT_SANDBOX;
     expect(sandboxMode()).toBe("auto");
     expect(sandboxKind()).toBe("none");
-    expect(sandboxDecision(true)).toEqual({ how: "direct" });
-    const refused = sandboxDecision(false);
+    expect(await sandboxDecision(true)).toEqual({ how: "direct" });
+    const refused = await sandboxDecision(false);
     expect(refused.how).toBe("refuse");
     expect(refused.how === "refuse" && refused.message).toMatch(
       /not usable on this runner: socat is not installed\. To run agents, install bubblewrap and socat \(Debian\/Ubuntu: `apt-get install bubblewrap socat`\)/,
     );
   });
 
-  it("bubblewrap refuses every run, the demo's too; off runs them unconfined", () => {
+  it("bubblewrap refuses every run, the demo's too; off runs them unconfined", async () => {
     process.env.AGENT_SANDBOX = "bubblewrap";
-    expect(sandboxDecision(true).how).toBe("refuse");
+    expect((await sandboxDecision(true)).how).toBe("refuse");
     process.env.AGENT_SANDBOX = "off";
     expect(sandboxKind()).toBe("none");
-    expect(sandboxDecision(false)).toEqual({ how: "direct" });
+    expect(await sandboxDecision(false)).toEqual({ how: "direct" });
     process.env.AGENT_SANDBOX = "sometimes";
     expect(() => sandboxMode()).toThrow(/AGENT_SANDBOX must be one of auto, bubblewrap, off/);
   });

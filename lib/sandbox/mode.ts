@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
 
 // AGENT_SANDBOX: whether agents run inside bubblewrap (docs/runners.md, docs/configuration.md).
 // `auto` (the default) uses it when it works here; `bubblewrap` requires it; `off` opts out.
@@ -19,23 +19,40 @@ export function sandboxMode(): SandboxMode {
   throw new Error(`AGENT_SANDBOX must be one of ${SANDBOX_MODES.join(", ")}, not ${JSON.stringify(process.env.AGENT_SANDBOX)}`);
 }
 
-let probed: { usable: boolean; reason: string | null } | undefined;
+type Probe = { usable: boolean; reason: string | null };
+let probed: Probe | undefined;
+let probing: Promise<Probe> | undefined;
 let warned = false;
 
-/** Whether bubblewrap can start a sandbox on this machine (probed once), and why not. */
-export function bubblewrapUsable(): { usable: boolean; reason: string | null } {
-  if (!probed) probed = probe();
+const SOCAT_ARGS = ["-V"];
+const PROBE_ARGS = ["--unshare-all", "--die-with-parent", "--ro-bind", "/usr", "/usr", "--proc", "/proc", "--dev", "/dev"]
+  .concat(["bin", "lib", "lib64"].flatMap((name) => ["--symlink", `usr/${name}`, `/${name}`]))
+  .concat(["true"]);
+
+/** Whether bubblewrap can start a sandbox on this machine, and why not: probed once (synchronously if not yet). */
+export function bubblewrapUsable(): Probe {
+  if (!probed) {
+    const socat = spawnSync("socat", SOCAT_ARGS, { stdio: "ignore", timeout: 5000 });
+    const run = socat.error || socat.status !== 0 ? null : spawnSync("bwrap", PROBE_ARGS, { encoding: "utf8", timeout: 10_000 });
+    probed = verdict(socat.error ?? (socat.status !== 0 ? new Error("socat failed") : undefined), run);
+  }
   return probed;
 }
 
-function probe(): { usable: boolean; reason: string | null } {
-  const socat = spawnSync("socat", ["-V"], { stdio: "ignore", timeout: 5000 });
-  if (socat.error || socat.status !== 0) return { usable: false, reason: "socat is not installed" };
-  const run = spawnSync(
-    "bwrap",
-    ["--unshare-all", "--die-with-parent", "--ro-bind", "/usr", "/usr", ...usrMerged(), "--proc", "/proc", "--dev", "/dev", "true"],
-    { encoding: "utf8", timeout: 10_000 },
-  );
+/** The same, without blocking the server while bwrap starts: the runner warms it at start and awaits it per run. */
+export function bubblewrapUsableAsync(): Promise<Probe> {
+  if (probed) return Promise.resolve(probed);
+  probing ??= (async () => {
+    const socat = await settle("socat", SOCAT_ARGS);
+    const run = socat.error || socat.status !== 0 ? null : await settle("bwrap", PROBE_ARGS);
+    probed ??= verdict(socat.error ?? (socat.status !== 0 ? new Error("socat failed") : undefined), run);
+    return probed;
+  })();
+  return probing;
+}
+
+function verdict(socatError: Error | undefined, run: { error?: Error; status: number | null; stderr: string } | null): Probe {
+  if (socatError || !run) return { usable: false, reason: "socat is not installed" };
   if (run.error)
     return { usable: false, reason: `bubblewrap is not installed (${(run.error as NodeJS.ErrnoException).code ?? run.error.message})` };
   if (run.status !== 0)
@@ -43,9 +60,14 @@ function probe(): { usable: boolean; reason: string | null } {
   return { usable: true, reason: null };
 }
 
-/** /bin, /lib… as the host has them: symlinks into /usr (merged /usr), or nothing for the probe. */
-function usrMerged(): string[] {
-  return ["bin", "lib", "lib64"].flatMap((name) => ["--symlink", `usr/${name}`, `/${name}`]);
+function settle(command: string, args: string[]): Promise<{ error?: Error; status: number | null; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(command, args, { timeout: 10_000 }, (error, _stdout, stderr) => {
+      const code = (error as NodeJS.ErrnoException | null)?.code;
+      if (error && typeof code === "string") resolve({ error, status: null, stderr: String(stderr) });
+      else resolve({ status: error ? ((error as { code?: number }).code ?? 1) : 0, stderr: String(stderr) });
+    });
+  });
 }
 
 /** What this process confines agents with: `bubblewrap`, or `none` (off, or auto without a usable bubblewrap). */
@@ -59,7 +81,7 @@ export function sandboxKind(): SandboxKind {
  * Whether an agent may start, and how: `sandbox` (bubblewrap), `direct` (unconfined: AGENT_SANDBOX=off,
  * or the bundled demo agent under `auto` without bubblewrap), or `refuse` with the reason in words.
  */
-export function sandboxDecision(isDemo: boolean): { how: "sandbox" | "direct" } | { how: "refuse"; message: string } {
+export async function sandboxDecision(isDemo: boolean): Promise<{ how: "sandbox" | "direct" } | { how: "refuse"; message: string }> {
   const mode = sandboxMode();
   if (mode === "off") {
     if (!warned) {
@@ -68,7 +90,7 @@ export function sandboxDecision(isDemo: boolean): { how: "sandbox" | "direct" } 
     }
     return { how: "direct" };
   }
-  const { usable, reason } = bubblewrapUsable();
+  const { usable, reason } = await bubblewrapUsableAsync();
   if (usable) return { how: "sandbox" };
   if (mode === "auto" && isDemo) return { how: "direct" };
   return {

@@ -68,7 +68,7 @@ done
 exec "$@"`;
 
 export async function sandboxedCommand(request: SandboxRequest): Promise<SandboxedCommand> {
-  const decision = sandboxDecision(request.isDemo);
+  const decision = await sandboxDecision(request.isDemo);
   if (decision.how === "refuse") throw new SandboxRefused(decision.message);
   if (decision.how === "direct") {
     return { command: request.command, args: request.args, env: request.env, kind: "none", cleanup: async () => {} };

@@ -176,7 +176,13 @@ describe("Claude Code from its preset", () => {
     const { runner_pid } = (await world.server.call("GET", `${world.base()}/executions/${started.id}`, { token: world.token })).body;
     expect(fs.readFileSync(`/proc/${runner_pid}/cmdline`, "utf8")).toMatch(/^bwrap\0/);
     const adapterPath = path.resolve("node_modules/@zed-industries/claude-agent-acp/dist/index.js");
-    const commandLines = tree.map((pid) => fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0"));
+    const commandLines = tree.flatMap((pid) => {
+      try {
+        return [fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")];
+      } catch {
+        return []; // a short-lived tool of the CLI's, gone already
+      }
+    });
     expect(commandLines.some((line) => line[0] === process.execPath && line[1] === adapterPath)).toBe(true);
     const home = /(?:^|\0)HOME=([^\0]*)/.exec(fs.readFileSync(`/proc/${tree[0]}/environ`, "utf8"))![1];
     expect(home.startsWith(path.join(os.tmpdir(), "taskboard-agent-home-"))).toBe(true);
