@@ -18,16 +18,16 @@ export default defineConfig([
     // Every push to a workspace's repository goes through one door that refuses any branch but the
     // task's own (docs/SECURITY.md, rule P1).
     files: ["**/*.ts", "**/*.tsx"],
-    ignores: ["lib/repositories/push-task-branch.ts", "lib/git/task-worktree.test.ts"],
+    ignores: ["lib/git/remote/push-task-branch.ts", "lib/git/task-worktree.test.ts"],
     rules: {
       "no-restricted-imports": [
         "error",
         {
           paths: [
             {
-              name: "@/lib/github-sync/task-branch-git",
+              name: "@/lib/git/task-branch-git",
               importNames: ["pushRef"],
-              message: "Push with pushTaskBranch (lib/repositories/push-task-branch.ts): it checks the branch is the task's own.",
+              message: "Push with pushTaskBranch (lib/git/remote/push-task-branch.ts): it checks the branch is the task's own.",
             },
           ],
         },

@@ -2,7 +2,7 @@
 // database so the first request is fast and a refused PGlite directory fails the start loudly.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs" || process.env.NEXT_PHASE === "phase-production-build") return;
-  const { installHttpGuard } = await import("./lib/server/http-guard");
+  const { installHttpGuard } = await import("./lib/api/http-guard");
   installHttpGuard();
   const { stampPeerAddresses } = await import("./lib/auth/client-address");
   stampPeerAddresses();

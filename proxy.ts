@@ -4,7 +4,7 @@ import { allowedMethods } from "@/lib/api/methods";
 // Runs before every route. It answers what no route can: a path whose percent-encoding is malformed
 // or hides a NUL (Next fails decoding the first with a 500; PostgreSQL refuses the second in any
 // query), and, under /api, a method the path does not document (Next's own 405 has an empty body).
-// TRACE never gets this far: see lib/server/http-guard.ts.
+// TRACE never gets this far: see lib/api/http-guard.ts.
 
 const NEXT_AUTH_METHODS = ["GET", "POST", "HEAD", "OPTIONS"];
 
@@ -32,7 +32,7 @@ export const config = {
   // Static build output never reaches a route, and is hashed, so nothing to guard there. Nor does
   // GitHub's webhook: for any request with a body that the proxy runs on, Next first takes in the
   // whole body (up to 10 MB, silently cut beyond), so the route could neither refuse an unsigned
-  // delivery before its body nor stream it (app/api/webhooks/github; lib/server/http-guard.ts
+  // delivery before its body nor stream it (app/api/webhooks/github; lib/api/http-guard.ts
   // answers its other methods). Keep in step with UNPROXIED there.
   matcher: "/((?!_next/static|_next/image|api/webhooks/github$).*)",
 };

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { appConfigured } from "@/lib/github/settings";
+import { appConfigured } from "@/lib/platform/github-app-settings";
 
 // Every setting the server reads from the environment, in one place (docs/configuration.md mirrors it).
 
@@ -52,7 +52,7 @@ export function trustProxyHops(): number {
 }
 
 // The GitHub App's settings (GITHUB_APP_ID, GITHUB_APP_PRIVATE_KEY[_FILE], GITHUB_API_URL, GITHUB_APP_SLUG,
-// GITHUB_WEBHOOK_SECRET) are read by lib/github/settings.ts, which parses and checks the key.
+// GITHUB_WEBHOOK_SECRET) are read by lib/platform/github-app-settings.ts, which parses and checks the key.
 export function githubAppConfigured(): boolean {
   return appConfigured(process.env);
 }

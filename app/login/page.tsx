@@ -1,6 +1,6 @@
 import { redirect } from "next/navigation";
 import { getDb } from "@/lib/db/client";
-import { needsSetup } from "@/lib/users/needs-setup";
+import { needsSetup } from "@/lib/auth/needs-setup";
 import { oidcConfig, passwordLoginEnabled } from "@/lib/config";
 import { LoginForm } from "@/components/auth/login-form";
 

@@ -1,7 +1,7 @@
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { getDb } from "@/lib/db/client";
-import { needsSetup } from "@/lib/users/needs-setup";
+import { needsSetup } from "@/lib/auth/needs-setup";
 import { SetupForm } from "@/components/auth/setup-form";
 import { clientAddress } from "@/lib/auth/client-address";
 import { setupCodeRequired } from "@/lib/auth/setup-code";

@@ -1,4 +1,4 @@
-import { notFound } from "@/lib/api/errors";
+import { notFound } from "@/lib/platform/errors";
 import type { Db } from "@/lib/db/client";
 import type { ActivityItem } from "@/lib/activity/schemas";
 import { describeTask, type TaskRef } from "@/lib/dependencies/task-refs";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { queryInt } from "@/lib/api/validation";
+import { queryInt } from "@/lib/platform/schema-primitives";
 import { ACTOR_TYPES, EVENT_TYPES } from "@/lib/events/event-types";
 import { eventCursor } from "@/lib/events/schemas";
 

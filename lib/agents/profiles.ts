@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { Db } from "@/lib/db/client";
 import type { AgentProfile } from "@/lib/generated/prisma/client";
-import { notFound } from "@/lib/api/errors";
+import { notFound } from "@/lib/platform/errors";
 import type { agentResponse, createAgentBody, updateAgentBody } from "@/lib/agents/schemas";
 
 // Agent profiles of a workspace. At most one is the default: setting one clears the others in the

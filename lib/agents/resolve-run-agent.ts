@@ -1,8 +1,8 @@
 import type { Tx } from "@/lib/db/client";
-import { notFound } from "@/lib/api/errors";
+import { notFound } from "@/lib/platform/errors";
 import type { AgentKind } from "@/lib/agents/schemas";
 import { agentPresets } from "@/lib/agents/presets";
-import { agentCommand } from "@/lib/runner/config";
+import { agentCommand } from "@/lib/platform/runner-config";
 
 // Which agent a run uses, decided when it starts and kept on the execution (agent_profile), so a
 // profile changed or deleted later does not change a run already queued: the named profile, else

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { errorResponse } from "@/lib/api/handler";
-import { HttpError } from "@/lib/api/errors";
+import { HttpError } from "@/lib/platform/errors";
 
 describe("errorResponse, the one place errors become responses", () => {
   it("hides an unexpected error behind a 500 with the request id, and logs it with the stack", async () => {

@@ -4,7 +4,7 @@ import { connection, type Db } from "@/lib/db/client";
 import type { Sql } from "@/lib/db/sql";
 import { authenticate, authenticateAndRead, type Caller, type WorkspaceRead } from "@/lib/auth/authenticate";
 import type { MemberRole } from "@/lib/generated/prisma/enums";
-import { agentRefused, forbidden, HttpError, notFound, unauthorized } from "@/lib/api/errors";
+import { agentRefused, forbidden, HttpError, notFound, unauthorized } from "@/lib/platform/errors";
 import { parseJsonText, parseWith } from "@/lib/api/validation";
 import { DataDirInUseError } from "@/lib/db/pglite-lock";
 import { countSqlStatements } from "@/lib/db/sql-count";

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
-import { ValidationError } from "@/lib/api/errors";
-import { floatNumber, parseWith, queryBool, queryInt } from "@/lib/api/validation";
+import { ValidationError } from "@/lib/platform/errors";
+import { parseWith } from "@/lib/api/validation";
+import { floatNumber, queryBool, queryInt } from "@/lib/platform/schema-primitives";
 
 const entries = (schema: z.ZodType, input: unknown, source: "body" | "query" | "path" = "body") => {
   try {

@@ -1,20 +1,11 @@
 import { z } from "zod";
-import { ValidationError, type ValidationEntry } from "@/lib/api/errors";
+import { ValidationError, type ValidationEntry } from "@/lib/platform/errors";
+import { FLOAT_MESSAGE } from "@/lib/platform/schema-primitives";
 
 // Clients of the original service parse FastAPI/Pydantic v2 validation bodies, so zod's issues are
 // translated into Pydantic's `type`, `msg` and `ctx` for the cases a client can actually hit.
 
 export type Source = "body" | "query" | "path";
-
-const FLOAT_MESSAGE = "Input should be a valid number";
-
-/** The largest value of a PostgreSQL `integer` column (and of an integer query value used in SQL). */
-export const INT32_MAX = 2_147_483_647;
-
-/** A JSON number that may have a fractional part (everything else numeric here is an integer). */
-export function floatNumber() {
-  return z.number({ error: FLOAT_MESSAGE });
-}
 
 export function parseWith<T extends z.ZodType>(schema: T, input: unknown, source: Source): z.output<T> {
   const result = schema.safeParse(input, { reportInput: true });
@@ -149,22 +140,6 @@ export function parseJsonText(text: string): unknown {
       { type: "json_invalid", loc: ["body", position], msg: "JSON decode error", input: {}, ctx: { error: message } },
     ]);
   }
-}
-
-// Query strings and path segments are text; these accept the text forms FastAPI accepts and leave
-// anything else as text, so the error names the right Pydantic type (int_parsing, bool_parsing).
-export function queryInt<T extends z.ZodType = z.ZodInt>(inner: T = z.int() as unknown as T) {
-  return z.preprocess((value) => (typeof value === "string" && /^\s*[-+]?\d+\s*$/.test(value) ? Number(value) : value), inner);
-}
-
-export function queryBool<T extends z.ZodType = z.ZodBoolean>(inner: T = z.boolean() as unknown as T) {
-  return z.preprocess((value) => {
-    if (typeof value !== "string") return value;
-    const text = value.trim().toLowerCase();
-    if (["true", "1", "yes", "on", "t", "y"].includes(text)) return true;
-    if (["false", "0", "no", "off", "f", "n"].includes(text)) return false;
-    return value;
-  }, inner);
 }
 
 function describeChoices(values: readonly unknown[]): string {

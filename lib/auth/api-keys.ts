@@ -1,6 +1,6 @@
 import type { Db } from "@/lib/db/client";
 import type { AuthToken } from "@/lib/generated/prisma/client";
-import { notFound } from "@/lib/api/errors";
+import { notFound } from "@/lib/platform/errors";
 import { daysFromNow, hashSecret, newSecret } from "@/lib/auth/tokens";
 
 export async function createApiKey(db: Db, userId: string, name: string, expiresInDays?: number | null) {

@@ -2,9 +2,9 @@ import { getToken } from "next-auth/jwt";
 import type { NextRequest } from "next/server";
 import { statement, type Sql, type Statement } from "@/lib/db/sql";
 import type { MemberRole, TokenKind } from "@/lib/generated/prisma/enums";
-import { forbidden, unauthorized } from "@/lib/api/errors";
+import { forbidden, unauthorized } from "@/lib/platform/errors";
 import { hashSecret } from "@/lib/auth/tokens";
-import { authSecret } from "@/lib/auth/secret";
+import { authSecret } from "@/lib/crypto/auth-secret";
 
 export interface Caller {
   userId: string;

@@ -1,10 +1,10 @@
 import crypto from "node:crypto";
 import { RateLimiterRes } from "rate-limiter-flexible";
 import type { Db } from "@/lib/db/client";
-import { HttpError } from "@/lib/api/errors";
+import { HttpError } from "@/lib/platform/errors";
 import { passwordLoginEnabled } from "@/lib/config";
 import { loginLimiters, type LoginLimiter } from "@/lib/auth/login-limiters";
-import { authSecret } from "@/lib/auth/secret";
+import { authSecret } from "@/lib/crypto/auth-secret";
 import { timingDummyHash, verifyPassword } from "@/lib/auth/password";
 
 // Login limits (docs/api.md, "Login limits"). Two counters, both taken BEFORE the password is checked

@@ -2,7 +2,7 @@ import { getServerSession } from "next-auth";
 import { redirect } from "next/navigation";
 import { authOptions } from "@/lib/auth/next-auth-options";
 import { getDb } from "@/lib/db/client";
-import { needsSetup } from "@/lib/users/needs-setup";
+import { needsSetup } from "@/lib/auth/needs-setup";
 import { passwordLoginEnabled } from "@/lib/config";
 
 /** For server-rendered pages: the signed-in person, or a redirect to setup or sign-in. */

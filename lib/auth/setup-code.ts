@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
-import { forbidden } from "@/lib/api/errors";
-import { authSecret } from "@/lib/auth/secret";
+import { forbidden } from "@/lib/platform/errors";
+import { authSecret } from "@/lib/crypto/auth-secret";
 import { isLoopback } from "@/lib/auth/client-address";
 
 // Until the first administrator exists, whoever reaches the server first could become it. From

@@ -1,5 +1,5 @@
 import net from "node:net";
-import { forbidden, HttpError } from "@/lib/api/errors";
+import { forbidden, HttpError } from "@/lib/platform/errors";
 import { publicUrl } from "@/lib/config";
 
 // POST /api/setup creates the first administrator, so a web page open in the operator's browser

@@ -3,7 +3,7 @@ import type { Db } from "@/lib/db/client";
 import type { OidcConfig } from "@/lib/config";
 import { passwordLoginEnabled } from "@/lib/config";
 import { createBrowserSession } from "@/lib/auth/browser-session";
-import { needsSetup } from "@/lib/users/needs-setup";
+import { needsSetup } from "@/lib/auth/needs-setup";
 
 /** What the provider said about the person (ID token claims merged with the userinfo answer). */
 export interface OidcClaims {

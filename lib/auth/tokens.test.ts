@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openOwnDatabase } from "@/tests/helpers/db";
 import { authenticate } from "@/lib/auth/authenticate";
-import { HttpError } from "@/lib/api/errors";
+import { HttpError } from "@/lib/platform/errors";
 import { issueLoginTokens, rotateRefreshToken } from "@/lib/auth/tokens";
 import { createApiKey } from "@/lib/auth/api-keys";
 

@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import type { Db } from "@/lib/db/client";
 import type { TokenKind } from "@/lib/generated/prisma/enums";
 import { accessTokenExpireDays, refreshTokenExpireDays } from "@/lib/config";
-import { unauthorized } from "@/lib/api/errors";
+import { unauthorized } from "@/lib/platform/errors";
 
 // Secrets are random 32-byte strings with a readable prefix (so a leaked one is recognisable);
 // only their SHA-256 is stored. SHA-256 suffices: unlike passwords they cannot be guessed.

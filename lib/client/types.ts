@@ -9,7 +9,7 @@ import type {
   githubSettings,
   installationRepositoriesResponse,
   installResponse,
-} from "@/lib/codehost/schemas";
+} from "@/lib/github/connection/schemas";
 import type { createProjectBody, projectResponse } from "@/lib/projects/schemas";
 import type { questionResponse } from "@/lib/questions/schemas";
 import type { reactionStateResponse } from "@/lib/reactions/schemas";

@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { authSecret } from "@/lib/auth/secret";
+import { authSecret } from "@/lib/crypto/auth-secret";
 
 // Secrets the server must read back (webhook signing secrets, a repository's access token or deploy
 // key) are stored sealed: AES-256-GCM under a key derived with HKDF-SHA256 from the auth secret.

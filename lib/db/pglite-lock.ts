@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import { isAlive, processStartedAt } from "@/lib/server/processes";
+import { isAlive, processStartedAt } from "@/lib/platform/processes";
 
 // Two processes on one PGlite directory silently lose each other's writes, so a process claims the
 // directory with a lock file naming itself and refuses to open one that a running process holds.

@@ -1,4 +1,4 @@
-import { notFound, ValidationError } from "@/lib/api/errors";
+import { notFound, ValidationError } from "@/lib/platform/errors";
 import { getSql, type Db, type Tx } from "@/lib/db/client";
 import { describeTask, type TaskRef } from "@/lib/dependencies/task-refs";
 import { recordEvents } from "@/lib/events/record-events";

@@ -1,4 +1,4 @@
-import { notFound } from "@/lib/api/errors";
+import { notFound } from "@/lib/platform/errors";
 import type { Db } from "@/lib/db/client";
 import type { DependencyTask } from "@/lib/dependencies/schemas";
 

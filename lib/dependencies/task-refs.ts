@@ -1,5 +1,5 @@
 import type { Tx } from "@/lib/db/client";
-import { HttpError } from "@/lib/api/errors";
+import { HttpError } from "@/lib/platform/errors";
 import type { DependencyTask } from "@/lib/dependencies/schemas";
 import type { ColumnKey } from "@/lib/tasks/columns";
 

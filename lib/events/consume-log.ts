@@ -87,8 +87,14 @@ export interface NextEvent {
   event: { id: string; type: string; json: string } | null;
 }
 
+/** Only events whose `data.<field>` (as text) is one of `values`: skipped in SQL, never handed over. */
+export interface DataMatch {
+  field: string;
+  values: readonly string[];
+}
+
 /**
- * The next event after `cursor` whose type is one of `types` (null: any), with the head and the
+ * The next event after `cursor` whose type is one of `types` (null: any) and whose data matches `match`, with the head and the
  * retention mark read in the same snapshot, so "nothing after the cursor" and "the cursor is behind
  * retention" are exact.
  */
@@ -97,10 +103,11 @@ export async function nextEventAfter(
   workspaceId: string,
   cursor: string,
   types: readonly string[] | null,
+  match?: DataMatch,
 ): Promise<NextEvent> {
   const [row] = await tx.$queryRawUnsafe<
     { head: string; pruned_through: string; id: string | null; type: string | null; json: string | null }[]
-  >(NEXT_EVENT, workspaceId, cursor, types === null, types ?? []);
+  >(NEXT_EVENT, workspaceId, cursor, types === null, types ?? [], match?.field ?? null, match?.values ?? []);
   return {
     head: row.head,
     prunedThrough: row.pruned_through,
@@ -108,7 +115,7 @@ export async function nextEventAfter(
   };
 }
 
-// $1 workspace, $2 cursor, $3 all types, $4 the types.
+// $1 workspace, $2 cursor, $3 all types, $4 the types, $5 a data field to match (null: none), $6 its values.
 const NEXT_EVENT = `SELECT COALESCE(h.last_id, 0)::text AS head, COALESCE(h.pruned_through, 0)::text AS pruned_through, e.id, e.type, e.json
 FROM (SELECT $1::text AS workspace_id) w
 LEFT JOIN workspace_event_heads h ON h.workspace_id = w.workspace_id
@@ -116,6 +123,7 @@ LEFT JOIN LATERAL (
   SELECT x.id::text AS id, x.type, ${eventJsonSql("x")} AS json
   FROM workspace_events x
   WHERE x.workspace_id = w.workspace_id AND x.id > $2::bigint AND ($3::boolean OR x.type = ANY($4::text[]))
+    AND ($5::text IS NULL OR x.data->>$5::text = ANY($6::text[]))
   ORDER BY x.id
   LIMIT 1
 ) e ON true`;

@@ -2,7 +2,7 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import { currentActor } from "@/lib/events/actor";
 import type { EventType } from "@/lib/events/event-types";
 import { noteRecorded } from "@/lib/events/recorded-events";
-import { taskJsonSql } from "@/lib/tasks/load-tasks";
+import { taskJsonSql } from "@/lib/db/task-json-sql";
 
 // The outbox: a change's events are written to the workspace event log inside the change's own
 // transaction, so they commit (or roll back) with it; a crash after commit loses nothing. A

@@ -1,4 +1,4 @@
-import { HttpError } from "@/lib/api/errors";
+import { HttpError } from "@/lib/platform/errors";
 import { eventStreamsPerUser } from "@/lib/config";
 
 // Each open event stream holds a timer, a wake-up listener and, on PostgreSQL, a share of the pool

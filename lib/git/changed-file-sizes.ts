@@ -3,7 +3,7 @@ import { gitEnvironment } from "@/lib/git/git-environment";
 import { rangeRaw } from "@/lib/git/task-worktree";
 
 // How many bytes each changed file of a range weighs, before asking git for any patch: the diff
-// route budgets bytes with it (lib/worktrees/task-diff.ts). Blob sizes come from the object
+// route budgets bytes with it (lib/git/worktree/task-diff.ts). Blob sizes come from the object
 // database (`git cat-file --batch-check`), which reads headers, never contents: a 500 MB file
 // costs what a 5 byte one does.
 

@@ -10,7 +10,7 @@ import { dataDir } from "@/lib/config";
 // directory of the server's, no system or global configuration, no credential helper, no redirects
 // (a redirect's target was never checked by the address guard), and ssh with no configuration file,
 // no agent and no identity but the one a workspace stores. The only credentials are those a remote
-// adds (lib/repositories/reach-remote.ts, lib/github/git-remote.ts): as git configuration entries in
+// adds (lib/git/remote/reach-remote.ts, lib/git/remote/github-remote.ts): as git configuration entries in
 // the environment (GIT_CONFIG_COUNT/KEY/VALUE), never in a URL or in argv, which `ps` shows.
 
 const KEEP = ["PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR"];

@@ -21,10 +21,10 @@ import {
   syncClone,
   taskBranchName,
 } from "@/lib/git/task-worktree";
-import { pushRef } from "@/lib/github-sync/task-branch-git";
+import { pushRef } from "@/lib/git/task-branch-git";
 import { changedFileSizes } from "@/lib/git/changed-file-sizes";
 import { filesWithMarkers } from "@/lib/git/conflict-markers";
-import { parseNumstat, parseUnifiedDiff } from "@/lib/worktrees/task-diff";
+import { parseNumstat, parseUnifiedDiff } from "@/lib/git/worktree/task-diff";
 
 // Against real git: a bare repository on disk is the remote, as a hosted one would be.
 

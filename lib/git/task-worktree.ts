@@ -9,7 +9,7 @@ import { filesWithMarkers } from "@/lib/git/conflict-markers";
 // working tree of its own) holds the remote-tracking branches; each task gets a worktree of its own
 // on its own branch, so two tasks never share files. Every command runs in the environment of
 // lib/git/git-environment.ts: never the server user's own credentials; a remote's credentials come
-// only with its RemoteEnv (lib/repositories/git-remote-for.ts).
+// only with its RemoteEnv (lib/git/remote/git-remote-for.ts).
 
 /** Who commits the agent's work; the agent's own commits keep their authors. */
 const COMMITTER = ["user.name=Taskboard", "user.email=taskboard@localhost", "commit.gpgsign=false"];

@@ -1,7 +1,7 @@
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ErrorCode, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
-import { notFound } from "@/lib/api/errors";
+import { notFound } from "@/lib/platform/errors";
 import { errorResponse, refuseAgentFields, type AgentRules } from "@/lib/api/handler";
 import { listProjects } from "@/lib/projects/projects";
 import { createQuestion, getQuestion } from "@/lib/questions/questions";

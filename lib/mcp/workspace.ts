@@ -1,6 +1,6 @@
 import type { Db } from "@/lib/db/client";
 import type { Sql } from "@/lib/db/sql";
-import { ValidationError } from "@/lib/api/errors";
+import { ValidationError } from "@/lib/platform/errors";
 import { membershipOf } from "@/lib/api/handler";
 import { authenticateAndRead, type Caller, type WorkspaceRead } from "@/lib/auth/authenticate";
 

@@ -5,7 +5,7 @@ import net from "node:net";
 // webhook deliveries (docs/webhooks.md) and the workspace repository's remote (docs/agents.md). A
 // URL's host is resolved at use time and every address it resolves to is checked; the connection
 // then goes to the checked address itself (a pinned lookup in lib/webhooks/send-delivery.ts, git's
-// http.curloptResolve or ssh's HostName in lib/repositories/reach-remote.ts), so a DNS answer that
+// http.curloptResolve or ssh's HostName in lib/git/remote/reach-remote.ts), so a DNS answer that
 // changes between the check and the connection (rebinding) cannot redirect it.
 //
 // node:net's BlockList, maintained with Node itself, holds the ranges. IPv6 forms that embed an

@@ -20,7 +20,7 @@ import { reactionOperations } from "@/lib/openapi/operations/reactions";
 import { paginatedTasksResponse, taskResponse, taskRunResponse } from "@/lib/tasks/schemas";
 import { execution } from "@/lib/runs/schemas";
 import { workspaceEvent } from "@/lib/events/schemas";
-import { codehostStatus } from "@/lib/codehost/schemas";
+import { codehostStatus } from "@/lib/github/connection/schemas";
 import { projectResponse } from "@/lib/projects/schemas";
 import { questionResponse } from "@/lib/questions/schemas";
 import { scheduleDetailResponse, scheduleResponse } from "@/lib/schedules/schemas";

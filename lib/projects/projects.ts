@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { Db } from "@/lib/db/client";
 import type { Project } from "@/lib/generated/prisma/client";
-import { notFound } from "@/lib/api/errors";
+import { notFound } from "@/lib/platform/errors";
 import type { createProjectBody, listProjectsQuery, projectResponse, updateProjectBody } from "@/lib/projects/schemas";
 
 export async function createProject(db: Db, workspaceId: string, input: z.output<typeof createProjectBody>) {

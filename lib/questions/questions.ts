@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { Db } from "@/lib/db/client";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { agentRefused, conflict, forbidden, notFound, ValidationError } from "@/lib/api/errors";
+import { agentRefused, conflict, forbidden, notFound, ValidationError } from "@/lib/platform/errors";
 import { chosenOption, type PermissionOption } from "@/lib/questions/permission-question";
 import { recordEvents } from "@/lib/events/record-events";
 import type { createQuestionBody, listQuestionsQuery } from "@/lib/questions/schemas";

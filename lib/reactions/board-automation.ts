@@ -32,6 +32,7 @@ export const boardAutomation: Reaction = {
   name: "board-automation",
   description: "Moves a task to In progress when a run starts on it, and to In review when a run succeeds with changes.",
   types: ["execution.updated"],
+  match: { field: "status", values: [RUN_STATUS.queued, RUN_STATUS.succeeded] },
   async handle(db, event) {
     const step = await stepFor(db, event as WorkspaceEvent<ExecutionData>);
     if (!step || !event.task_id) return;

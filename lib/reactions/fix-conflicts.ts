@@ -1,5 +1,5 @@
 import type { WorkspaceEvent } from "@/lib/events/event-types";
-import { startAutoFixConflicts } from "@/lib/github-sync/start-automatic-run";
+import { startAutoFixConflicts } from "@/lib/github/sync/start-automatic-run";
 import type { Reaction } from "@/lib/reactions/reaction";
 
 type TaskData = { id: string; has_merge_conflict?: boolean };
@@ -13,6 +13,7 @@ export const fixConflicts: Reaction = {
   name: "fix-conflicts",
   description: "Starts a conflict-fixing run when a task's open pull request has a merge conflict (auto_fix_conflicts).",
   types: ["task.updated"],
+  match: { field: "has_merge_conflict", values: ["true"] },
   async handle(db, event) {
     const { data, task_id: taskId } = event as WorkspaceEvent<TaskData>;
     if (!taskId || data.has_merge_conflict !== true) return;

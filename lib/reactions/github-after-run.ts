@@ -1,5 +1,5 @@
 import type { WorkspaceEvent } from "@/lib/events/event-types";
-import { followSuccessfulRun } from "@/lib/github-sync/after-run";
+import { followSuccessfulRun } from "@/lib/github/sync/after-run";
 import { previousEventData } from "@/lib/reactions/previous-event";
 import type { Reaction } from "@/lib/reactions/reaction";
 import { RUN_STATUS, type RunStatus } from "@/lib/runs/statuses";
@@ -11,6 +11,7 @@ export const githubAfterRun: Reaction = {
   name: "github-after-run",
   description: "After a successful run, pushes its commits to the task's open pull request, or opens one (auto_open_pull_request).",
   types: ["execution.updated"],
+  match: { field: "status", values: [RUN_STATUS.succeeded] },
   async handle(db, event) {
     const { data, task_id: taskId } = event as WorkspaceEvent<ExecutionData>;
     if (data.status !== RUN_STATUS.succeeded || !taskId) return;

@@ -1,7 +1,9 @@
 import { EventEmitter } from "node:events";
 
-// In-process signal that a reaction moved a workspace's cursor, so a request waiting for its
-// reactions (lib/reactions/wait-for-reactions.ts) looks again at once instead of at its next poll.
+// In-process signals between a request waiting for its reactions (lib/reactions/wait-for-reactions.ts)
+// and this process's reactions worker: the request nudges the worker at once (instead of waiting for
+// the commit's notification to come back from the database), and the worker tells the request when
+// it moved a workspace's cursor (instead of the request's next poll).
 // On globalThis: Next bundles instrumentation (the worker) and each route (the waiter) separately.
 
 const state = globalThis as typeof globalThis & { __taskboardReactions?: EventEmitter };
@@ -21,4 +23,15 @@ export function reactionProgressed(workspaceId: string) {
 export function onReactionProgress(workspaceId: string, listener: () => void): () => void {
   bus().on(workspaceId, listener);
   return () => bus().off(workspaceId, listener);
+}
+
+const NUDGE = "nudge";
+
+export function nudgeReactions() {
+  bus().emit(NUDGE);
+}
+
+export function onReactionsNudge(listener: () => void): () => void {
+  bus().on(NUDGE, listener);
+  return () => bus().off(NUDGE, listener);
 }

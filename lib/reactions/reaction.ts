@@ -1,4 +1,5 @@
 import type { Db } from "@/lib/db/client";
+import type { DataMatch } from "@/lib/events/consume-log";
 import type { EventType, WorkspaceEvent } from "@/lib/events/event-types";
 
 // A reaction: what the board does because a change was committed (docs/architecture.md,
@@ -14,5 +15,7 @@ export interface Reaction {
   description: string;
   /** The event types it reads; its cursor passes over every other event without calling it. */
   types: readonly EventType[];
+  /** Narrower still, in SQL: a busy run's many log events pass without a call. */
+  match?: DataMatch;
   handle: (db: Db, event: WorkspaceEvent) => Promise<void>;
 }

@@ -1,10 +1,10 @@
 import crypto from "node:crypto";
-import { HttpError } from "@/lib/api/errors";
+import { HttpError } from "@/lib/platform/errors";
 import type { Db } from "@/lib/db/client";
 import { backoffMs, nextEventAfter, startLogConsumer } from "@/lib/events/consume-log";
 import type { WorkspaceEvent } from "@/lib/events/event-types";
 import { reactionMaxAttempts, reactionRetryBaseMs, reactionRetryMaxDelayMs } from "@/lib/reactions/config";
-import { reactionProgressed } from "@/lib/reactions/progress";
+import { onReactionsNudge, reactionProgressed } from "@/lib/reactions/progress";
 import type { Reaction } from "@/lib/reactions/reaction";
 import { reactionNamed, REACTIONS } from "@/lib/reactions/reactions";
 
@@ -42,6 +42,7 @@ export async function startReactions(db: Db, kind: "pglite" | "postgresql"): Pro
     lanes: () => LANES,
     workOnce: () => workOnOneCursor(db),
     msUntilNextAttempt: () => msUntilNextAttempt(db),
+    onNudge: onReactionsNudge,
   });
 }
 
@@ -93,7 +94,7 @@ export async function workOnOneCursor(db: Db): Promise<boolean> {
 
 /** Handles the next event after `cursor`; the new cursor, or null when the batch should stop. */
 async function stepOnce(db: Db, reaction: Reaction, workspaceId: string, cursor: string, attempts: number, token: string) {
-  const next = await nextEventAfter(db, workspaceId, cursor, reaction.types);
+  const next = await nextEventAfter(db, workspaceId, cursor, reaction.types, reaction.match);
   if (BigInt(cursor) < BigInt(next.prunedThrough)) {
     const gap = `Not run for the events after #${cursor} up to #${next.prunedThrough}: the event log's retention deleted them first.`;
     await record(db, reaction.name, workspaceId, token, { cursor: next.prunedThrough, error: gap, eventId: null });

@@ -1,4 +1,4 @@
-import { HttpError } from "@/lib/api/errors";
+import { HttpError } from "@/lib/platform/errors";
 import { actingAs } from "@/lib/events/actor";
 import type { WorkspaceEvent } from "@/lib/events/event-types";
 import { previousEventData } from "@/lib/reactions/previous-event";
@@ -23,6 +23,7 @@ export const startUnblocked: Reaction = {
   name: "start-unblocked",
   description: "Starts the default agent on tasks whose last blocker is done (the workspace's auto_start_unblocked).",
   types: ["task.moved", "task.updated"],
+  match: { field: "status", values: [DONE] },
   async handle(db, event) {
     const { data, task_id: blockerId, workspace_id: workspaceId, actor } = event as WorkspaceEvent<TaskData>;
     const userId = actor.user_id;

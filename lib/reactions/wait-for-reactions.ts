@@ -1,6 +1,6 @@
 import type { Db } from "@/lib/db/client";
 import type { Recorded } from "@/lib/events/recorded-events";
-import { onReactionProgress } from "@/lib/reactions/progress";
+import { nudgeReactions, onReactionProgress } from "@/lib/reactions/progress";
 import { REACTIONS } from "@/lib/reactions/reactions";
 
 // A request whose change has reactions answers once they have run (a dependant started, the task
@@ -13,6 +13,7 @@ const POLL_MS = 50;
 
 export async function waitForReactions(db: Db, recorded: Map<string, Recorded>): Promise<void> {
   const deadline = Date.now() + WAIT_MS;
+  nudgeReactions();
   for (const [workspaceId, { lastId, types }] of recorded) {
     const names = REACTIONS.filter((reaction) => reaction.types.some((type) => types.has(type))).map((reaction) => reaction.name);
     if (names.length > 0) await waitFor(db, workspaceId, lastId, names, deadline);

@@ -4,7 +4,7 @@ import type { Execution } from "@/lib/generated/prisma/client";
 import type { AgentSnapshot } from "@/lib/agents/resolve-run-agent";
 import { agentPresets } from "@/lib/agents/presets";
 import type { RunUsage } from "@/lib/tasks/schemas";
-import { agentCommand } from "@/lib/runner/config";
+import { agentCommand } from "@/lib/platform/runner-config";
 import { recordEvents } from "@/lib/events/record-events";
 import { serializeTaskRun } from "@/lib/runs/serialize";
 

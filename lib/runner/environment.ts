@@ -1,7 +1,7 @@
 import type { Execution } from "@/lib/generated/prisma/client";
 import { SERVER_SECRET_NAME } from "@/lib/agents/schemas";
 import type { AgentSnapshot } from "@/lib/agents/resolve-run-agent";
-import { apiUrl } from "@/lib/runner/config";
+import { apiUrl } from "@/lib/platform/runner-config";
 
 // What an agent process sees. AGENT_COMMAND and the demo agent: the server's environment without
 // the server's own secrets (an agent CLI still gets its own keys, e.g. ANTHROPIC_API_KEY). A

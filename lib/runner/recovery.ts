@@ -5,8 +5,8 @@ import { recordEvents } from "@/lib/events/record-events";
 import { executionEvent, finishExecution } from "@/lib/runs/finish-execution";
 import { serializeTaskRun } from "@/lib/runs/serialize";
 import { RUN_STATUS, STARTED_RUN_STATUSES } from "@/lib/runs/statuses";
-import { killGraceMs, timeoutSeconds } from "@/lib/runner/config";
-import { isAlive, stopGroup } from "@/lib/server/processes";
+import { killGraceMs, timeoutSeconds } from "@/lib/platform/runner-config";
+import { isAlive, stopGroup } from "@/lib/platform/processes";
 
 export const INTERRUPTED = "interrupted by server restart";
 

@@ -21,14 +21,14 @@ import { appendLogEntries, type LogWriter } from "@/lib/runs/append-log-entries"
 import type { RunUsage } from "@/lib/tasks/schemas";
 import { LogSink } from "@/lib/runner/log-sink";
 import { agentOf, previousSession, recordRunModel, ReportText, UsageTally } from "@/lib/runner/acp-run";
-import { concludeWorkdir } from "@/lib/runner/conclude-workdir";
-import { prepareWorkdir } from "@/lib/runner/prepare-workdir";
-import { WorkdirError, type PreparedWorkdir, type WorkdirLog } from "@/lib/runs/workdir";
+import { concludeWorkdir } from "@/lib/git/workdir/conclude-workdir";
+import { prepareWorkdir } from "@/lib/git/workdir/prepare-workdir";
+import { WorkdirError, type PreparedWorkdir, type WorkdirLog } from "@/lib/git/workdir/workdir";
 import { agentEnvironment } from "@/lib/runner/environment";
 import { AgentNotInstalled, launchAgent, notInstalledMessage, type AgentLaunch } from "@/lib/agents/launch-agent";
 import { confineLaunch } from "@/lib/agents/confine-launch";
 import { sweepOrphans } from "@/lib/runner/recovery";
-import { killGroup, stopGroup } from "@/lib/server/processes";
+import { killGroup, stopGroup } from "@/lib/platform/processes";
 import {
   agentSessionsDir,
   apiUrl,
@@ -38,7 +38,7 @@ import {
   reportsDir,
   runnerPollMs,
   timeoutSeconds,
-} from "@/lib/runner/config";
+} from "@/lib/platform/runner-config";
 
 // The runner of one server process. It claims queued executions (FOR UPDATE SKIP LOCKED, so with
 // several instances on one PostgreSQL each is claimed once), prepares the task's working directory,

@@ -1,5 +1,5 @@
 import type { Db } from "@/lib/db/client";
-import { conflict, notFound } from "@/lib/api/errors";
+import { conflict, notFound } from "@/lib/platform/errors";
 import { finishExecution } from "@/lib/runs/finish-execution";
 import { runnerHandle } from "@/lib/runs/runner-handle";
 import type { LogEntry } from "@/lib/runs/schemas";

@@ -3,7 +3,7 @@ import path from "node:path";
 
 // What an agent is told. The conflict-fixing instructions live in one editable template file; what
 // follows it depends on the workspace: with a repository the server merges and lists the conflicted
-// files (lib/runs/fix-conflicts-flow.ts), without one the agent merges and pushes itself.
+// files (lib/git/workdir/fix-conflicts-flow.ts), without one the agent merges and pushes itself.
 
 interface TaskFacts {
   id: string;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { floatNumber, INT32_MAX, queryBool, queryInt } from "@/lib/api/validation";
+import { floatNumber, INT32_MAX, queryBool, queryInt } from "@/lib/platform/schema-primitives";
 import { runStatus, taskRunResponse } from "@/lib/tasks/schemas";
 
 export const taskParams = z.object({ id: z.string(), task_id: z.string() });

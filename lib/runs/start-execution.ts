@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import type { Db, Tx } from "@/lib/db/client";
-import { conflict, notFound } from "@/lib/api/errors";
+import { conflict, notFound } from "@/lib/platform/errors";
 import { hashSecret, newSecret } from "@/lib/auth/tokens";
 import { recordEvents, type NewEvent } from "@/lib/events/record-events";
 import { resolveRunAgent } from "@/lib/agents/resolve-run-agent";

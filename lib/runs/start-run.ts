@@ -1,5 +1,5 @@
 import type { Db } from "@/lib/db/client";
-import { conflict, notFound } from "@/lib/api/errors";
+import { conflict, notFound } from "@/lib/platform/errors";
 import type { z } from "zod";
 import { fixConflictsInstructions, taskInstructions, withReviewComments } from "@/lib/runs/instructions";
 import type { startRunBody } from "@/lib/runs/schemas";
@@ -8,7 +8,7 @@ import { startExecution } from "@/lib/runs/start-execution";
 import { runnerHandle } from "@/lib/runs/runner-handle";
 import { RUN_TRIGGER } from "@/lib/runs/statuses";
 import { refuseIfBlocked } from "@/lib/dependencies/task-refs";
-import { foreignBranchReason } from "@/lib/repositories/push-task-branch";
+import { foreignBranchReason } from "@/lib/repositories/foreign-branch";
 
 /** What a person, a script or an MCP client may say about a manual run: the HTTP body's own schema. */
 export type ManualRunInput = NonNullable<z.output<typeof startRunBody>>;
@@ -34,7 +34,7 @@ export async function startManualRun(db: Db, workspaceId: string, taskId: string
 
 /**
  * Runs the agent with the conflict-fixing template on a task whose pull request has a merge conflict.
- * With a workspace repository the server merges in git (lib/runs/fix-conflicts-flow.ts) into the
+ * With a workspace repository the server merges in git (lib/git/workdir/fix-conflicts-flow.ts) into the
  * task's own branch, which it never creates; without one the agent gets the pull request and does
  * the git work itself, as before repositories existed.
  */

@@ -1,12 +1,12 @@
 import type { Schedule } from "@/lib/generated/prisma/client";
-import { HttpError } from "@/lib/api/errors";
+import { HttpError } from "@/lib/platform/errors";
 import { BlockedError } from "@/lib/dependencies/task-refs";
 import type { Db, Tx } from "@/lib/db/client";
 import { RUN_TRIGGER } from "@/lib/runs/statuses";
-import { schedulerIntervalMs } from "@/lib/runner/config";
+import { schedulerIntervalMs } from "@/lib/platform/runner-config";
 import { announceFired, fireSchedule, type Fired } from "@/lib/schedules/fire-schedule";
 import { nextRun } from "@/lib/schedules/next-run";
-import { sweepWorktrees } from "@/lib/worktrees/sweep-worktrees";
+import { sweepWorktrees } from "@/lib/git/worktree/sweep-worktrees";
 
 // Fires due schedules. Every instance ticks; each due schedule is claimed with FOR UPDATE SKIP
 // LOCKED in its own transaction, which moves next_run_at on and fires the occurrence, so an
@@ -17,7 +17,7 @@ import { sweepWorktrees } from "@/lib/worktrees/sweep-worktrees";
 export function startScheduler(db: Db) {
   const tick = () => {
     void fireDueSchedules(db).catch((error) => console.error(`[taskboard] scheduler: ${(error as Error).message}`));
-    // Bounded per tick (lib/worktrees/sweep-worktrees.ts).
+    // Bounded per tick (lib/git/worktree/sweep-worktrees.ts).
     void sweepWorktrees(db).catch((error) => console.error(`[taskboard] worktree sweep: ${(error as Error).message}`));
   };
   const interval = setInterval(tick, schedulerIntervalMs());

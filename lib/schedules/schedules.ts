@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { Db } from "@/lib/db/client";
 import type { Schedule } from "@/lib/generated/prisma/client";
-import { conflict, notFound } from "@/lib/api/errors";
+import { conflict, notFound } from "@/lib/platform/errors";
 import { nextRun, nextRuns } from "@/lib/schedules/next-run";
 import type {
   createScheduleBody,

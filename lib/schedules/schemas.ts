@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { queryInt } from "@/lib/api/validation";
+import { queryInt } from "@/lib/platform/schema-primitives";
 import { workspaceParams } from "@/lib/workspaces/schemas";
 import { cronProblem, isTimeZone } from "@/lib/schedules/next-run";
 

@@ -1,8 +1,8 @@
 import { connection } from "@/lib/db/client";
 import { createFirstAdmin } from "@/lib/users/create-user";
-import { needsSetup } from "@/lib/users/needs-setup";
+import { needsSetup } from "@/lib/auth/needs-setup";
 import { setupCode } from "@/lib/auth/setup-code";
-import { HttpError } from "@/lib/api/errors";
+import { HttpError } from "@/lib/platform/errors";
 import { ensureDataDir, passwordLoginEnabled } from "@/lib/config";
 import { startEventPruning } from "@/lib/events/prune-events";
 import { startEventListener } from "@/lib/events/wake";

@@ -1,5 +1,5 @@
 import type { Db } from "@/lib/db/client";
-import { notFound } from "@/lib/api/errors";
+import { notFound } from "@/lib/platform/errors";
 import { recordEvents } from "@/lib/events/record-events";
 
 export async function deleteTask(db: Db, workspaceId: string, taskId: string) {

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { conflict, HttpError, notFound, ValidationError } from "@/lib/api/errors";
+import { conflict, HttpError, notFound, ValidationError } from "@/lib/platform/errors";
 import { recordEvents } from "@/lib/events/record-events";
 import { getSql, type Db, type Tx } from "@/lib/db/client";
 import { loadTask } from "@/lib/tasks/load-tasks";

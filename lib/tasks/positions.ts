@@ -1,5 +1,5 @@
 import type { Db, Tx } from "@/lib/db/client";
-import { conflict } from "@/lib/api/errors";
+import { conflict } from "@/lib/platform/errors";
 
 // Positions are floats ordering the tasks of one column; the UNIQUE (workspace_id, status, position)
 // index keeps two tasks off one spot. Every writer of a column's positions takes that column's

@@ -1,4 +1,4 @@
-import { notFound, ValidationError } from "@/lib/api/errors";
+import { notFound, ValidationError } from "@/lib/platform/errors";
 import type { Tx } from "@/lib/db/client";
 
 /**

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { floatNumber, INT32_MAX, queryInt } from "@/lib/api/validation";
+import { floatNumber, INT32_MAX, queryInt } from "@/lib/platform/schema-primitives";
 import { questionResponse } from "@/lib/questions/schemas";
 import { COLUMN_KEYS, PRIORITIES, SORT_FIELDS } from "@/lib/tasks/columns";
 import { RUN_STATUSES, RUN_TRIGGERS } from "@/lib/runs/statuses";

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { conflict, notFound } from "@/lib/api/errors";
+import { conflict, notFound } from "@/lib/platform/errors";
 import { recordEvents } from "@/lib/events/record-events";
 import { getSql, type Db } from "@/lib/db/client";
 import { loadTask } from "@/lib/tasks/load-tasks";
@@ -7,12 +7,12 @@ import { doneAtFor, endOfColumn, inColumnTransaction, lockColumn } from "@/lib/t
 import { checkProjectPhase } from "@/lib/tasks/project-phase";
 import type { updateTaskBody } from "@/lib/tasks/schemas";
 
-/** What GitHub reports about a task's pull request: set by webhooks (lib/github-sync), never by PATCH. */
+/** What GitHub reports about a task's pull request: set by webhooks (lib/github/sync), never by PATCH. */
 export type PullRequestFields = {
   pr_number?: number | null;
   pr_state?: "open" | "draft" | "merged" | "closed" | null;
   pr_head_sha?: string | null;
-  /** The PR's head branch when it is in the workspace's repository (lib/repositories/push-task-branch.ts). */
+  /** The PR's head branch when it is in the workspace's repository (lib/git/remote/push-task-branch.ts). */
   pr_head_branch?: string | null;
   checks?: "pending" | "success" | "failure" | null;
 };

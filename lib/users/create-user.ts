@@ -1,9 +1,9 @@
 import type { Db } from "@/lib/db/client";
 import type { User } from "@/lib/generated/prisma/client";
-import { conflict, HttpError } from "@/lib/api/errors";
+import { conflict, HttpError } from "@/lib/platform/errors";
 import { hashPassword } from "@/lib/auth/password";
 import { assertSetupCode } from "@/lib/auth/setup-code";
-import { needsSetup } from "@/lib/users/needs-setup";
+import { needsSetup } from "@/lib/auth/needs-setup";
 import { passwordLoginEnabled } from "@/lib/config";
 import { passwordLoginOff } from "@/lib/auth/login";
 

@@ -1,5 +1,5 @@
 import type { Db } from "@/lib/db/client";
-import { notFound } from "@/lib/api/errors";
+import { notFound } from "@/lib/platform/errors";
 import { serializeUser } from "@/lib/users/create-user";
 
 /** Every user, oldest first (admins only; the route checks). */

@@ -1,6 +1,6 @@
 import type { Db } from "@/lib/db/client";
 import type { Caller } from "@/lib/auth/authenticate";
-import { notFound } from "@/lib/api/errors";
+import { notFound } from "@/lib/platform/errors";
 import { hashPassword } from "@/lib/auth/password";
 import { serializeUser } from "@/lib/users/create-user";
 

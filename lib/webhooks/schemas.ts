@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { queryInt } from "@/lib/api/validation";
+import { queryInt } from "@/lib/platform/schema-primitives";
 import { EVENT_TYPES } from "@/lib/events/event-types";
 import { workspaceParams } from "@/lib/workspaces/schemas";
 import { ALL_EVENTS, DELIVERY_STATUSES } from "@/lib/webhooks/statuses";

@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import type { z } from "zod";
 import type { Db } from "@/lib/db/client";
 import type { Webhook } from "@/lib/generated/prisma/client";
-import { notFound } from "@/lib/api/errors";
+import { notFound } from "@/lib/platform/errors";
 import { seal, unseal } from "@/lib/crypto/seal";
 import { ALL_EVENTS } from "@/lib/webhooks/statuses";
 import { nudgeDeliveryWorker } from "@/lib/webhooks/nudge-worker";

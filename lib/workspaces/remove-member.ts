@@ -1,5 +1,5 @@
 import type { Db } from "@/lib/db/client";
-import { conflict, notFound } from "@/lib/api/errors";
+import { conflict, notFound } from "@/lib/platform/errors";
 
 /**
  * Removes a user from a workspace. The workspace's owner rows are locked first, so two owners

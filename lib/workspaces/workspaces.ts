@@ -1,7 +1,7 @@
 import type { Db } from "@/lib/db/client";
 import type { MemberRole, Workspace } from "@/lib/generated/prisma/client";
 import type { z } from "zod";
-import { conflict, notFound } from "@/lib/api/errors";
+import { conflict, notFound } from "@/lib/platform/errors";
 import type { updateWorkspaceBody } from "@/lib/workspaces/schemas";
 
 export async function createWorkspace(db: Db, ownerId: string, name: string) {

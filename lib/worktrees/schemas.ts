@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { queryInt } from "@/lib/api/validation";
+import { queryInt } from "@/lib/platform/schema-primitives";
 
 export const taskDiffQuery = z.object({
   context: queryInt(z.int().min(0).max(50)).default(3).describe("Unchanged lines shown around each change (git's --unified), 0–50."),

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signInstallState } from "@/lib/github/install-state";
+import { signInstallState } from "@/lib/github/client/install-state";
 import { engineServer, eventually, workspaceOn, type EngineServer, type Store, newStore } from "../helpers/engine";
-import { examplePayload, pullRequestPayload, sendWebhook, startFakeGithub, type FakeGithub } from "../fixtures/fake-github";
+import { startFakeGithub, type FakeGithub } from "../fixtures/fake-github/server";
+import { examplePayload, pullRequestPayload, sendWebhook } from "../fixtures/fake-github/webhooks";
 
 // Connect GitHub against a server whose GitHub is the fake: the App requests user authorization
 // during installation, so the callback carries a code; the fake trades it for a user token and

@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { inject } from "vitest";
+import { beforeAll, inject } from "vitest";
 import { ADMIN } from "../setup/global-server";
 
 // Small HTTP client for API tests: real requests to the real server.
@@ -74,4 +74,15 @@ export async function newWorkspace(token: string, name = uniqueName("ws")) {
 export function onlyError(body: { detail: { loc: unknown[]; type: string }[] }) {
   if (!Array.isArray(body?.detail) || body.detail.length !== 1) throw new Error(`expected one error: ${JSON.stringify(body)}`);
   return { loc: body.detail[0].loc, type: body.detail[0].type };
+}
+
+/** Before the file's tests: a fresh user (its owner) and a workspace of theirs; read the fields inside tests. */
+export function userWithWorkspace() {
+  const made = {} as { owner: Awaited<ReturnType<typeof newUser>>; token: string; ws: string };
+  beforeAll(async () => {
+    made.owner = await newUser();
+    made.token = made.owner.token;
+    made.ws = (await newWorkspace(made.token)).id;
+  });
+  return made;
 }

@@ -1,30 +1,118 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { cycles, describeCycle, importGraph, type Edge } from "@/tests/helpers/import-graph";
 
-// Dependencies between domains run one way: the runner (lib/runner) uses the runs API's modules
-// (statuses, finishing an execution, agent token naming, the runner handle); lib/runs never
-// imports lib/runner, so neither can be changed with the other half-loaded.
+// The layer table of docs/architecture.md, enforced. A file belongs to the longest entry that
+// prefixes its path; it may import its own layer and lower-numbered ones, never a higher one. On top
+// of the table: no file-level import cycle, and no two lib/ folders that import each other.
+
+const LAYERS: Record<number, string[]> = {
+  1: ["lib/platform", "lib/db", "lib/config.ts", "lib/crypto", "lib/net", "lib/generated"],
+  2: [
+    "lib/tasks",
+    "lib/runs",
+    "lib/questions",
+    "lib/projects",
+    "lib/dependencies",
+    "lib/schedules",
+    "lib/workspaces",
+    "lib/users",
+    "lib/auth",
+    "lib/agents",
+    "lib/repositories",
+    "lib/worktrees",
+    "lib/webhooks",
+    "lib/activity",
+    "lib/events",
+  ],
+  3: ["lib/github/client", "lib/github/connection", "lib/git"],
+  4: ["lib/github/sync", "lib/reactions", "lib/runner", "lib/scheduler", "lib/server", "lib/webhooks/deliver-webhooks.ts"],
+  5: ["lib/api", "lib/mcp", "lib/openapi", "lib/client", "app", "components"],
+};
+
+// Imports the table forbids that stay until a redesign; each says why.
+const EXCEPTIONS: (Edge & { reason: string })[] = [];
 
 const root = path.resolve(import.meta.dirname, "../..");
+const entries = Object.entries(LAYERS).flatMap(([layer, prefixes]) => prefixes.map((prefix) => ({ prefix, layer: Number(layer) })));
 
-function importsOf(dir: string): { file: string; from: string }[] {
-  return fs
-    .readdirSync(path.join(root, dir), { recursive: true, encoding: "utf8" })
-    .filter((file) => /\.tsx?$/.test(file))
-    .flatMap((file) => {
-      const text = fs.readFileSync(path.join(root, dir, file), "utf8");
-      return [...text.matchAll(/^import[^;]*?from "([^"]+)"/gms)].map((match) => ({ file: `${dir}/${file}`, from: match[1] }));
-    });
+function entryOf(file: string) {
+  const matching = entries.filter(({ prefix }) => file === prefix || file.startsWith(`${prefix}/`));
+  return matching.sort((a, b) => b.prefix.length - a.prefix.length)[0];
 }
 
+// Constants only (no zod, no database), shared with the browser: any folder may name them without
+// tying itself to the folder they sit in.
+const VOCABULARY = ["lib/events/event-types.ts", "lib/tasks/columns.ts", "lib/runs/statuses.ts"];
+
+/** The folder a file counts in for folder pairs: lib/<name>, or lib/github/<part> for GitHub's three parts. */
+function folderOf(file: string): string | null {
+  const parts = file.split("/");
+  if (parts[0] !== "lib" || parts.length < 3 || VOCABULARY.includes(file)) return null;
+  return parts[1] === "github" && parts.length > 3 ? parts.slice(0, 3).join("/") : parts.slice(0, 2).join("/");
+}
+
+const excused = new Set(EXCEPTIONS.map(({ from, to }) => `${from} → ${to}`));
+const allEdges = importGraph(root);
+const edges = allEdges.filter(({ from, to }) => !excused.has(`${from} → ${to}`));
+
 describe("module dependencies", () => {
-  it("lib/runs does not import lib/runner", () => {
-    expect(importsOf("lib/runs").filter(({ from }) => from.startsWith("@/lib/runner"))).toEqual([]);
+  it("finds a cycle and names it", () => {
+    const planted = [
+      { from: "a.ts", to: "b.ts" },
+      { from: "b.ts", to: "c.ts" },
+      { from: "c.ts", to: "a.ts" },
+      { from: "c.ts", to: "d.ts" },
+    ];
+    expect(cycles(planted)).toEqual([["a.ts", "b.ts", "c.ts"]]);
+    expect(describeCycle(["a.ts", "b.ts", "c.ts"], planted)).toBe("a.ts → b.ts → c.ts → a.ts");
   });
 
-  it("the runner reaches the runs API's shared modules", () => {
-    const used = new Set(importsOf("lib/runner").map(({ from }) => from));
-    for (const shared of ["@/lib/runs/statuses", "@/lib/runs/finish-execution", "@/lib/runs/runner-handle"]) expect(used).toContain(shared);
+  it("every source file has a layer", () => {
+    const files = new Set(allEdges.flatMap(({ from, to }) => [from, to]));
+    expect([...files].filter((file) => !entryOf(file))).toEqual([]);
+  });
+
+  it("no import goes to a higher layer", () => {
+    const against = edges
+      .filter(({ from, to }) => entryOf(from).layer < entryOf(to).layer)
+      .map(({ from, to }) => `${from} (layer ${entryOf(from).layer}) → ${to} (layer ${entryOf(to).layer})`);
+    expect(against).toEqual([]);
+  });
+
+  it("no file-level import cycle", () => {
+    expect(cycles(edges).map((component) => describeCycle(component, edges))).toEqual([]);
+  });
+
+  it("no two lib/ folders import each other", () => {
+    const byPair = new Map<string, string[]>();
+    for (const { from, to } of edges) {
+      const [a, b] = [folderOf(from), folderOf(to)];
+      if (a && b && a !== b) byPair.set(`${a} → ${b}`, [...(byPair.get(`${a} → ${b}`) ?? []), `${from} → ${to}`]);
+    }
+    const both = [...byPair.keys()]
+      .map((key) => key.split(" → "))
+      .filter(([a, b]) => a < b && byPair.has(`${b} → ${a}`))
+      .map(([a, b]) => [...byPair.get(`${a} → ${b}`)!, ...byPair.get(`${b} → ${a}`)!]);
+    expect(both).toEqual([]);
+  });
+
+  it("the exceptions are still needed", () => {
+    const present = new Set(allEdges.map(({ from, to }) => `${from} → ${to}`));
+    expect([...excused].filter((edge) => !present.has(edge))).toEqual([]);
+  });
+
+  it("docs/architecture.md's layer table is this one", () => {
+    const doc = fs.readFileSync(path.join(root, "docs/architecture.md"), "utf8");
+    const documented: Record<number, string[]> = {};
+    for (const [, layer, cell] of doc.matchAll(/^\| \*\*(\d)\. [^|]*\|[^|]*\| ([^|]*) \|/gm)) {
+      documented[Number(layer)] = [...cell.matchAll(/`([^`]+)`/g)].map(([, p]) => p.replace(/\/$/, ""));
+    }
+    expect(documented).toEqual(LAYERS);
+  });
+
+  it("lib/runs does not import lib/runner", () => {
+    expect(allEdges.filter(({ from, to }) => from.startsWith("lib/runs/") && to.startsWith("lib/runner/"))).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import { json, publicRoute } from "@/lib/api/handler";
 import { setupBody } from "@/lib/users/schemas";
 import { createFirstAdmin } from "@/lib/users/create-user";
-import { needsSetup } from "@/lib/users/needs-setup";
+import { needsSetup } from "@/lib/auth/needs-setup";
 import { clientAddress } from "@/lib/auth/client-address";
 import { setupCodeRequired } from "@/lib/auth/setup-code";
 import { assertSetupRequest } from "@/lib/auth/setup-request";

@@ -11,8 +11,8 @@ import {
   installationRepositoriesResponse,
   installResponse,
   webhookAnswer,
-} from "@/lib/codehost/schemas";
-import { openPullRequestBody } from "@/lib/github-sync/schemas";
+} from "@/lib/github/connection/schemas";
+import { openPullRequestBody } from "@/lib/github/sync/schemas";
 import { taskParams } from "@/lib/runs/schemas";
 import { taskResponse } from "@/lib/tasks/schemas";
 

@@ -1,6 +1,6 @@
 import NextAuth from "next-auth";
 import { authOptions } from "@/lib/auth/next-auth-options";
-import { asApiError } from "@/lib/api/errors";
+import { asApiError } from "@/lib/platform/errors";
 
 // next-auth's own endpoints (sign-in, session, CSRF, sign-out) for the browser. The API's static
 // routes beside this one (login, refresh, logout, me, api-keys) take precedence over this catch-all.

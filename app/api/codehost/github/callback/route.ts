@@ -1,6 +1,6 @@
 import { withUser } from "@/lib/api/handler";
-import { installCallbackQuery } from "@/lib/codehost/schemas";
-import { finishGithubInstall } from "@/lib/codehost/github-install";
+import { installCallbackQuery } from "@/lib/github/connection/schemas";
+import { finishGithubInstall } from "@/lib/github/connection/github-install";
 
 // The App's callback URL: with user authorization requested during installation, GitHub sends the
 // browser here after installing the App (installation_id, code, state), signed in to the board.

@@ -1,5 +1,5 @@
 import { json, withWorkspace } from "@/lib/api/handler";
-import { forbidden } from "@/lib/api/errors";
+import { forbidden } from "@/lib/platform/errors";
 import { workspaceParams } from "@/lib/workspaces/schemas";
 import { createAgentBody } from "@/lib/agents/schemas";
 import { createAgentProfile, listAgentProfiles } from "@/lib/agents/profiles";

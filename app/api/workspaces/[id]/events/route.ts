@@ -1,6 +1,6 @@
 import { withWorkspace } from "@/lib/api/handler";
 import { eventsQuery } from "@/lib/events/schemas";
-import { workspaceEventStream } from "@/lib/events/sse";
+import { workspaceEventStream } from "@/lib/api/sse";
 import { workspaceParams } from "@/lib/workspaces/schemas";
 
 // A long-lived response: never cached or prerendered.

@@ -1,7 +1,8 @@
 import { json, noContent, withWorkspace } from "@/lib/api/handler";
 import { workspaceParams } from "@/lib/workspaces/schemas";
 import { setRepositoryBody } from "@/lib/repositories/schemas";
-import { deleteRepository, getRepository, setRepository } from "@/lib/repositories/repository";
+import { deleteRepository, setRepository } from "@/lib/git/remote/connect-repository";
+import { getRepository } from "@/lib/repositories/repository";
 
 export const GET = withWorkspace({ params: workspaceParams }, async ({ db, workspace }) => json(await getRepository(db, workspace.id)));
 

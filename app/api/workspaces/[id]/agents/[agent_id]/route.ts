@@ -1,5 +1,5 @@
 import { json, noContent, withWorkspace } from "@/lib/api/handler";
-import { forbidden } from "@/lib/api/errors";
+import { forbidden } from "@/lib/platform/errors";
 import { agentParams, updateAgentBody } from "@/lib/agents/schemas";
 import { deleteAgentProfile, getAgentProfile, updateAgentProfile } from "@/lib/agents/profiles";
 

@@ -1,5 +1,5 @@
 import { json, noContent, withWorkspace } from "@/lib/api/handler";
-import { notFound } from "@/lib/api/errors";
+import { notFound } from "@/lib/platform/errors";
 import { deleteTask } from "@/lib/tasks/delete-task";
 import { loadTask } from "@/lib/tasks/load-tasks";
 import { PEOPLE_ONLY_TASK_FIELDS, taskParams, updateTaskBody } from "@/lib/tasks/schemas";

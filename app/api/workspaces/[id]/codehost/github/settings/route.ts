@@ -1,7 +1,7 @@
 import { json, withWorkspace } from "@/lib/api/handler";
 import { workspaceParams } from "@/lib/workspaces/schemas";
-import { githubSettingsPatch } from "@/lib/codehost/schemas";
-import { githubSettingsOf, updateGithubSettings } from "@/lib/codehost/github-settings";
+import { githubSettingsPatch } from "@/lib/github/connection/schemas";
+import { githubSettingsOf, updateGithubSettings } from "@/lib/github/connection/github-settings";
 
 export const GET = withWorkspace({ params: workspaceParams }, async ({ db, workspace }) => json(await githubSettingsOf(db, workspace.id)));
 

@@ -1,7 +1,7 @@
 import { json, withWorkspace } from "@/lib/api/handler";
-import { boardUrl } from "@/lib/github-sync/board-url";
-import { openTaskPullRequest } from "@/lib/github-sync/open-task-pull-request";
-import { openPullRequestBody } from "@/lib/github-sync/schemas";
+import { boardUrl } from "@/lib/github/sync/board-url";
+import { openTaskPullRequest } from "@/lib/github/sync/open-task-pull-request";
+import { openPullRequestBody } from "@/lib/github/sync/schemas";
 import { taskParams } from "@/lib/runs/schemas";
 
 // People open pull requests; an agent token may not (humansOnly): what leaves for GitHub is a person's call.

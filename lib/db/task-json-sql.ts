@@ -1,0 +1,52 @@
+import { agentSilenceSeconds } from "@/lib/config";
+
+// A task as the API writes it, in SQL: the one serializer of a task, shared by the board's reads
+// (lib/tasks/load-tasks.ts) and the event log's insert (lib/events/record-events.ts), which embeds
+// the task as its transaction left it. It sits below both so neither imports the other.
+
+/** SQL for one task's JSON (or NULL), for statements that embed it, such as the event log's insert. */
+export function taskJsonSql(workspaceIdExpr: string, taskIdExpr: string): string {
+  return `(SELECT ${TASK_JSON} FROM tasks t ${TASK_JOINS} WHERE t.workspace_id = ${workspaceIdExpr} AND t.id = ${taskIdExpr})`;
+}
+
+// ---------------------------------------------------------------- SQL
+
+// taskboard_iso: prisma/sql/functions/taskboard_iso.sql, the one definition of the format.
+const iso = (expr: string) => `taskboard_iso(${expr})`;
+
+// A running run's last word, so its card can say "no output for N min": one probe on
+// executions(task_id, status), and only for tasks whose run is running.
+const LATEST_RUN_ACTIVITY = `CASE WHEN e.latest_run_status = 'running' THEN (SELECT ${iso("COALESCE(x.last_activity_at, x.started_at)")}
+    FROM executions x WHERE x.task_id = t.id AND x.status = 'running' ORDER BY x.created_at DESC LIMIT 1) END AS latest_run_activity_at,
+  CASE WHEN e.latest_run_status = 'running' THEN ${agentSilenceSeconds()} END AS latest_run_silence_seconds`;
+
+// A task as TaskResponse. Aliases: `t` the task, `pr` its project, `e` its task_board_extras row
+// (from TASK_JOINS). That row holds the open questions' and the newest runs' JSON, written by
+// triggers (migration task_board_extras) in the records' own shape (lib/tasks/schemas.ts; the
+// strict-parse test tests/api/contracts.test.ts holds both to it); a question's task_title is
+// stored as null and set here, so renaming a task needs no write to it. The function that writes it
+// is prisma/sql/functions/task_board_extras_refresh.sql (docs/sql-functions.md).
+// row_to_json, not json_build_object: the latter writes `"key" : value, ` (three bytes more per field),
+// which was ~7% of a board response; the JSON is the same, field for field and in the same order.
+export const TASK_JSON = `(SELECT row_to_json(j) FROM (SELECT
+  t.id, t.workspace_id, t.number, t.branch, t.title, t.description,
+  t.status, t.position, t.priority, COALESCE(t.tags, '{}') AS tags,
+  t.pr_url, t.has_merge_conflict,
+  t.pr_number, t.pr_state, t.pr_head_sha, t.checks, t.project_id, t.phase,
+  t.blocked OR e.open_questions IS NOT NULL AS blocked,
+  pr.name AS project_name,
+  CASE WHEN t.phase BETWEEN 1 AND cardinality(pr.phases) THEN pr.phases[t.phase] END AS phase_name,
+  CASE WHEN e.open_questions IS NULL THEN '[]'::json
+    ELSE (SELECT json_agg(q.question::jsonb || jsonb_build_object('task_title', t.title) ORDER BY q.n)
+          FROM json_array_elements(e.open_questions) WITH ORDINALITY AS q(question, n)) END AS questions,
+  COALESCE(e.runs, '[]'::json) AS task_runs,
+  e.latest_run_status, e.latest_run_error, e.latest_run_trigger,
+  ${LATEST_RUN_ACTIVITY},
+  COALESCE(e.blocked_by, '{}') AS blocked_by, COALESCE(e.blocks, '{}') AS blocks, COALESCE(e.open_blockers, 0) AS open_blocker_count,
+  ${iso("t.created_at")} AS created_at, ${iso("t.updated_at")} AS updated_at, ${iso("t.done_at")} AS done_at) j)`;
+
+// One probe per task for everything beyond its own row: the three sub-selects per task that this
+// replaced were half of PostgreSQL's time for a page (docs/PERFORMANCE.md).
+export const TASK_JOINS = `
+  LEFT JOIN projects pr ON pr.id = t.project_id
+  LEFT JOIN task_board_extras e ON e.task_id = t.id`;

@@ -1,0 +1,47 @@
+import type { GithubApp } from "@/lib/github/client/app-client";
+import { repoFullName } from "@/lib/github/client/schemas";
+import { gitEnvironment } from "@/lib/git/git-environment";
+
+// How git clones from and pushes to the connected repository with an installation token, without the
+// token being stored. A URL with the token inside (https://x-access-token:<token>@host/o/r.git) would
+// be written into .git/config by `git clone` and show in `ps`; instead the remote URL stays plain and
+// the token travels in git's environment-only configuration (GIT_CONFIG_COUNT, git ≥ 2.31) as the
+// Basic credentials GitHub documents for installation tokens (user "x-access-token"), limited to the
+// GitHub host so a submodule elsewhere never receives it.
+
+export type GitRemoteAccess = {
+  /** The plain remote URL, safe to store (`git clone <url>`, `git remote add origin <url>`). */
+  url: string;
+  /** Add to the environment of each git command that talks to the remote; valid until `expiresAt`. */
+  env: Record<string, string>;
+  expiresAt: Date;
+};
+
+/**
+ * The remote of the connected repository with a token valid for at least the cache's margin (a fresh
+ * one once the cached token is that close to `expires_at`). `fresh` mints a new one regardless: after
+ * git was refused, because a token can be revoked or expire early.
+ */
+export async function gitRemoteAccess(
+  github: GithubApp,
+  installationId: number,
+  repo: string,
+  options: { fresh?: boolean } = {},
+): Promise<GitRemoteAccess> {
+  const { token, expiresAt } = await github.installationToken(installationId, options);
+  const web = github.settings.webUrl;
+  return { url: `${web}/${repoFullName.parse(repo)}.git`, env: gitAuthEnv(web, token), expiresAt };
+}
+
+/** git's own words when the remote refused the credentials (HTTP 401/403), as opposed to any other failure. */
+export function isGitAuthFailure(message: string): boolean {
+  return /Authentication failed|could not read Username|terminal prompts disabled|The requested URL returned error: 40[13]|HTTP 40[13]/i.test(
+    message,
+  );
+}
+
+function gitAuthEnv(webUrl: string, token: string): Record<string, string> {
+  const basic = Buffer.from(`x-access-token:${token}`).toString("base64");
+  // The server's own git environment (no ambient credentials, no prompt) plus this header.
+  return gitEnvironment({ config: [[`http.${webUrl}/.extraHeader`, `Authorization: Basic ${basic}`]] });
+}

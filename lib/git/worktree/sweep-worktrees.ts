@@ -1,0 +1,54 @@
+import fs from "node:fs";
+import type { Db } from "@/lib/db/client";
+import { removeWorktree } from "@/lib/git/task-worktree";
+import { repositoryCloneDir } from "@/lib/repositories/repository";
+import { agentSessionsDir } from "@/lib/platform/runner-config";
+
+// Worktrees must not eat the disk: the worktree of a task that is deleted, or done for longer than
+// its repository's worktree_retention_days, is removed (its branch stays, in the clone and on the
+// remote once pushed; a later run makes the worktree again from it). The scheduler calls this on
+// every tick; each pass removes at most SWEEP_BATCH worktrees, so a pass stays short.
+
+const SWEEP_BATCH = 10;
+
+let sweeping = false;
+
+/** Removes up to SWEEP_BATCH worktrees due for removal; returns how many (0 while a pass is still going). */
+export async function sweepWorktrees(db: Db): Promise<number> {
+  if (sweeping) return 0;
+  sweeping = true;
+  try {
+    return await sweepOnce(db);
+  } finally {
+    sweeping = false;
+  }
+}
+
+async function sweepOnce(db: Db): Promise<number> {
+  const due = await db.$queryRaw<{ task_id: string; workspace_id: string; path: string }[]>`
+    SELECT w.task_id, w.workspace_id, w.path FROM task_worktrees w
+    LEFT JOIN tasks t ON t.id = w.task_id
+    LEFT JOIN workspace_repositories r ON r.workspace_id = w.workspace_id
+    WHERE t.id IS NULL
+       OR (t.status = 'done' AND t.done_at IS NOT NULL
+           AND t.done_at <= now() - make_interval(days => COALESCE(r.worktree_retention_days, 0)))
+    ORDER BY w.used_at LIMIT ${SWEEP_BATCH}::int`;
+  for (const worktree of due) await forget(db, worktree);
+  return due.length;
+}
+
+/** Every worktree of the workspace (its repository was replaced or disconnected). */
+export async function removeWorkspaceWorktrees(db: Db, workspaceId: string): Promise<void> {
+  const rows = await db.taskWorktree.findMany({ where: { workspaceId }, select: { taskId: true, workspaceId: true, path: true } });
+  for (const row of rows) await forget(db, { task_id: row.taskId, workspace_id: row.workspaceId, path: row.path });
+}
+
+async function forget(db: Db, worktree: { task_id: string; workspace_id: string; path: string }) {
+  const cloneDir = repositoryCloneDir(worktree.workspace_id);
+  // Through git while the clone knows the worktree; plain removal when the clone is gone.
+  if (fs.existsSync(cloneDir)) await removeWorktree(cloneDir, worktree.path).catch(() => {});
+  fs.rmSync(worktree.path, { recursive: true, force: true });
+  // The agents' session files of the task go with its worktree (a later run starts a new session).
+  fs.rmSync(agentSessionsDir(worktree.workspace_id, worktree.task_id), { recursive: true, force: true });
+  await db.taskWorktree.deleteMany({ where: { taskId: worktree.task_id } });
+}

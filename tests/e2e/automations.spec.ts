@@ -1,0 +1,32 @@
+import { expect, test } from "@playwright/test";
+import { Api, column, openBoard, screenshot, signIn } from "./helpers";
+
+test("a blocker done starts its dependant's run, the card follows it, and Settings → Automations shows each reaction caught up", async ({
+  page,
+  request,
+}) => {
+  const api = await Api.asAdmin(request);
+  const ws = await api.workspace();
+  await api.call("PATCH", `/api/workspaces/${ws.id}`, { auto_start_unblocked: true });
+  const dependant = await api.task(ws.id, { title: "Ship the release", status: "todo" });
+  const blocker = await api.task(ws.id, { title: "Write the release notes", status: "in_progress" });
+  await api.call("POST", `/api/workspaces/${ws.id}/tasks/${dependant.id}/dependencies/${blocker.id}`);
+
+  await signIn(page, `/w/${ws.id}`);
+  await openBoard(page, ws.id);
+  // Another client finishes the blocker: start-unblocked starts the dependant's agent, and
+  // board-automation moves its card to In progress; the live board shows both.
+  await api.call("POST", `/api/workspaces/${ws.id}/tasks/${blocker.id}/move`, { column: "done" });
+  await expect(column(page, "In progress").getByRole("group", { name: "Ship the release" })).toBeVisible();
+  await screenshot(page, "automations-board");
+
+  await page.goto(`/w/${ws.id}/settings`);
+  const section = page.getByRole("region", { name: "Automations" });
+  const items = section.getByRole("list", { name: "Automations" }).getByRole("listitem");
+  await expect(items).toHaveCount(4);
+  for (const name of ["board-automation", "start-unblocked", "github-after-run", "fix-conflicts"]) {
+    await expect(items.filter({ hasText: name })).toContainText("up to date");
+  }
+  await section.scrollIntoViewIfNeeded();
+  await screenshot(page, "settings-automations");
+});

@@ -1,0 +1,44 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { afterAll } from "vitest";
+import type { client } from "./engine";
+
+// The MCP tests' client side (tests/api/mcp-*.test.ts): the SDK's own client against POST /api/mcp.
+
+export interface ToolResult {
+  isError?: boolean;
+  content: { type: string; text: string }[];
+}
+
+/** A connect(credential) for the server at url(); the clients it makes are closed after the file's tests. */
+export function mcpConnector(url: () => string) {
+  const clients: Client[] = [];
+  afterAll(async () => {
+    await Promise.allSettled(clients.map((client) => client.close()));
+  });
+  return async function connect(credential: string): Promise<Client> {
+    const client = new Client({ name: "taskboard-tests", version: "1.0.0" });
+    const transport = new StreamableHTTPClientTransport(new URL(`${url()}/api/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${credential}` } },
+    });
+    await client.connect(transport);
+    clients.push(client);
+    return client;
+  };
+}
+
+export async function tool(client: Client, name: string, args: Record<string, unknown>): Promise<ToolResult> {
+  return (await client.callTool({ name, arguments: args })) as unknown as ToolResult;
+}
+
+/** A tool's JSON answer; a tool error throws. */
+export function data(result: ToolResult) {
+  if (result.isError) throw new Error(`tool error: ${result.content[0]?.text}`);
+  return JSON.parse(result.content[0].text);
+}
+
+export async function newApiKey(call: ReturnType<typeof client>, bearer: string): Promise<{ id: string; key: string }> {
+  const created = await call("POST", "/api/auth/api-keys", { token: bearer, json: { name: `mcp-${Date.now()}` } });
+  if (created.status !== 201) throw new Error(`api key: ${created.status} ${JSON.stringify(created.body)}`);
+  return created.body;
+}
