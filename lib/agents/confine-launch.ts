@@ -1,4 +1,4 @@
-import { apiUrl } from "@/lib/runner/config";
+import { apiUrl } from "@/lib/platform/runner-config";
 import { presetById } from "@/lib/agents/presets";
 import type { AgentSnapshot } from "@/lib/agents/resolve-run-agent";
 import { AgentNotInstalled, notInstalledMessage, type AgentLaunch } from "@/lib/agents/launch-agent";
