@@ -52,6 +52,8 @@ export class CommandMissing extends Error {
 }
 
 const NET_DIR = "/run/taskboard-net";
+/** A sandbox's directory (private /tmp, sockets) is named after the process that made it, for sweepSandboxes. */
+const ROOT_PREFIX = "taskboard-sandbox-";
 const PROXY_PORT = 3128;
 
 // Inside: one socat per relayed port (TCP on 127.0.0.1 → the Unix socket of network.ts), waiting
@@ -74,7 +76,7 @@ export async function sandboxedCommand(request: SandboxRequest): Promise<Sandbox
     return { command: request.command, args: request.args, env: request.env, kind: "none", cleanup: async () => {} };
   }
   const program = resolveProgram(request.command, request.env.PATH);
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), "taskboard-sandbox-"));
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), `${ROOT_PREFIX}${process.pid}-`));
   let network: { close: () => Promise<void> } | null = null;
   const cleanup = async () => {
     await network?.close();
@@ -208,4 +210,26 @@ function resolveProgram(command: string, searchPath: string | undefined): string
 function isInside(child: string, parent: string): boolean {
   const relative = path.relative(path.resolve(parent), path.resolve(child));
   return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
+}
+
+/**
+ * Removes the directories of sandboxes whose server process is gone (killed before its runs' clean-up);
+ * called at start, after the orphaned agents were stopped. Other live servers' sandboxes are kept.
+ */
+export function sweepSandboxes() {
+  const pattern = new RegExp(`^${ROOT_PREFIX}(\\d+)-`);
+  for (const name of fs.readdirSync(os.tmpdir())) {
+    const pid = Number(pattern.exec(name)?.[1]);
+    if (!pid || pid === process.pid || alive(pid)) continue;
+    fs.rmSync(path.join(os.tmpdir(), name), { recursive: true, force: true });
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
 }
