@@ -1,9 +1,7 @@
-import { spawn } from "node:child_process";
-import { gitEnvironment } from "@/lib/git/git-environment";
-import { rangeRaw } from "@/lib/git/task-worktree";
+import { runGit } from "@/lib/git/run-git";
 
 // How many bytes each changed file of a range weighs, before asking git for any patch: the diff
-// route budgets bytes with it (lib/git/worktree/task-diff.ts). Blob sizes come from the object
+// diff budgets bytes with it (lib/git/branch-diff.ts). Blob sizes come from the object
 // database (`git cat-file --batch-check`), which reads headers, never contents: a 500 MB file
 // costs what a 5 byte one does.
 
@@ -54,30 +52,30 @@ export function parseRaw(output: string): RawEntry[] {
   return entries;
 }
 
+/** `git diff -M --raw -z`: each changed file's modes, blob ids and paths; reads no blob. */
+function rangeRaw(cloneDir: string, baseSha: string, headSha: string): Promise<string> {
+  return runGit({ cloneDir }, [
+    "diff",
+    "--no-color",
+    "--no-ext-diff",
+    "--no-textconv",
+    "-M",
+    "--raw",
+    "-z",
+    "--no-abbrev",
+    baseSha,
+    headSha,
+  ]);
+}
+
 /** Object id → size; ids git does not have (a submodule's commit) are left out. */
-function blobSizes(cloneDir: string, ids: string[]): Promise<Map<string, number>> {
-  if (ids.length === 0) return Promise.resolve(new Map());
-  return new Promise((resolve, reject) => {
-    const child = spawn("git", ["cat-file", "--batch-check=%(objectname) %(objectsize)"], {
-      cwd: cloneDir,
-      env: gitEnvironment() as NodeJS.ProcessEnv,
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    let out = "";
-    let err = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (err += chunk));
-    child.on("error", reject);
-    child.on("close", (code) => {
-      if (code !== 0) return reject(new Error(`git cat-file failed: ${err.trim() || `exit ${code}`}`));
-      const sizes = new Map<string, number>();
-      for (const line of out.split("\n")) {
-        const [id, size] = line.split(" ");
-        if (id && /^\d+$/.test(size ?? "")) sizes.set(id, Number(size));
-      }
-      resolve(sizes);
-    });
-    child.stdin.on("error", () => {}); // git exiting early shows in its exit code
-    child.stdin.end(ids.join("\n") + "\n");
-  });
+async function blobSizes(cloneDir: string, ids: string[]): Promise<Map<string, number>> {
+  if (ids.length === 0) return new Map();
+  const out = await runGit({ cloneDir }, ["cat-file", "--batch-check=%(objectname) %(objectsize)"], { input: ids.join("\n") + "\n" });
+  const sizes = new Map<string, number>();
+  for (const line of out.split("\n")) {
+    const [id, size] = line.split(" ");
+    if (id && /^\d+$/.test(size ?? "")) sizes.set(id, Number(size));
+  }
+  return sizes;
 }

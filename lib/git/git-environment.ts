@@ -9,9 +9,10 @@ import { dataDir } from "@/lib/config";
 // variables (PATH, locale, time zone, temp directory, proxies), with HOME pointing at an empty
 // directory of the server's, no system or global configuration, no credential helper, no redirects
 // (a redirect's target was never checked by the address guard), and ssh with no configuration file,
-// no agent and no identity but the one a workspace stores. The only credentials are those a remote
-// adds (lib/git/remote/reach-remote.ts, lib/git/remote/github-remote.ts): as git configuration entries in
-// the environment (GIT_CONFIG_COUNT/KEY/VALUE), never in a URL or in argv, which `ps` shows.
+// no agent and no identity but the one a workspace stores. No secret is ever in it: the only
+// credentials are those a remote adds (lib/git/remote/reach-remote.ts, lib/git/remote/github-remote.ts),
+// written to private files for one command and named on its command line (lib/git/remote-access.ts).
+// What is checked before git runs, and what its command line overrides: lib/git/worktree-guard.ts.
 
 const KEEP = ["PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR"];
 // Proxies are the administrator's network set-up; with one, the proxy resolves the host (see docs/SECURITY.md).
@@ -42,15 +43,6 @@ const BASE_CONFIG: [string, string][] = [
   ["http.followRedirects", "false"],
 ];
 
-export interface RemoteGitSetup {
-  /** git configuration entries for this remote (a pinned address, an Authorization header). */
-  config?: [string, string][];
-  /** The ssh command line for this remote (pin, known hosts, deploy key); SSH_BASE-derived. */
-  sshCommand?: string;
-  /** Other variables the ssh command needs (the deploy key, handed over in the environment). */
-  env?: Record<string, string>;
-}
-
 /** An empty directory for HOME: nothing the server user keeps in its own home is seen by git. */
 export function gitHome(): string {
   const home = path.join(dataDir(), "git-home");
@@ -58,47 +50,27 @@ export function gitHome(): string {
   return home;
 }
 
-/** The complete environment of one git command; with `remote`, that remote's entries added. */
-export function gitEnvironment(remote: RemoteGitSetup = {}): Record<string, string> {
+/** The complete environment of one git command (a remote's pin and credentials come on its command line: lib/git/remote-access.ts). */
+export function gitEnvironment(): Record<string, string> {
   const env: Record<string, string> = {};
   for (const name of [...KEEP, ...PROXIES]) {
     const value = process.env[name];
     if (value !== undefined) env[name] = value;
   }
   const home = gitHome();
-  const config = [...BASE_CONFIG, ...(remote.config ?? [])];
+  const config = BASE_CONFIG;
   Object.assign(env, {
     HOME: home,
     XDG_CONFIG_HOME: home,
     GIT_CONFIG_NOSYSTEM: "1",
     GIT_CONFIG_GLOBAL: "/dev/null",
     GIT_TERMINAL_PROMPT: "0",
-    GIT_SSH_COMMAND: remote.sshCommand ?? SSH_NO_IDENTITY,
+    GIT_SSH_COMMAND: SSH_NO_IDENTITY,
     GIT_CONFIG_COUNT: String(config.length),
-    ...remote.env,
   });
   config.forEach(([key, value], index) => {
     env[`GIT_CONFIG_KEY_${index}`] = key;
     env[`GIT_CONFIG_VALUE_${index}`] = value;
   });
   return env;
-}
-
-/**
- * simple-git's options for running with `env`: its environment guard removes every ambient GIT_*
- * variable and refuses explicit ones it is not told about, so the names of ours are listed, and the
- * checks for configuration it deems risky (config in the environment, an ssh command, an emptied
- * credential helper) are lifted for what this module itself set.
- */
-export function gitOptions(env: Record<string, string>) {
-  return {
-    allowEnvironment: Object.keys(env),
-    unsafe: {
-      allowUnsafeConfigEnvCount: true,
-      allowUnsafeConfigPaths: true,
-      allowUnsafeSshCommand: true,
-      allowUnsafeCredentialHelper: true,
-      allowUnsafeAskPass: true,
-    },
-  };
 }

@@ -1,15 +1,15 @@
 import fs from "node:fs";
 import path from "node:path";
-import { simpleGit, type SimpleGit } from "simple-git";
-import { gitEnvironment, gitOptions } from "@/lib/git/git-environment";
+import { GitRefused } from "@/lib/git/git-refused";
+import { runGit } from "@/lib/git/run-git";
 import type { GitRemote } from "@/lib/git/remote/git-remote-for";
 
 // The git a pull request needs from the server's clone of the workspace's repository (where agent
 // runs leave their branches, lib/git/task-worktree.ts): how far a task's branch is ahead of the base,
 // and the git half of pushing it (lib/git/remote/push-task-branch.ts decides what may be pushed).
-// Remote commands get the remote's URL and environment from gitRemoteFor; the token in that
-// environment reaches only this one git process (simple-git's guard lets exactly those variables
-// through), never the clone's configuration.
+// Remote commands get the remote's URL and access from gitRemoteFor; its token reaches only the one
+// git command, through a private file (lib/git/remote-access.ts), never the clone's configuration.
+// Every command runs checked and hardened (lib/git/run-git.ts).
 
 export type BranchState = { ref: string; ahead: number; local: boolean };
 
@@ -23,17 +23,15 @@ export function hasClone(cloneDir: string): boolean {
  * clone's own (an agent run's work, maybe not pushed yet) or, failing that, the remote's copy.
  */
 export async function branchState(cloneDir: string, remote: GitRemote, branch: string, base: string): Promise<BranchState | null> {
-  await git(cloneDir, remote)
-    .fetch([remote.url, `+refs/heads/${base}:refs/remotes/origin/${base}`, `+refs/heads/${branch}:refs/remotes/origin/${branch}`])
-    .catch(
-      // The branch may not exist on the remote yet: fetch the base alone.
-      () => git(cloneDir, remote).fetch([remote.url, `+refs/heads/${base}:refs/remotes/origin/${base}`]),
-    );
-  const repo = git(cloneDir);
-  const local = await hasRef(repo, `refs/heads/${branch}`);
+  const fetch = (refspecs: string[]) => git(cloneDir, ["fetch", "--quiet", "--", remote.url, ...refspecs], remote);
+  await fetch([`+refs/heads/${base}:refs/remotes/origin/${base}`, `+refs/heads/${branch}:refs/remotes/origin/${branch}`]).catch(
+    // The branch may not exist on the remote yet: fetch the base alone.
+    () => fetch([`+refs/heads/${base}:refs/remotes/origin/${base}`]),
+  );
+  const local = await hasRef(cloneDir, `refs/heads/${branch}`);
   const ref = local ? `refs/heads/${branch}` : `refs/remotes/origin/${branch}`;
-  if (!local && !(await hasRef(repo, ref))) return null;
-  const ahead = Number((await repo.raw(["rev-list", "--count", `refs/remotes/origin/${base}..${ref}`])).trim());
+  if (!local && !(await hasRef(cloneDir, ref))) return null;
+  const ahead = Number((await git(cloneDir, ["rev-list", "--count", `refs/remotes/origin/${base}..${ref}`])).trim());
   return { ref, ahead, local };
 }
 
@@ -42,26 +40,27 @@ export async function branchState(cloneDir: string, remote: GitRemote, branch: s
  * Called only by lib/git/remote/push-task-branch.ts, which first checks the branch is the task's own.
  */
 export async function pushRef(cloneDir: string, remote: GitRemote, branch: string): Promise<string> {
-  await git(cloneDir, remote).push([remote.url, `refs/heads/${branch}:refs/heads/${branch}`]);
+  await git(cloneDir, ["push", "--quiet", "--", remote.url, `refs/heads/${branch}:refs/heads/${branch}`], remote);
   // Keep the remote-tracking copy in step, as a push to a named remote would.
-  const repo = git(cloneDir);
-  const head = (await repo.revparse([`refs/heads/${branch}`])).trim();
-  await repo.raw(["update-ref", `refs/remotes/origin/${branch}`, head]);
+  const head = (await git(cloneDir, ["rev-parse", "--verify", `refs/heads/${branch}`])).trim();
+  await git(cloneDir, ["update-ref", `refs/remotes/origin/${branch}`, head]);
   return head;
 }
 
 /** The commit a ref names. */
 export async function headOf(cloneDir: string, ref: string): Promise<string> {
-  return (await git(cloneDir).revparse([ref])).trim();
+  return (await git(cloneDir, ["rev-parse", "--verify", ref])).trim();
 }
 
-function git(dir: string, remote?: GitRemote): SimpleGit {
+function git(cloneDir: string, args: string[], remote?: GitRemote): Promise<string> {
   // Never the server's own credentials: lib/git/git-environment.ts.
-  const env = remote?.env ?? gitEnvironment();
-  return simpleGit({ ...gitOptions(env), baseDir: dir, timeout: { block: 120_000 } }).env(env);
+  return runGit({ cloneDir }, args, { access: remote?.access, timeoutMs: 120_000 });
 }
 
-async function hasRef(repo: SimpleGit, ref: string): Promise<boolean> {
-  const sha = await repo.raw(["rev-parse", "--verify", "--quiet", ref]).catch(() => "");
+async function hasRef(cloneDir: string, ref: string): Promise<boolean> {
+  const sha = await git(cloneDir, ["rev-parse", "--verify", "--quiet", ref]).catch((error: unknown) => {
+    if (error instanceof GitRefused) throw error;
+    return "";
+  });
   return sha.trim().length > 0;
 }

@@ -5,7 +5,6 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   branchChanges,
-  branchDiff,
   changedFiles,
   commitAll,
   concludeMerge,
@@ -13,8 +12,6 @@ import {
   ensureWorktree,
   mergeDefaultBranch,
   mergeInProgress,
-  rangeNumstat,
-  rangePatch,
   refSha,
   removeWorktree,
   resetTo,
@@ -24,7 +21,9 @@ import {
 import { pushRef } from "@/lib/git/task-branch-git";
 import { changedFileSizes } from "@/lib/git/changed-file-sizes";
 import { filesWithMarkers } from "@/lib/git/conflict-markers";
-import { parseNumstat, parseUnifiedDiff } from "@/lib/git/worktree/task-diff";
+import { computeBranchDiff } from "@/lib/git/branch-diff";
+import { parseUnifiedDiff } from "@/lib/git/parse-diff";
+import { rehunk } from "@/lib/git/rehunk";
 
 // Against real git: a bare repository on disk is the remote, as a hosted one would be.
 
@@ -45,16 +44,16 @@ describe("task worktrees", () => {
 
     fs.writeFileSync(path.join(first, "src/a.txt"), "one\nTWO\nthree\n");
     fs.writeFileSync(path.join(first, "new.txt"), "new\n");
-    expect(await commitAll(first, "Run 1")).toBe(true);
-    expect(await commitAll(first, "nothing")).toBe(false);
+    expect(await commitAll({ cloneDir: clone, dir: first }, "Run 1")).toBe(true);
+    expect(await commitAll({ cloneDir: clone, dir: first }, "nothing")).toBe(false);
     expect(fs.readFileSync(path.join(second, "src/a.txt"), "utf8")).toBe("one\ntwo\n");
 
-    const changes = await branchChanges(first, "main");
+    const changes = await branchChanges({ cloneDir: clone, dir: first }, "main");
     expect(changes).toMatchObject({ filesChanged: 2, linesAdded: 3, linesRemoved: 1 });
     expect(changes.commitSha).toMatch(/^[0-9a-f]{40}$/);
-    const diff = await branchDiff(first, "main");
-    expect(diff).toContain("+TWO");
-    expect(diff).toContain("diff --git a/new.txt b/new.txt");
+    const diff = await computeBranchDiff(clone, "tb/1-first", "refs/heads/tb/1-first", "main", { maxBytes: 1e6, maxFileBytes: 1e6 });
+    expect(diff.patch).toContain("+TWO");
+    expect(diff.patch).toContain("diff --git a/new.txt b/new.txt");
     expect(gitIn(first, "rev-parse", "--abbrev-ref", "HEAD")).toBe("tb/1-first");
   });
 
@@ -65,7 +64,7 @@ describe("task worktrees", () => {
     const dir = path.join(root, "wt", "7");
     await ensureWorktree(clone, dir, "tb/7-x", "main");
     fs.writeFileSync(path.join(dir, "b.txt"), "b\n");
-    await commitAll(dir, "work");
+    await commitAll({ cloneDir: clone, dir: dir }, "work");
     fs.writeFileSync(path.join(dir, "scratch.txt"), "uncommitted\n");
     await ensureWorktree(clone, dir, "tb/7-x", "main");
     expect(fs.existsSync(path.join(dir, "scratch.txt"))).toBe(true);
@@ -106,14 +105,14 @@ describe("task worktrees", () => {
     await syncClone(remote, clone);
     const dir = path.join(root, "wt", "4");
     await ensureWorktree(clone, dir, "tb/4-change", "main");
-    const merge = await mergeDefaultBranch(clone, dir, "tb/4-change", "main");
+    const merge = await mergeDefaultBranch({ cloneDir: clone, dir }, "tb/4-change", "main");
     expect(merge).toEqual({ state: "conflicted", files: ["shared.txt"] });
     expect(await filesWithMarkers(dir, ["shared.txt"])).toEqual(["shared.txt"]);
-    await expect(concludeMerge(dir, ["shared.txt"])).rejects.toThrow("Conflict markers remain in shared.txt");
+    await expect(concludeMerge({ cloneDir: clone, dir: dir }, ["shared.txt"])).rejects.toThrow("Conflict markers remain in shared.txt");
 
     fs.writeFileSync(path.join(dir, "shared.txt"), "line 1\nfrom the task\nfrom main\nline 3\n");
-    await concludeMerge(dir, ["shared.txt"]);
-    await pushRef(clone, { url: remote }, "tb/4-change");
+    await concludeMerge({ cloneDir: clone, dir: dir }, ["shared.txt"]);
+    await pushRef(clone, { url: remote, access: { config: [] } }, "tb/4-change");
     expect(gitIn(remote, "show", "tb/4-change:shared.txt")).toBe("line 1\nfrom the task\nfrom main\nline 3");
     // The pushed branch now contains main: merging again is clean.
     expect(gitIn(remote, "merge-base", "--is-ancestor", "main", "tb/4-change")).toBe("");
@@ -133,7 +132,7 @@ describe("task worktrees", () => {
     await syncClone(remote, clone);
     const dir = path.join(root, "wt", "5");
     await ensureWorktree(clone, dir, "tb/5-x", "main");
-    expect(await mergeDefaultBranch(clone, dir, "tb/5-x", "main")).toEqual({ state: "clean" });
+    expect(await mergeDefaultBranch({ cloneDir: clone, dir }, "tb/5-x", "main")).toEqual({ state: "clean" });
     expect(fs.readFileSync(path.join(dir, "b.txt"), "utf8")).toBe("B\n");
   });
 
@@ -148,21 +147,21 @@ describe("task worktrees", () => {
     fs.rmSync(path.join(dir, "gone.txt"));
     fs.writeFileSync(path.join(dir, "logo.bin"), Buffer.from([0, 1, 2, 0, 255]));
     fs.writeFileSync(path.join(dir, 'quote".txt'), "q\n");
-    await commitAll(dir, "changes");
+    await commitAll({ cloneDir: clone, dir: dir }, "changes");
 
-    const { baseSha, headSha, numstat } = await rangeNumstat(clone, "refs/heads/tb/6-diff", "main", 1024 * 1024);
-    const files = parseNumstat(numstat);
-    const parsed = parseUnifiedDiff(await rangePatch(clone, baseSha, headSha, 1));
-    const byPath = Object.fromEntries(parsed.map((file) => [file.path, file]));
+    const diff = await computeBranchDiff(clone, "tb/6-diff", "refs/heads/tb/6-diff", "main", { maxBytes: 1e6, maxFileBytes: 1e6 });
+    const { baseSha, commitSha: headSha, files } = diff;
+    const parsed = parseUnifiedDiff(diff.patch);
+    const byPath = Object.fromEntries(parsed.map((file) => [file.path, { ...file, hunks: rehunk(file.hunks, 1, 50) }]));
     expect(files.map((file) => [file.path, file.old_path, file.status, file.additions, file.deletions, file.binary])).toEqual([
-      ["gone.txt", null, "modified", 0, 1, false],
+      ["gone.txt", null, "deleted", 0, 1, false],
       ["keep.txt", null, "modified", 1, 1, false],
-      ["logo.bin", null, "modified", 0, 0, true],
+      ["logo.bin", null, "added", 0, 0, true],
       ["new näme.txt", "old name.txt", "renamed", 0, 0, false],
-      ['quote".txt', null, "modified", 1, 0, false],
+      ['quote".txt', null, "added", 1, 0, false],
     ]);
     expect(byPath["gone.txt"].status).toBe("deleted");
-    expect(byPath["logo.bin"].status).toBe("added");
+    expect(files.find((file) => file.path === "logo.bin")!.status).toBe("added");
     expect(byPath["new näme.txt"].status).toBe("renamed");
     expect(byPath['quote".txt'].status).toBe("added");
     expect(byPath["keep.txt"].hunks).toEqual([
@@ -176,9 +175,6 @@ describe("task worktrees", () => {
         ],
       },
     ]);
-    // Only the paths asked for.
-    const one = parseUnifiedDiff(await rangePatch(clone, baseSha, headSha, 3, ["keep.txt"]));
-    expect(one.map((file) => file.path)).toEqual(["keep.txt"]);
     // Each file's weight, old blob plus new, from the object database, keyed by the new path.
     expect(Object.fromEntries(await changedFileSizes(clone, baseSha, headSha))).toEqual({
       "gone.txt": { bytes: 4, status: "deleted" },
@@ -203,19 +199,19 @@ describe("task worktrees", () => {
     await syncClone(remote, clone);
     const dir = path.join(root, "wt", "8");
     await ensureWorktree(clone, dir, "tb/8-x", "main");
-    const before = (await refSha(dir, "HEAD"))!;
-    expect(await mergeInProgress(dir)).toBe(false);
-    expect(await containsRef(dir, "refs/remotes/origin/main")).toBe(false);
-    await mergeDefaultBranch(clone, dir, "tb/8-x", "main");
-    expect(await mergeInProgress(dir)).toBe(true);
+    const before = (await refSha({ cloneDir: clone, dir }, "HEAD"))!;
+    expect(await mergeInProgress({ cloneDir: clone, dir: dir })).toBe(false);
+    expect(await containsRef({ cloneDir: clone, dir: dir }, "refs/remotes/origin/main")).toBe(false);
+    await mergeDefaultBranch({ cloneDir: clone, dir }, "tb/8-x", "main");
+    expect(await mergeInProgress({ cloneDir: clone, dir: dir })).toBe(true);
     fs.writeFileSync(path.join(dir, "extra.txt"), "new\n");
-    expect((await changedFiles(dir)).sort()).toEqual(["extra.txt", "s.txt"]);
+    expect((await changedFiles({ cloneDir: clone, dir: dir })).sort()).toEqual(["extra.txt", "s.txt"]);
     fs.writeFileSync(path.join(dir, "s.txt"), "both\n");
-    await concludeMerge(dir, ["s.txt"]);
-    expect(await containsRef(dir, "refs/remotes/origin/main")).toBe(true);
-    await resetTo(dir, before);
-    expect(await refSha(dir, "HEAD")).toBe(before);
-    expect(await refSha(dir, "refs/heads/no-such-branch")).toBeNull();
+    await concludeMerge({ cloneDir: clone, dir: dir }, ["s.txt"]);
+    expect(await containsRef({ cloneDir: clone, dir: dir }, "refs/remotes/origin/main")).toBe(true);
+    await resetTo({ cloneDir: clone, dir: dir }, before);
+    expect(await refSha({ cloneDir: clone, dir }, "HEAD")).toBe(before);
+    expect(await refSha({ cloneDir: clone, dir }, "refs/heads/no-such-branch")).toBeNull();
   });
 
   it("names branches tb/<number>-<slug>", () => {

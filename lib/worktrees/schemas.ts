@@ -40,8 +40,9 @@ export const taskDiffResponse = z.object({
   truncated: z
     .boolean()
     .describe(
-      "True when the diff was too large to send whole: every file is listed, but a file too large by itself, and files " +
-        "past the limit (20,000 changed lines, DIFF_MAX_BYTES), have a summary and no hunks.",
+      "True when the diff was too large to keep whole (it is stored by each run, at most DIFF_MAX_BYTES of patch): every " +
+        "file is listed, but a file too large by itself, and files past the limit (20,000 changed lines, DIFF_MAX_BYTES), " +
+        "have a summary and no hunks.",
     ),
 });
 

@@ -48,8 +48,8 @@ try {
     const dir = path.join(root, "wt", String(i));
     fs.writeFileSync(path.join(dir, "src/m0/f0.ts"), `export const changed = ${i};\n`);
     started = performance.now();
-    await commitAll(dir, `run ${i}`);
-    await branchChanges(dir, "main");
+    await commitAll({ cloneDir: clone, dir }, `run ${i}`);
+    await branchChanges({ cloneDir: clone, dir }, "main");
     await directoryBytes(dir);
     concludes.push(performance.now() - started);
   }

@@ -310,6 +310,9 @@ describe("fix-conflicts in git", () => {
     expect(done.report).toBe(`git merged main into ${task.branch} without conflicts and the merge was pushed; the agent was not needed.`);
     expect(gitBare(remote, "merge-base", "--is-ancestor", "main", task.branch)).toBe("");
     expect(gitBare(remote, "show", `${task.branch}:other.txt`)).toBe("tidy");
+    // No agent, so no conclusion: the merged branch's diff was stored by the fix itself.
+    const diff = await server.call("GET", `${ws(fixWs)}/tasks/${task.id}/diff`, { token });
+    expect(diff.body).toMatchObject({ commit_sha: gitBare(remote, "rev-parse", task.branch), files: [{ path: "other.txt" }] });
     expect((await server.call("GET", `${ws(fixWs)}/tasks/${task.id}`, { token })).body).toMatchObject({
       has_merge_conflict: false,
       status: "in_progress",

@@ -42,7 +42,7 @@ export async function setRepository(db: Db, workspaceId: string, input: z.output
   const remote = await reachRemote(workspaceId, input.url, credential).catch((error: Error) => {
     throw invalid("url", input.url, error instanceof ForbiddenAddressError ? error.message : "could not read the repository: unreachable");
   });
-  const heads = await remoteHeads(remote.url, remote.env).catch((error: Error) => {
+  const heads = await remoteHeads(remote.url, remote.access).catch((error: Error) => {
     throw invalid("url", input.url, remoteFailureMessage(error.message));
   });
   if (!heads.includes(input.default_branch)) {
@@ -55,9 +55,10 @@ export async function setRepository(db: Db, workspaceId: string, input: z.output
     ...(input.credential !== undefined || !keep ? credentialColumns(input.credential ?? null) : {}),
   };
   const row = await db.workspaceRepository.upsert({ where: { workspaceId }, create: { workspaceId, ...data }, update: data });
-  // Another repository's clone and worktrees mean nothing for the new one.
+  // Another repository's clone, worktrees and stored diffs mean nothing for the new one.
   if (previous && previous.url !== input.url) {
     await removeWorkspaceWorktrees(db, workspaceId);
+    await db.taskDiff.deleteMany({ where: { workspaceId } });
     fs.rmSync(repositoryCloneDir(workspaceId), { recursive: true, force: true });
   }
   return serializeRepository(row, await worktreeDiskUse(db, workspaceId));
@@ -68,6 +69,7 @@ export async function deleteRepository(db: Db, workspaceId: string) {
   const { count } = await db.workspaceRepository.deleteMany({ where: { workspaceId } });
   if (count === 0) throw notFound("Repository");
   await removeWorkspaceWorktrees(db, workspaceId);
+  await db.taskDiff.deleteMany({ where: { workspaceId } });
   fs.rmSync(repositoryCloneDir(workspaceId), { recursive: true, force: true });
   fs.rmSync(path.dirname(knownHostsFile(workspaceId)), { recursive: true, force: true });
 }

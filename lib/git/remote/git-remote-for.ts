@@ -1,4 +1,5 @@
 import type { Db } from "@/lib/db/client";
+import type { RemoteAccess } from "@/lib/git/remote-access";
 import { githubAppFromEnv } from "@/lib/github/client/app-client";
 import { gitRemoteAccess, isGitAuthFailure } from "@/lib/git/remote/github-remote";
 import { reachRemote } from "@/lib/git/remote/reach-remote";
@@ -10,8 +11,9 @@ import { openCredential } from "@/lib/repositories/repository-credential";
 // repository). Otherwise the repository row's URL (a remote, or a path on the server), reached with
 // the workspace's stored credential if any, at an address the SSRF guard checked and git is pinned
 // to (lib/git/remote/reach-remote.ts); never with the server user's own credentials
-// (lib/git/git-environment.ts). Credentials travel only in `env` (git's environment-only
-// configuration): never in the URL, .git/config, the process list or the database in the clear.
+// (lib/git/git-environment.ts). Credentials travel only in `access`, written to private files for
+// one git command (lib/git/remote-access.ts): never in the URL, .git/config, git's environment, the
+// process list or the database in the clear.
 // Ask again before each command that talks to the remote rather than keeping the answer: the
 // address is checked again, the token is fresh (minted anew once the cached one is near its
 // `expires_at`), and `fresh: true` forces a new one after git was refused.
@@ -19,8 +21,8 @@ import { openCredential } from "@/lib/repositories/repository-credential";
 export interface GitRemote {
   /** The plain URL git clones from and pushes to (never with credentials inside). */
   url: string;
-  /** The whole environment of git commands that talk to the remote (gitEnvironment with its pin and credentials). */
-  env?: Record<string, string>;
+  /** How git commands that talk to the remote reach it (its pin and credentials). */
+  access: RemoteAccess;
 }
 
 /** How to reach the workspace's repository, or null when none is connected. */
@@ -37,7 +39,7 @@ export async function gitRemoteFor(db: Db, workspaceId: string, options: { fresh
   const github = githubAppFromEnv();
   if (github && row.githubInstallationId !== null && row.githubRepo !== null) {
     const access = await gitRemoteAccess(github, row.githubInstallationId, row.githubRepo, options);
-    return { url: access.url, env: access.env };
+    return { url: access.url, access: access.access };
   }
   return row.repository ? reachRemote(workspaceId, row.repository.url, openCredential(row.repository)) : null;
 }
@@ -53,7 +55,7 @@ export async function withGitRemote<T>(db: Db, workspaceId: string, command: (re
   try {
     return await command(remote);
   } catch (error) {
-    if (!remote.env || !isGitAuthFailure(error instanceof Error ? error.message : String(error))) throw error;
+    if (!isGitAuthFailure(error instanceof Error ? error.message : String(error))) throw error;
     const renewed = await gitRemoteFor(db, workspaceId, { fresh: true });
     if (!renewed) throw error;
     return command(renewed);

@@ -1,19 +1,19 @@
 import type { GithubApp } from "@/lib/github/client/app-client";
 import { repoFullName } from "@/lib/github/client/schemas";
-import { gitEnvironment } from "@/lib/git/git-environment";
+import type { RemoteAccess } from "@/lib/git/remote-access";
 
 // How git clones from and pushes to the connected repository with an installation token, without the
 // token being stored. A URL with the token inside (https://x-access-token:<token>@host/o/r.git) would
 // be written into .git/config by `git clone` and show in `ps`; instead the remote URL stays plain and
-// the token travels in git's environment-only configuration (GIT_CONFIG_COUNT, git ≥ 2.31) as the
-// Basic credentials GitHub documents for installation tokens (user "x-access-token"), limited to the
-// GitHub host so a submodule elsewhere never receives it.
+// the token reaches git as secret configuration written to a private file for one command
+// (lib/git/remote-access.ts), as the Basic credentials GitHub documents for installation tokens
+// (user "x-access-token"), limited to the GitHub host so a submodule elsewhere never receives it.
 
 export type GitRemoteAccess = {
   /** The plain remote URL, safe to store (`git clone <url>`, `git remote add origin <url>`). */
   url: string;
-  /** Add to the environment of each git command that talks to the remote; valid until `expiresAt`. */
-  env: Record<string, string>;
+  /** How each git command that talks to the remote reaches it; valid until `expiresAt`. */
+  access: RemoteAccess;
   expiresAt: Date;
 };
 
@@ -30,7 +30,7 @@ export async function gitRemoteAccess(
 ): Promise<GitRemoteAccess> {
   const { token, expiresAt } = await github.installationToken(installationId, options);
   const web = github.settings.webUrl;
-  return { url: `${web}/${repoFullName.parse(repo)}.git`, env: gitAuthEnv(web, token), expiresAt };
+  return { url: `${web}/${repoFullName.parse(repo)}.git`, access: tokenAccess(web, token), expiresAt };
 }
 
 /** git's own words when the remote refused the credentials (HTTP 401/403), as opposed to any other failure. */
@@ -40,8 +40,7 @@ export function isGitAuthFailure(message: string): boolean {
   );
 }
 
-function gitAuthEnv(webUrl: string, token: string): Record<string, string> {
+function tokenAccess(webUrl: string, token: string): RemoteAccess {
   const basic = Buffer.from(`x-access-token:${token}`).toString("base64");
-  // The server's own git environment (no ambient credentials, no prompt) plus this header.
-  return gitEnvironment({ config: [[`http.${webUrl}/.extraHeader`, `Authorization: Basic ${basic}`]] });
+  return { config: [], secretConfig: [[`http.${webUrl}/.extraHeader`, `Authorization: Basic ${basic}`]] };
 }

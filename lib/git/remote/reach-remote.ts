@@ -1,7 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { dataDir } from "@/lib/config";
-import { gitEnvironment, SSH_BASE, type RemoteGitSetup } from "@/lib/git/git-environment";
+import { SSH_BASE } from "@/lib/git/git-environment";
+import type { RemoteAccess } from "@/lib/git/remote-access";
 import { resolveTarget } from "@/lib/net/guard-address";
 import { bracketed, parseRemoteUrl } from "@/lib/repositories/remote-url";
 import { DEFAULT_TOKEN_USERNAME, type RepositoryCredential } from "@/lib/repositories/repository-credential";
@@ -12,9 +13,9 @@ import { DEFAULT_TOKEN_USERNAME, type RepositoryCredential } from "@/lib/reposit
 // connect to the checked address, so a DNS answer that changes in between (rebinding) cannot move
 // it: for http(s) curl's resolve list (http.curloptResolve), for ssh the HostName option with the
 // name kept as HostKeyAlias. Host keys are trusted on first use per workspace (its known_hosts in
-// DATA_DIR/ssh). The only credential is the workspace's own: a token as an Authorization header in
-// git's environment-only configuration, a deploy key handed to ssh through a private temporary file
-// that lives as long as the ssh process. Neither is ever in the URL or in argv.
+// DATA_DIR/ssh). The only credential is the workspace's own: a token as an Authorization header, a
+// deploy key for ssh, each written to a private file for one git command and removed after it
+// (lib/git/remote-access.ts). Neither is ever in the URL, in argv or in git's environment.
 
 /** REPOSITORIES_ALLOW_PRIVATE_ADDRESSES=true lets remotes be on loopback and private addresses (local development). */
 export function allowPrivateRepositoryAddresses(): boolean {
@@ -23,24 +24,24 @@ export function allowPrivateRepositoryAddresses(): boolean {
 
 export interface ReachedRemote {
   url: string;
-  env: Record<string, string>;
+  access: RemoteAccess;
 }
 
 /** Throws the guard's ForbiddenAddressError for a refused address, or an Error when the host does not resolve. */
 export async function reachRemote(workspaceId: string, url: string, credential: RepositoryCredential | null): Promise<ReachedRemote> {
   const remote = parseRemoteUrl(url);
   if (!remote) throw new Error("The repository URL is not one the server accepts");
-  if (remote.transport === "local") return { url, env: gitEnvironment() };
+  if (remote.transport === "local") return { url, access: { config: [] } };
   const target = await resolveTarget(remote.host, allowPrivateRepositoryAddresses(), "REPOSITORIES_ALLOW_PRIVATE_ADDRESSES");
-  const setup: RemoteGitSetup = { config: [] };
+  const access: RemoteAccess = { config: [] };
   if (remote.transport === "http") {
-    setup.config!.push(["http.curloptResolve", `${bracketed(remote.host)}:${remote.port}:${bracketed(target.address)}`]);
+    access.config.push(["http.curloptResolve", `${bracketed(remote.host)}:${remote.port}:${bracketed(target.address)}`]);
     if (credential?.type === "access_token") {
       const basic = Buffer.from(`${credential.username ?? DEFAULT_TOKEN_USERNAME}:${credential.token}`).toString("base64");
-      setup.config!.push([`http.${new URL(url).origin}/.extraHeader`, `Authorization: Basic ${basic}`]);
+      access.secretConfig = [[`http.${new URL(url).origin}/.extraHeader`, `Authorization: Basic ${basic}`]];
     }
   } else {
-    setup.config!.push(["ssh.variant", "ssh"]);
+    access.config.push(["ssh.variant", "ssh"]);
     const options = [
       `-o HostName=${target.address}`,
       `-o HostKeyAlias=${remote.host}`,
@@ -48,14 +49,13 @@ export async function reachRemote(workspaceId: string, url: string, credential: 
       "-o StrictHostKeyChecking=accept-new",
     ].join(" ");
     if (credential?.type === "deploy_key") {
-      setup.env = { TASKBOARD_SSH_KEY: credential.private_key.replace(/\r\n/g, "\n").trimEnd() };
-      // git runs this with the shell and appends "$@" (the host and git's command).
-      setup.sshCommand = `tb_ssh() { umask 077; k=$(mktemp) || return 1; printf '%s\\n' "$TASKBOARD_SSH_KEY" > "$k"; ${SSH_BASE} ${options} -i "$k" "$@"; s=$?; rm -f "$k"; return $s; }; tb_ssh`;
+      access.sshCommand = `${SSH_BASE} ${options}`;
+      access.sshKey = credential.private_key;
     } else {
-      setup.sshCommand = `${SSH_BASE} ${options} -o IdentityFile=none`;
+      access.sshCommand = `${SSH_BASE} ${options} -o IdentityFile=none`;
     }
   }
-  return { url, env: gitEnvironment(setup) };
+  return { url, access };
 }
 
 /** Host keys the workspace's remotes presented first (trust on first use). */

@@ -9,11 +9,13 @@ import {
   mergeInProgress,
   refSha,
   resetTo,
+  type Worktree,
 } from "@/lib/git/task-worktree";
 import { filesWithMarkers } from "@/lib/git/conflict-markers";
 import type { GitRemote } from "@/lib/git/remote/git-remote-for";
 import { BranchRefused, pushTaskBranch } from "@/lib/git/remote/push-task-branch";
 import { lastLine, WorkdirError, type PreparedWorkdir, type WorkdirLog } from "@/lib/git/workdir/workdir";
+import { recordTaskDiff } from "@/lib/git/worktree/store-task-diff";
 
 // Fix-conflicts that really merges. Before the agent (prepare-workdir): the task's branch is brought
 // up to date with its remote copy and the default branch is merged into it. A clean merge is pushed
@@ -48,9 +50,10 @@ export async function mergeForFix({
   log,
 }: MergeContext): Promise<PreparedWorkdir> {
   await log("git", { step: "merge", message: `Merging ${defaultBranch} into ${branch}` });
-  const before = (await refSha(dir, "HEAD"))!;
-  const result = await mergeDefaultBranch(cloneDir, dir, branch, defaultBranch, remote.env).catch(async (error: Error) => {
-    await abortMerge(dir);
+  const worktree = { cloneDir, dir };
+  const before = (await refSha(worktree, "HEAD"))!;
+  const result = await mergeDefaultBranch(worktree, branch, defaultBranch, remote.access).catch(async (error: Error) => {
+    await abortMerge(worktree);
     throw new WorkdirError(`Could not merge ${defaultBranch} into ${branch}: ${lastLine(error.message)}`);
   });
   if (result.state === "conflicted") {
@@ -58,12 +61,14 @@ export async function mergeForFix({
     await log("git", { step: "merge", message: `git reported conflicts in ${result.files.length} file(s)`, files: result.files });
     return { cwd: dir, branch, instructions: withConflictedFiles(execution.instructions, branch, defaultBranch, result.files) };
   }
-  const after = await refSha(dir, "HEAD");
+  const after = await refSha(worktree, "HEAD");
   await log("git", {
     step: "merge",
     message: after === before ? `${branch} already contains ${defaultBranch}` : `Merged ${defaultBranch} into ${branch} without conflicts`,
   });
   await push(db, execution, branch, remote, log);
+  // The agent is skipped, so no conclusion follows: the merged branch's diff is stored here.
+  await recordTaskDiff(db, execution, worktree, defaultBranch, log);
   return {
     cwd: dir,
     branch,
@@ -82,40 +87,41 @@ export async function mergeForFix({
  * worktree is as before the fix.
  */
 export async function concludeFix(
-  { db, execution, dir, branch, defaultBranch, remote, log }: Omit<MergeContext, "cloneDir">,
+  { db, execution, cloneDir, dir, branch, defaultBranch, remote, log }: MergeContext,
   agentSucceeded: boolean,
 ): Promise<{ failed?: string }> {
+  const worktree = { cloneDir, dir };
   const state = pending.get(execution.id);
   pending.delete(execution.id);
   if (!agentSucceeded) {
-    await undo(dir, state?.before, log, "The agent did not finish: the merge was aborted");
+    await undo(worktree, state?.before, log, "The agent did not finish: the merge was aborted");
     return {};
   }
-  if (await mergeInProgress(dir)) {
-    const candidates = [...new Set([...(state?.files ?? []), ...(await changedFiles(dir))])];
+  if (await mergeInProgress(worktree)) {
+    const candidates = [...new Set([...(state?.files ?? []), ...(await changedFiles(worktree))])];
     const left = await filesWithMarkers(dir, candidates);
     if (left.length > 0) {
-      await undo(dir, state?.before, log, "Conflict markers remain: the merge was aborted", left);
+      await undo(worktree, state?.before, log, "Conflict markers remain: the merge was aborted", left);
       return { failed: `Conflict markers remain in ${left.join(", ")}; the merge was aborted` };
     }
-    const committed = await concludeMerge(dir, candidates).then(
+    const committed = await concludeMerge(worktree, candidates).then(
       () => null,
       (error: Error) => lastLine(error.message),
     );
     if (committed !== null) {
-      await undo(dir, state?.before, log, "The merge could not be committed: it was aborted");
+      await undo(worktree, state?.before, log, "The merge could not be committed: it was aborted");
       return { failed: `The merge could not be committed: ${committed}` };
     }
     await log("git", { step: "commit", message: `Committed the merge of ${defaultBranch} into ${branch}` });
   }
-  if (!(await containsRef(dir, `refs/remotes/origin/${defaultBranch}`))) {
-    await undo(dir, state?.before, log, "The merge was not completed");
+  if (!(await containsRef(worktree, `refs/remotes/origin/${defaultBranch}`))) {
+    await undo(worktree, state?.before, log, "The merge was not completed");
     return { failed: `The merge was not completed: ${branch} does not contain ${defaultBranch}` };
   }
   // The agent may have committed the merge itself: markers must not ride along in its commit.
   const left = await filesWithMarkers(dir, state?.files ?? []);
   if (left.length > 0) {
-    await undo(dir, state?.before, log, "Conflict markers were committed: the branch was put back", left);
+    await undo(worktree, state?.before, log, "Conflict markers were committed: the branch was put back", left);
     return { failed: `Conflict markers remain in ${left.join(", ")}; the merge was not pushed` };
   }
   const pushed = await push(db, execution, branch, remote, log).then(
@@ -133,9 +139,9 @@ async function push(db: Db, execution: Execution, branch: string, remote: GitRem
   await log("git", { step: "push", message: `Pushed ${branch}` });
 }
 
-async function undo(dir: string, before: string | undefined, log: WorkdirLog, message: string, files?: string[]) {
-  await abortMerge(dir);
-  if (before && (await refSha(dir, "HEAD")) !== before) await resetTo(dir, before);
+async function undo(worktree: Worktree, before: string | undefined, log: WorkdirLog, message: string, files?: string[]) {
+  await abortMerge(worktree);
+  if (before && (await refSha(worktree, "HEAD")) !== before) await resetTo(worktree, before);
   await log("git", { step: "abort", message, ...(files ? { files } : {}) });
 }
 

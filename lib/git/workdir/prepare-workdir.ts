@@ -12,6 +12,7 @@ import { agentWorkdir } from "@/lib/platform/runner-config";
 import { RUN_TRIGGER } from "@/lib/runs/statuses";
 import { mergeForFix } from "@/lib/git/workdir/fix-conflicts-flow";
 import { withAgentMerging } from "@/lib/runs/instructions";
+import { restoreGitfile } from "@/lib/git/worktree-guard";
 import { recordWorktree } from "@/lib/worktrees/worktree-records";
 import { lastLine, WorkdirError, type PreparedWorkdir, type WorkdirLog } from "@/lib/git/workdir/workdir";
 
@@ -41,15 +42,14 @@ export async function prepareWorkdir(db: Db, execution: Execution, log: WorkdirL
 
   await log("git", { step: "sync", message: `Fetching ${remote.url}` });
   // A token revoked or expired early is refused once: the run goes on with a freshly minted one.
-  const synced = await syncClone(remote.url, cloneDir, remote.env).then(
+  const synced = await syncClone(remote.url, cloneDir, remote.access).then(
     () => null,
     (error: Error) => error,
   );
-  if (synced && remote.env && isGitAuthFailure(synced.message))
-    remote = (await gitRemoteFor(db, execution.workspaceId, { fresh: true })) ?? remote;
+  if (synced && isGitAuthFailure(synced.message)) remote = (await gitRemoteFor(db, execution.workspaceId, { fresh: true })) ?? remote;
   if (synced) {
     const retry = remote;
-    await syncClone(retry.url, cloneDir, retry.env).catch((error: Error) => {
+    await syncClone(retry.url, cloneDir, retry.access).catch((error: Error) => {
       throw new WorkdirError(`git could not fetch ${retry.url}: ${remoteFailureMessage(error.message)}`);
     });
   }
@@ -65,15 +65,23 @@ export async function prepareWorkdir(db: Db, execution: Execution, log: WorkdirL
   await ensureWorktree(cloneDir, dir, branch.name, defaultBranch).catch((error: Error) => {
     throw new WorkdirError(`git could not make the task's worktree on ${branch.name}: ${lastLine(error.message)}`);
   });
-  const checkedOut = fixing ? await currentBranch(dir) : branch.name;
+  const worktree = { cloneDir, dir };
+  if (reused && restoreGitfile(worktree)) {
+    // An earlier run's agent pointed `.git` elsewhere; git never followed it (lib/git/worktree-guard.ts).
+    await log("git", {
+      step: "guard",
+      message: "The worktree's .git had been changed by an earlier run: it was pointed back at its git directory",
+    });
+  }
+  const checkedOut = fixing ? await currentBranch(worktree) : branch.name;
   if (checkedOut !== branch.name) {
     // A worktree made before the task's branch was changed: merging there would fix another branch.
     throw new WorkdirError(`The task's worktree is on ${checkedOut}, not on ${branch.name}: nothing was merged`);
   }
   await recordWorktree(db, { taskId: execution.taskId, workspaceId: execution.workspaceId, path: dir, branch: branch.name });
-  if (await mergeInProgress(dir)) {
+  if (await mergeInProgress(worktree)) {
     // A fix that was cancelled before its agent started left its merge behind.
-    await abortMerge(dir);
+    await abortMerge(worktree);
     await log("git", { step: "abort", message: "Aborted a merge an earlier run left unfinished" });
   }
   await log("git", {
@@ -101,7 +109,7 @@ async function branchToFix(db: Db, execution: Execution, cloneDir: string, defau
   if (!name) throw new WorkdirError("The task has no branch to merge into");
   const foreign = foreignBranchReason(name, task, defaultBranch);
   if (foreign) throw new WorkdirError(foreign);
-  if (!(await refSha(cloneDir, `refs/remotes/origin/${name}`))) {
+  if (!(await refSha({ cloneDir }, `refs/remotes/origin/${name}`))) {
     throw new WorkdirError(
       `The branch ${name} does not exist on ${url}: a conflict fix merges into the pull request's branch and never creates one`,
     );

@@ -11,6 +11,7 @@ import { gitRemoteAccess } from "@/lib/git/remote/github-remote";
 import { openPullRequest } from "@/lib/github/client/open-pull-request";
 import { githubAppSettings } from "@/lib/platform/github-app-settings";
 import { startFakeGithub, type FakeGithub } from "@/tests/fixtures/fake-github/server";
+import { runGit } from "@/lib/git/run-git";
 
 const REPO = "acme/widgets";
 const INSTALLATION = 41;
@@ -131,13 +132,14 @@ describe("from an agent branch to a pull request", () => {
       /could not read Username|Authentication failed/,
     );
 
-    await git(work, access.env, "clone", "--quiet", access.url, "repo");
+    // Through the board's own git: the token reaches git only as a private file for the one command.
+    await runGit(null, ["clone", "--quiet", access.url, "repo"], { cwd: work, access: access.access });
     const checkout = path.join(work, "repo");
     await git(checkout, {}, "switch", "--quiet", "-c", "tb/12-login-page");
     fs.writeFileSync(path.join(checkout, "login.txt"), "the login page\n");
     await git(checkout, {}, "add", ".");
     await git(checkout, {}, "commit", "--quiet", "-m", "Login page");
-    await git(checkout, access.env, "push", "--quiet", "origin", "tb/12-login-page");
+    await runGit({ cloneDir: checkout }, ["push", "--quiet", "origin", "tb/12-login-page"], { access: access.access });
     const sha = (await git(checkout, {}, "rev-parse", "HEAD")).trim();
     expect(fs.readFileSync(path.join(checkout, ".git", "config"), "utf8")).not.toContain(token);
 

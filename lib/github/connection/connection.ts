@@ -95,8 +95,11 @@ async function adoptAsRepository(db: Db, workspaceId: string, installationId: nu
     create: { workspaceId, url, defaultBranch },
     update: { url, defaultBranch },
   });
-  // Another repository's clone and worktrees mean nothing for this one.
-  if (previous && previous.url !== url) fs.rmSync(repositoryCloneDir(workspaceId), { recursive: true, force: true });
+  // Another repository's clone, worktrees and stored diffs mean nothing for this one.
+  if (previous && previous.url !== url) {
+    fs.rmSync(repositoryCloneDir(workspaceId), { recursive: true, force: true });
+    await db.taskDiff.deleteMany({ where: { workspaceId } });
+  }
 }
 
 export async function disconnectCodehost(db: Db, workspaceId: string) {

@@ -74,14 +74,14 @@ export const runOperations: OperationSpec[] = [
     path: "/api/workspaces/{id}/tasks/{task_id}/diff",
     operationId: "getTaskDiff",
     summary:
-      "The task branch's changes against the point where it left the default branch: files, then hunks, then lines (at most 20,000 changed lines get hunks; `truncated` says when some were left out)",
+      "The task branch's changes against the point where it left the default branch, as the task's last run stored them: files, then hunks, then lines (at most 20,000 changed lines and DIFF_MAX_BYTES get hunks; `truncated` says when some were left out)",
     tags: ["runs"],
     params: taskParams,
     query: taskDiffQuery,
     responses: {
       200: { description: "The diff", schema: taskDiffResponse },
       404: notFound("Workspace or task"),
-      409: { description: "The workspace has no repository, the task no branch, or the server has not fetched the branch yet" },
+      409: { description: "The workspace has no repository, the task no branch, or no run has recorded a diff of the task's branch yet" },
     },
   },
   {
