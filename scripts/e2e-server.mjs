@@ -36,6 +36,8 @@ const server = spawn(process.execPath, [path.join(root, "node_modules/next/dist/
     GITHUB_WEBHOOK_SECRET: E2E_GITHUB_WEBHOOK_SECRET,
     // The agents' model APIs: the scripted model server tests/e2e/real-claude.spec.ts starts on E2E_PORT + 2000.
     ...scriptedModelEnv(`http://127.0.0.1:${Number(port) + 2000}`),
+    // The test agents (tests/fixtures) are read from the agent sandbox too (docs/runners.md).
+    AGENT_SANDBOX_READONLY: path.join(root, "tests", "fixtures"),
     // A short threshold, so tests/e2e/real-claude.spec.ts sees a quiet run's card within seconds.
     AGENT_SILENCE_SECONDS: "3",
     // tests/e2e/webhooks.spec.ts delivers to a receiver on 127.0.0.1.

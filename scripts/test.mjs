@@ -8,6 +8,7 @@ import path from "node:path";
 import { needsBuild, root } from "./lib/build-state.mjs";
 import { findChromium, INSTALL_COMMAND } from "./lib/find-chromium.mjs";
 import { postgresAdminUrl, postgresReachable } from "./lib/postgres.mjs";
+import { ensureSandboxTools, SANDBOX_INSTALL_COMMAND } from "./lib/sandbox-tools.mjs";
 
 const artifacts = path.join(root, "tests", "artifacts");
 fs.mkdirSync(artifacts, { recursive: true });
@@ -21,6 +22,13 @@ const chromium = await findChromium();
 if (!chromium) {
   console.error(
     `[test] No browser for the Playwright tests. Install Debian's Chromium with:\n\n    ${INSTALL_COMMAND}\n\nor set CHROMIUM_PATH to a Chromium binary, then run npm test again.`,
+  );
+  process.exit(1);
+}
+
+if (!ensureSandboxTools()) {
+  console.error(
+    `[test] The agent sandbox's programs are missing (the tests run real agents in it). Install them with:\n\n    ${SANDBOX_INSTALL_COMMAND}\n\nthen run npm test again.`,
   );
   process.exit(1);
 }

@@ -4,9 +4,9 @@ import { useState } from "react";
 import type { AgentProfile, AgentUpdate } from "@/lib/client/agents";
 import { inputClass, primaryButton, secondaryButton } from "@/components/ui/field";
 
-// Editing one agent profile: its program, what it passes through, and what a person sets in their
-// agent (model, system prompt addition), which the shipped presets write into the agent's own
-// configuration (docs/agents.md).
+// Editing one agent profile: its program, what it passes through, where its sandbox lets it connect
+// (docs/runners.md), and what a person sets in their agent (model, system prompt addition), which
+// the shipped presets write into the agent's own configuration (docs/agents.md).
 
 export function AgentEditForm({
   agent,
@@ -26,6 +26,8 @@ export function AgentEditForm({
   const [env, setEnv] = useState(agent.env_passthrough.join(", "));
   const [model, setModel] = useState(agent.model ?? "");
   const [systemPrompt, setSystemPrompt] = useState(agent.system_prompt ?? "");
+  const [allow, setAllow] = useState(agent.network_allow.join(", "));
+  const [network, setNetwork] = useState(agent.network);
   return (
     <form
       aria-label={`Edit ${agent.name}`}
@@ -44,6 +46,11 @@ export function AgentEditForm({
             .filter(Boolean),
           model: model.trim() || null,
           system_prompt: systemPrompt.trim() ? systemPrompt : null,
+          network_allow: allow
+            .split(/[,\s]+/)
+            .map((item) => item.trim())
+            .filter(Boolean),
+          network,
         });
       }}
     >
@@ -77,6 +84,22 @@ export function AgentEditForm({
       <label className="mb-2 block text-sm font-medium">
         Added to the agent&apos;s system prompt
         <textarea rows={3} value={systemPrompt} onChange={(e) => setSystemPrompt(e.target.value)} className={inputClass} />
+      </label>
+      <label className="mb-2 block text-sm font-medium">
+        Hosts it may reach (comma-separated, host or host:port)
+        <input
+          value={allow}
+          onChange={(e) => setAllow(e.target.value)}
+          className={`${inputClass} font-mono`}
+          placeholder="e.g. api.anthropic.com"
+        />
+      </label>
+      <label className="mb-2 block text-sm font-medium">
+        Network
+        <select value={network} onChange={(e) => setNetwork(e.target.value as AgentProfile["network"])} className={inputClass}>
+          <option value="allowlist">The board and the hosts listed</option>
+          <option value="full">Full network (this machine&apos;s ports too)</option>
+        </select>
       </label>
       <div className="col-span-2 flex gap-2">
         <button type="submit" className={primaryButton} disabled={pending}>

@@ -36,6 +36,7 @@ export function AgentsSection({ workspaceId }: { workspaceId: string }) {
         command: preset.command,
         args: preset.args,
         env_passthrough: preset.env_passthrough,
+        network_allow: preset.network_allow,
         preset: preset.kind === "acp" ? (preset.preset as AgentInput["preset"]) : null,
       },
       { onSuccess: () => toast(`Added ${preset.name}`) },

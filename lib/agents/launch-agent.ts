@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import type { AgentSnapshot } from "@/lib/agents/resolve-run-agent";
 import { installHint, presetById, presetOfCommand, shippedBin, type Preset } from "@/lib/agents/presets";
+import { sandboxKind } from "@/lib/sandbox/mode";
 
 // Everything about starting one agent process, in one place (a later runner process takes it over
 // whole): which program, with which arguments and environment, and the agent's private HOME.
@@ -20,6 +21,8 @@ export interface AgentLaunch {
   env: NodeJS.ProcessEnv;
   /** Sent as `_meta` of session/new (Claude Code's adapter reads `systemPrompt` there). */
   sessionMeta: Record<string, unknown> | null;
+  /** The private HOME, or null for an agent that keeps the server's environment (the sandbox gives it one). */
+  home: string | null;
   /** Removes the private HOME; safe to call twice. */
   cleanup: () => void;
 }
@@ -49,7 +52,7 @@ export function launchAgent(agent: AgentSnapshot, env: NodeJS.ProcessEnv, cwd: s
     command = process.execPath;
     args = [bin, ...shipped.args];
   }
-  if (agent.inherit_env) return { command, args, env, sessionMeta: null, cleanup: () => {} };
+  if (agent.inherit_env) return { command, args, env, sessionMeta: null, home: null, cleanup: () => {} };
 
   const home = fs.mkdtempSync(path.join(os.tmpdir(), "taskboard-agent-home-"));
   const kept = SESSION_DIRS[shipped?.preset.preset ?? ""] ?? [];
@@ -78,7 +81,7 @@ export function launchAgent(agent: AgentSnapshot, env: NodeJS.ProcessEnv, cwd: s
       write(home, ".gemini/settings.json", JSON.stringify(geminiSettings(agent), null, 2));
       if (agent.system_prompt) write(home, ".gemini/GEMINI.md", agent.system_prompt);
     }
-    return { command, args, env: private_, sessionMeta, cleanup };
+    return { command, args, env: private_, sessionMeta, home, cleanup };
   } catch (error) {
     cleanup();
     throw error;
@@ -129,7 +132,9 @@ function codexConfig(agent: AgentSnapshot, env: NodeJS.ProcessEnv, cwd: string):
     ...(agent.model ? [`model = ${toml(agent.model)}`] : []),
     `model_provider = "taskboard"`,
     `approval_policy = "untrusted"`,
-    `sandbox_mode = "workspace-write"`,
+    // Inside our sandbox Codex's own (bubblewrap again) cannot mount its /proc, and every command
+    // would fail: ours confines it instead (docs/runners.md). Unconfined, Codex's own applies.
+    `sandbox_mode = ${sandboxKind() === "bubblewrap" ? `"danger-full-access"` : `"workspace-write"`}`,
     "",
     "[model_providers.taskboard]",
     `name = "OpenAI (through the task board's profile)"`,

@@ -19,6 +19,8 @@ export interface Preset {
   command: string;
   args: string[];
   env_passthrough: string[];
+  /** The vendor's API host, for the profile's network_allow. */
+  network_allow: string[];
   setup: string;
   /** How to install it, in words, when it is missing. */
   install: string | null;
@@ -32,6 +34,7 @@ const PRESETS: Preset[] = [
     command: "claude-agent-acp",
     args: [],
     env_passthrough: ["ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL"],
+    network_allow: ["api.anthropic.com"],
     setup: "Set ANTHROPIC_API_KEY in the server's environment (ANTHROPIC_BASE_URL for a company gateway).",
     install: null,
   },
@@ -42,6 +45,7 @@ const PRESETS: Preset[] = [
     command: "codex-acp",
     args: [],
     env_passthrough: ["OPENAI_API_KEY", "OPENAI_BASE_URL"],
+    network_allow: ["api.openai.com"],
     setup: "Set OPENAI_API_KEY in the server's environment (OPENAI_BASE_URL for a company gateway).",
     install: null,
   },
@@ -52,6 +56,7 @@ const PRESETS: Preset[] = [
     command: "gemini",
     args: ["--acp"],
     env_passthrough: ["GEMINI_API_KEY", "GOOGLE_GEMINI_BASE_URL"],
+    network_allow: ["generativelanguage.googleapis.com"],
     setup: "Set GEMINI_API_KEY in the server's environment (GOOGLE_GEMINI_BASE_URL for a company gateway).",
     install: null,
   },
@@ -61,6 +66,7 @@ const PRESETS: Preset[] = [
     command: "opencode",
     args: ["acp"],
     env_passthrough: [],
+    network_allow: [],
     setup: "Install OpenCode on the server's PATH and give it a provider through its environment.",
     install: "npm install -g opencode-ai",
   },
@@ -71,6 +77,7 @@ const PRESETS: Preset[] = [
     command: process.execPath,
     args: [path.join(/*turbopackIgnore: true*/ process.cwd(), "scripts", "demo-agent.mjs")],
     env_passthrough: [],
+    network_allow: [],
     setup: "Nothing: it ships with the server, changes nothing and says it is the demo.",
     install: null,
   },
@@ -126,6 +133,7 @@ export function agentPresets(): z.output<typeof agentPresetResponse>[] {
     command: preset.command,
     args: preset.args,
     env_passthrough: preset.env_passthrough,
+    network_allow: preset.network_allow,
     setup: preset.setup,
     installed: preset.package ? shippedBin(preset) !== null : preset.preset === "demo" || onPath(preset.command),
     install: preset.package || preset.preset === "demo" ? null : preset.install,

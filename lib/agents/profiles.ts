@@ -57,6 +57,8 @@ export function serializeAgentProfile(row: AgentProfile): z.output<typeof agentR
     preset: row.preset,
     model: row.model,
     system_prompt: row.systemPrompt,
+    network_allow: row.networkAllow,
+    network: row.network as z.output<typeof agentResponse>["network"],
     is_default: row.isDefault,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
@@ -73,6 +75,8 @@ function toColumns<T extends Partial<z.output<typeof createAgentBody>>>(input: T
     preset: input.preset as T["preset"],
     model: input.model as T["model"],
     systemPrompt: input.system_prompt as T["system_prompt"],
+    networkAllow: input.network_allow as T["network_allow"],
+    network: input.network as T["network"],
     isDefault: input.is_default as T["is_default"],
   };
 }

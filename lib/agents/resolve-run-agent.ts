@@ -23,6 +23,9 @@ export interface AgentSnapshot {
   preset?: string | null;
   model?: string | null;
   system_prompt?: string | null;
+  /** The hosts the sandbox lets it reach, and `full` for the whole network (absent on older executions: none, allowlist). */
+  network_allow?: string[];
+  network?: "allowlist" | "full";
 }
 
 export interface RunAgent {
@@ -50,6 +53,8 @@ export async function resolveRunAgent(tx: Tx, workspaceId: string, agentId: stri
         preset: profile.preset,
         model: profile.model,
         system_prompt: profile.systemPrompt,
+        network_allow: profile.networkAllow,
+        network: profile.network as "allowlist" | "full",
       },
     };
   }

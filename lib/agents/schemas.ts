@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { workspaceParams } from "@/lib/workspaces/schemas";
+import { parseAllowEntry } from "@/lib/sandbox/allowlist";
 
 // Agent profiles: how the runner starts an agent. `acp` agents speak the Agent Client Protocol on
 // stdio (lib/agents/drive-acp-agent.ts); `command` agents are any program that reads instructions on
@@ -29,6 +30,14 @@ const noNul = (max: number) =>
     .max(max)
     .regex(/^[^\0]*$/, "Must not contain a null character");
 
+/** Where an agent's sandbox lets it connect (docs/runners.md): its allowlist, or the whole network. */
+export const NETWORK_POLICIES = ["allowlist", "full"] as const;
+const allowEntry = z
+  .string()
+  .max(260)
+  .refine((entry) => parseAllowEntry(entry) !== null, { message: "A host or host:port, e.g. api.anthropic.com or 10.0.0.5:8080" });
+const networkAllow = z.array(allowEntry).max(100);
+
 /** The presets the server ships (lib/agents/presets.ts). */
 export const PRESET_IDS = ["claude-code", "codex", "gemini", "opencode", "demo"] as const;
 const presetId = z.enum(PRESET_IDS);
@@ -51,6 +60,15 @@ export const createAgentBody = z.object({
     .describe("The shipped agent this profile starts (claude-code, codex, gemini): started from the server's own installation."),
   model: noNul(200).trim().min(1).nullable().default(null).describe("The agent's model setting (null: the agent's default)."),
   system_prompt: noNul(20_000).nullable().default(null).describe("Added to the agent's system prompt for every run."),
+  network_allow: networkAllow
+    .default([])
+    .describe(
+      "Hosts the agent may reach from its sandbox besides the board: `host` (ports 443 and 80), `host:port`, or `*.domain` for its subdomains.",
+    ),
+  network: z
+    .enum(NETWORK_POLICIES)
+    .default("allowlist")
+    .describe("`allowlist`: only the board and network_allow; `full`: the whole network, this machine's ports included."),
   is_default: z.boolean().default(false),
 });
 
@@ -63,6 +81,8 @@ export const updateAgentBody = z.object({
   preset: presetId.nullable().optional(),
   model: noNul(200).trim().min(1).nullable().optional(),
   system_prompt: noNul(20_000).nullable().optional(),
+  network_allow: networkAllow.optional(),
+  network: z.enum(NETWORK_POLICIES).optional(),
   is_default: z.boolean().optional(),
 });
 
@@ -77,6 +97,8 @@ export const agentResponse = z.object({
   preset: z.string().nullable(),
   model: z.string().nullable(),
   system_prompt: z.string().nullable(),
+  network_allow: z.array(z.string()),
+  network: z.enum(NETWORK_POLICIES),
   is_default: z.boolean(),
   created_at: z.string(),
   updated_at: z.string(),
@@ -89,6 +111,7 @@ export const agentPresetResponse = z.object({
   command: z.string(),
   args: z.array(z.string()),
   env_passthrough: z.array(z.string()),
+  network_allow: z.array(z.string()).describe("The vendor's API host, which the agent's sandbox must let it reach."),
   setup: z.string().describe("What the agent needs on the server (credentials, an installed CLI)."),
   installed: z.boolean().describe("Whether the agent's program is installed where the server starts it from."),
   install: z.string().nullable().describe("The command that installs it, when it is not shipped with the server."),

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { AgentNotInstalled, launchAgent, notInstalledMessage, type AgentLaunch } from "@/lib/agents/launch-agent";
+import { confineLaunch } from "@/lib/agents/confine-launch";
 import type { AgentSnapshot } from "@/lib/agents/resolve-run-agent";
 import { RUN_STATUS } from "@/lib/runs/statuses";
 import { WorkdirError, type PreparedWorkdir, type WorkdirLog } from "@/lib/git/workdir/workdir";
@@ -57,17 +58,19 @@ export async function runJob(port: RunnerPort, entry: Active) {
   }
   const cwd = prepared.cwd;
   const instructions = prepared.instructions ?? job.instructions;
-  const reportFile = path.join(reportsDir(), `${id}.md`);
-  fs.mkdirSync(reportsDir(), { recursive: true, mode: 0o700 });
-  fs.rmSync(reportFile, { force: true });
+  // A directory of the run's own, so the sandbox can let the agent write there and nowhere else.
+  const reportFile = path.join(reportsDir(), id, "report.md");
+  fs.rmSync(path.dirname(reportFile), { recursive: true, force: true });
+  fs.mkdirSync(path.dirname(reportFile), { recursive: true, mode: 0o700 });
   sink.push("prompt", { text: instructions });
 
   let launch: AgentLaunch;
   try {
     const env = agentEnvironment(job, { instructions, workdir: cwd, reportFile }, agent);
     const sessions = job.agent_id ? agentSessionsDir(job.workspace_id, job.task.id, job.agent_id) : undefined;
-    launch = launchAgent(agent, env, cwd, sessions);
+    launch = await confineLaunch(agent, launchAgent(agent, env, cwd, sessions), cwd, [path.dirname(reportFile)]);
   } catch (error) {
+    fs.rmSync(path.dirname(reportFile), { recursive: true, force: true });
     return fail(
       error instanceof AgentNotInstalled ? error.message : `could not start the agent (${agent.name}): ${(error as Error).message}`,
     );
@@ -139,7 +142,7 @@ async function runLaunched(
     no_output: verdict.status === RUN_STATUS.succeeded && !ran.spoke,
     ...(concluded.changes ? { changes: concluded.changes } : {}),
   };
-  fs.rmSync(run.reportFile, { force: true });
+  fs.rmSync(path.dirname(run.reportFile), { recursive: true, force: true });
   await port.finish(job.execution_id, outcome);
 }
 
@@ -148,6 +151,8 @@ async function driveCommand(entry: Active, child: ChildProcess, instructions: st
   child.stdin!.on("error", () => {}); // an agent that never reads its instructions closes the pipe early
   child.stdin!.end(instructions);
   let lastData = Date.now();
+  // Paused while the log catches up (a slow database): not quiet, however long it takes.
+  let paused = false;
   const streams = [child.stdout!, child.stderr!];
   const ended = Promise.all(streams.map((stream) => new Promise((resolve) => stream.once("close", resolve))));
   for (const [name, stream] of [
@@ -157,15 +162,20 @@ async function driveCommand(entry: Active, child: ChildProcess, instructions: st
     stream.on("data", (chunk: Buffer) => {
       lastData = Date.now();
       if (!sink.write(name, chunk)) {
+        paused = true;
         for (const s of streams) s.pause();
-        void sink.drained().then(() => streams.forEach((s) => s.resume()));
+        void sink.drained().then(() => {
+          paused = false;
+          lastData = Date.now();
+          streams.forEach((s) => s.resume());
+        });
       }
     });
   }
   const { code, signal } = await exited;
   // A grandchild may still hold the pipes: read on while output keeps coming, then let go.
   while ((await Promise.race([ended.then(() => true), delay(250).then(() => false)])) === false) {
-    if (Date.now() - lastData > PIPE_QUIET_MS) {
+    if (!paused && Date.now() - lastData > PIPE_QUIET_MS) {
       streams.forEach((s) => s.destroy());
       break;
     }

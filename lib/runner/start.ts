@@ -8,6 +8,8 @@ import { maxConcurrent, runnerPollMs } from "@/lib/platform/runner-config";
 import { sweepOrphans } from "@/lib/runner/recovery";
 import { startScheduler } from "@/lib/scheduler/scheduler";
 import { startLeaseSweeper } from "@/lib/runners/expire-leases";
+import { bubblewrapUsableAsync } from "@/lib/sandbox/mode";
+import { sweepSandboxes } from "@/lib/sandbox/sandboxed-command";
 
 const SWEEP_EVERY_MS = 30_000;
 
@@ -24,6 +26,12 @@ export async function startEngine(db: Db, kind: "pglite" | "postgresql") {
     return;
   }
   // host:pid:random, so recovery can tell this process's orphans from another instance's.
+  void bubblewrapUsableAsync(); // probed now, so the first run does not wait for it
+  try {
+    sweepSandboxes();
+  } catch (error) {
+    console.error(`[taskboard] could not sweep old sandboxes: ${(error as Error).message}`);
+  }
   const instanceId = `${os.hostname()}:${process.pid}:${crypto.randomBytes(3).toString("hex")}`;
   const runner = new Runner(new DbPort(db, instanceId), { capacity: maxConcurrent(), longPoll: false, heartbeatMs: runnerPollMs() });
   const sweep = () => sweepOrphans(db, kind, instanceId).catch((error: Error) => console.error(`[taskboard] recovery: ${error.message}`));

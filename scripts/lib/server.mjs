@@ -24,6 +24,8 @@ export async function startServer({ databaseUrl, env = {}, label = "server", dat
         DATA_DIR: dataDir,
         DATABASE_URL: databaseUrl ?? "",
         PORT: String(port),
+        // The test agents (tests/fixtures) are read from the sandbox too (docs/runners.md).
+        AGENT_SANDBOX_READONLY: path.join(root, "tests", "fixtures"),
         ...env,
       },
       stdio: ["ignore", "pipe", "pipe"],

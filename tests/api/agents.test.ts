@@ -97,6 +97,42 @@ describe("agent profiles", () => {
     expect((await call("GET", `${agents()}/${second.body.id}`, { token: member.token })).status).toBe(404);
   });
 
+  it("keeps each profile's network: an allowlist by default, the presets' vendor hosts, `full` when an administrator sets it", async () => {
+    // A client that knows nothing of the sandbox gets the defaults.
+    const plain = await call("POST", agents(), { token: adminToken, json: { ...claude, name: "no network fields" } });
+    expect(plain.status).toBe(201);
+    expect(plain.body).toMatchObject({ network_allow: [], network: "allowlist" });
+    const presets = await call("GET", `${agents()}/presets`, { token: member.token });
+    const hosts = Object.fromEntries(presets.body.map((p: { preset: string; network_allow: string[] }) => [p.preset, p.network_allow]));
+    expect(hosts).toMatchObject({
+      "claude-code": ["api.anthropic.com"],
+      codex: ["api.openai.com"],
+      gemini: ["generativelanguage.googleapis.com"],
+    });
+
+    const listed = await call("PATCH", `${agents()}/${plain.body.id}`, {
+      token: adminToken,
+      json: { network_allow: ["api.anthropic.com", "10.0.0.5:8080", "*.example.com"] },
+    });
+    expect(listed.status).toBe(200);
+    expect(listed.body).toMatchObject({ network_allow: ["api.anthropic.com", "10.0.0.5:8080", "*.example.com"], network: "allowlist" });
+    const full = await call("PATCH", `${agents()}/${plain.body.id}`, { token: adminToken, json: { network: "full" } });
+    expect(full.body).toMatchObject({ network: "full", network_allow: ["api.anthropic.com", "10.0.0.5:8080", "*.example.com"] });
+    // Only administrators write profiles: an owner may not open the network.
+    expect((await call("PATCH", `${agents()}/${plain.body.id}`, { token: owner.token, json: { network: "full" } })).status).toBe(403);
+
+    for (const [field, value] of [
+      ["network_allow", ["https://api.openai.com"]],
+      ["network_allow", ["host:99999"]],
+      ["network", "everything"],
+    ] as const) {
+      const bad = await call("PATCH", `${agents()}/${plain.body.id}`, { token: adminToken, json: { [field]: value } });
+      expect(bad.status, `${field} ${JSON.stringify(value)}`).toBe(422);
+      expect(bad.body.detail[0].loc[1]).toBe(field);
+    }
+    expect((await call("DELETE", `${agents()}/${plain.body.id}`, { token: adminToken })).status).toBe(204);
+  });
+
   it("refuses members, owners and bad profiles", async () => {
     expect((await call("POST", agents(), { token: member.token, json: { ...claude, name: "x" } })).status).toBe(403);
     expect((await call("POST", agents(), { token: owner.token, json: { ...claude, name: "y" } })).status).toBe(403);

@@ -24,6 +24,9 @@ beforeAll(async () => {
   store = await newStore("git-hardening");
   server = await engineServer(store, {
     AGENT_COMMAND: TRICK_AGENT,
+    // The hardening is the second line: inside the sandbox (docs/runners.md) the clone's hooks and
+    // configuration are read-only and these tricks fail before git runs, so they are tried unconfined.
+    AGENT_SANDBOX: "off",
     AGENT_LOG_FLUSH_MS: "100",
     AGENT_WORKDIR: path.join(root, "work", "{workspace_id}", "{task_id}"),
   });

@@ -1,4 +1,6 @@
 import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -123,6 +125,54 @@ describe("Claude Code from its preset", () => {
     expect(played[0].headers["x-api-key"]).toBe("sk-ant-test-key");
   }, 180_000);
 
+  it("runs inside the sandbox: its own Bash cannot read the server's auth secret, write outside the worktree or reach a host its profile does not allow", async () => {
+    const t = await task(world, "Try to leave the sandbox");
+    const secretFile = path.join(world.server.dataDir, "auth-secret");
+    const secret = fs.readFileSync(secretFile, "utf8").trim();
+    // Into the server's installation (not in the sandbox at all), and into its data directory and
+    // beside the worktree: under /tmp, where the sandbox has a /tmp of its own, so such a write lands
+    // there and is thrown away with it. What counts is that none reaches the host.
+    const intoServer = path.join(process.cwd(), `planted-${Date.now()}.txt`);
+    const intoData = path.join(world.server.dataDir, "planted.txt");
+    const outside = path.join(world.root, "outside.txt");
+    // "The internet" for this test: a server on loopback that no profile lists.
+    const elsewhere = http.createServer((_request, response) => response.end("reached elsewhere"));
+    await new Promise<void>((resolve) => elsewhere.listen(0, "127.0.0.1", resolve));
+    const port = (elsewhere.address() as AddressInfo).port;
+    const command = [
+      `cat ${secretFile}; echo "cat=$?"`,
+      `echo pwned > ${intoServer}; echo "write=$?"`,
+      `echo pwned > ${intoData}`,
+      `echo pwned > ${outside}`,
+      `(exec 3<>/dev/tcp/127.0.0.1/${port}) 2>/dev/null; echo "connect=$?"`,
+    ].join("; ");
+    const marker = world.model.script("escape", [
+      { tools: [{ name: "Bash", input: { command, description: "Look around" } }] },
+      ({ results }) => ({ text: `Tried: ${results.join(" ").length} characters back.` }),
+    ]);
+    try {
+      const started = await startRun(world, t.id, { instructions: `Look around. ${marker}`, agent_id: agentId });
+      // Claude Code asks before running a shell command: a person allows it.
+      const question = await openPermission(world, t.id, started.id);
+      const asked = await permissionEntry(world, started.id);
+      await answer(world, question.id, asked.update.options.find((o: { kind: string }) => o.kind === "allow_once").name);
+      expect((await done(world, started.id)).status).toBe("succeeded");
+
+      // What the shell printed went back to the model as the tool's result.
+      const played = world.model.played("escape");
+      const result = JSON.stringify(played[played.length - 1].body.messages);
+      expect(result).toMatch(/cat=1/);
+      expect(result).not.toContain(secret);
+      expect(result).toMatch(/write=[12]/);
+      expect(fs.existsSync(intoServer)).toBe(false);
+      expect(fs.existsSync(intoData)).toBe(false);
+      expect(fs.existsSync(outside)).toBe(false);
+      expect(result).toMatch(/connect=1/);
+    } finally {
+      elsewhere.close();
+    }
+  }, 180_000);
+
   it("continues the same session in a follow-up (Request changes)", async () => {
     const marker = world.model.script("follow-up", [({ results }) => ({ text: `Continuing; earlier results seen: ${results.length}.` })]);
     const started = await startRun(world, taskId, {
@@ -171,10 +221,19 @@ describe("Claude Code from its preset", () => {
     await eventually(async () => (world.model.played("slow").length > 0 ? true : undefined), 90_000, "the model request");
     const tree = processesOf(started.id);
     expect(tree.length).toBeGreaterThan(1); // the adapter and the CLI it started
-    // The adapter runs from the server's own installation, with a private HOME of its own.
+    // The adapter runs from the server's own installation, inside the sandbox (the run's process
+    // is bubblewrap's), with a private HOME of its own.
     const { runner_pid } = (await world.server.call("GET", `${world.base()}/executions/${started.id}`, { token: world.token })).body;
-    const adapter = fs.readFileSync(`/proc/${runner_pid}/cmdline`, "utf8").split("\0");
-    expect(adapter.slice(0, 2)).toEqual([process.execPath, path.resolve("node_modules/@zed-industries/claude-agent-acp/dist/index.js")]);
+    expect(fs.readFileSync(`/proc/${runner_pid}/cmdline`, "utf8")).toMatch(/^bwrap\0/);
+    const adapterPath = path.resolve("node_modules/@zed-industries/claude-agent-acp/dist/index.js");
+    const commandLines = tree.flatMap((pid) => {
+      try {
+        return [fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")];
+      } catch {
+        return []; // a short-lived tool of the CLI's, gone already
+      }
+    });
+    expect(commandLines.some((line) => line[0] === process.execPath && line[1] === adapterPath)).toBe(true);
     const home = /(?:^|\0)HOME=([^\0]*)/.exec(fs.readFileSync(`/proc/${tree[0]}/environ`, "utf8"))![1];
     expect(home.startsWith(path.join(os.tmpdir(), "taskboard-agent-home-"))).toBe(true);
     expect(fs.existsSync(path.join(home, ".claude", "settings.json"))).toBe(true);

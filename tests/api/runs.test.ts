@@ -25,7 +25,8 @@ beforeAll(async () => {
   store = await newStore("runs");
   server = await engineServer(store, {
     AGENT_COMMAND: FIXTURE_AGENT,
-    AGENT_TIMEOUT_SECONDS: "3",
+    // Long enough for a sandboxed start (bubblewrap, relays) and Node on a busy machine: a "succeed" run must not time out.
+    AGENT_TIMEOUT_SECONDS: "6",
     AGENT_KILL_GRACE_SECONDS: "1",
     AGENT_MAX_CONCURRENT: "2",
     AGENT_LOG_FLUSH_MS: "200",
@@ -200,7 +201,7 @@ describe("manual runs", () => {
     expect(started.body.status).toBe("running");
     const done = await finished(server.call, token, wsId, started.body.id);
     expect(done.status).toBe("timed_out");
-    expect(done.error_message).toBe("timed out after 3 s; the process group was killed");
+    expect(done.error_message).toBe("timed out after 6 s; the process group was killed");
     expect(processAlive(started.body.runner_pid)).toBe(false);
     const runs = await server.call("GET", `${base()}/tasks/${t.id}/runs`, { token });
     expect(runs.body[0]).toMatchObject({ status: "timed_out", error_message: done.error_message });

@@ -391,7 +391,8 @@ describe("fix-conflicts in git", () => {
     ["release/x", /^release\/x is not the task's own branch/],
     ["main", /^main is the repository's default branch: the board never pushes it$/],
   ])("refuses the push when the task's branch is changed to %s while its agent resolves", async (elsewhere, reason) => {
-    const go = path.join(root, `go-${Date.now()}`);
+    // The signal file is in the task's worktree: the agent's sandbox shows it nothing else of the machine.
+    const go = `go-${Date.now()}`;
     const task = await conflicted(`await ${go} merged line`);
     const before = heads();
     const started = await fix(task.id);
@@ -402,7 +403,7 @@ describe("fix-conflicts in git", () => {
     });
     // A person (or a script) points the task at another branch before the agent is done.
     expect((await server.call("PATCH", `${ws(fixWs)}/tasks/${task.id}`, { token, json: { branch: elsewhere } })).status).toBe(200);
-    fs.writeFileSync(go, "");
+    fs.writeFileSync(path.join(workdir(task.id, fixWs), go), "");
     const done = await finished(server.call, token, fixWs, started.body.id);
     expect(done.status).toBe("failed");
     expect(done.error_message).toMatch(reason);

@@ -125,17 +125,23 @@ test("Settings lists agent profiles and the repository section", async ({ page, 
   await form.getByLabel("Name", { exact: true }).fill("Codex (team key)");
   await form.getByLabel(/^Model/).fill("gpt-5.4");
   await form.getByLabel("Added to the agent's system prompt").fill("Answer in English.");
+  // The preset's vendor host is listed; the sandbox lets the agent reach the hosts listed here.
+  const hosts = form.getByLabel(/^Hosts it may reach/);
+  await expect(hosts).toHaveValue("api.openai.com");
+  await hosts.fill("api.openai.com, gateway.example.com:8443");
+  await expect(form.getByLabel(/^Network/)).toHaveValue("allowlist");
   await form.getByRole("button", { name: "Save profile" }).click();
   await expect(agents.getByTestId("agent-profile").filter({ hasText: "Codex (team key)" })).toBeVisible();
   // A profile added from a preset keeps it (so the server starts its own installation), and what a person set.
-  const saved = await api.call<{ name: string; preset: string | null; model: string | null; system_prompt: string | null }[]>(
-    "GET",
-    `/api/workspaces/${ws.id}/agents`,
-  );
+  const saved = await api.call<
+    { name: string; preset: string | null; model: string | null; system_prompt: string | null; network_allow: string[] }[]
+  >("GET", `/api/workspaces/${ws.id}/agents`);
   expect(saved.find((agent) => agent.name === "Codex (team key)")).toMatchObject({
     preset: "codex",
     model: "gpt-5.4",
     system_prompt: "Answer in English.",
+    network_allow: ["api.openai.com", "gateway.example.com:8443"],
+    network: "allowlist",
   });
 
   const repository = page.getByRole("region", { name: "Repository" });
