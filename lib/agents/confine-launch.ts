@@ -1,4 +1,3 @@
-import { apiUrl } from "@/lib/platform/runner-config";
 import { presetById } from "@/lib/agents/presets";
 import type { AgentSnapshot } from "@/lib/agents/resolve-run-agent";
 import { AgentNotInstalled, notInstalledMessage, type AgentLaunch } from "@/lib/agents/launch-agent";
@@ -8,7 +7,14 @@ import { CommandMissing, SandboxRefused, sandboxedCommand, type NetworkPolicy } 
 // sandbox (lib/sandbox), with its profile's network policy. AGENT_COMMAND and the demo agent have
 // no profile: AGENT_NETWORK_ALLOW (the operator's) is their allowlist, `*` meaning the full network.
 
-export async function confineLaunch(agent: AgentSnapshot, launch: AgentLaunch, cwd: string, writable: string[]): Promise<AgentLaunch> {
+/** `boardUrl`: the board's API as the job gives it (a runner on another machine reaches it there). */
+export async function confineLaunch(
+  agent: AgentSnapshot,
+  launch: AgentLaunch,
+  cwd: string,
+  writable: string[],
+  boardUrl: string,
+): Promise<AgentLaunch> {
   const { networkAllow, network } = networkOf(agent);
   try {
     const confined = await sandboxedCommand({
@@ -20,7 +26,7 @@ export async function confineLaunch(agent: AgentSnapshot, launch: AgentLaunch, c
       writable,
       networkAllow,
       network,
-      boardUrl: apiUrl(),
+      boardUrl,
       isDemo: isDemoAgent(agent),
     });
     return {

@@ -68,7 +68,7 @@ export async function runJob(port: RunnerPort, entry: Active) {
   try {
     const env = agentEnvironment(job, { instructions, workdir: cwd, reportFile }, agent);
     const sessions = job.agent_id ? agentSessionsDir(job.workspace_id, job.task.id, job.agent_id) : undefined;
-    launch = await confineLaunch(agent, launchAgent(agent, env, cwd, sessions), cwd, [path.dirname(reportFile)]);
+    launch = await confineLaunch(agent, launchAgent(agent, env, cwd, sessions), cwd, [path.dirname(reportFile)], job.api_url);
   } catch (error) {
     fs.rmSync(path.dirname(reportFile), { recursive: true, force: true });
     return fail(

@@ -1,5 +1,5 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import path from "node:path";
+import { spawnRunner } from "../helpers/runner-process";
+import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   engineServer,
@@ -16,7 +16,6 @@ import {
 // Two runner processes share the queue, each up to its capacity; kill -9 one of them mid-run and
 // its runs end failed when their lease runs out, with the reason in words, while the other's go on.
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
 const LEASE = 5;
 
 let store: Store;
@@ -47,11 +46,7 @@ afterAll(async () => {
 
 async function startRunner(name: string) {
   const created = await server.call("POST", "/api/runners", { token, json: { name, capacity: 2 } });
-  const child = spawn(process.execPath, ["--import", "tsx", "lib/runner/main.ts", "--url", server.url, "--token", created.body.token], {
-    cwd: ROOT,
-    env: { ...process.env, AGENT_LOG_FLUSH_MS: "100" },
-    stdio: "ignore",
-  });
+  const child = spawnRunner(server.url, created.body.token);
   runners.push(child);
   return child;
 }

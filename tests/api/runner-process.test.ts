@@ -1,4 +1,5 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawnRunner } from "../helpers/runner-process";
+import type { ChildProcess } from "node:child_process";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -44,11 +45,11 @@ afterAll(async () => {
 async function startRunner(name: string) {
   const created = await server.call("POST", "/api/runners", { token, json: { name, capacity: 2 } });
   expect(created.status).toBe(201);
-  const child = spawn(process.execPath, ["--import", "tsx", "lib/runner/main.ts", "--url", server.url, "--token", created.body.token], {
-    cwd: ROOT,
-    env: { ...process.env, AGENT_LOG_FLUSH_MS: "100", AGENT_KILL_GRACE_SECONDS: "1", RUNNER_CLAIM_WAIT_SECONDS: "2" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawnRunner(server.url, created.body.token, { AGENT_KILL_GRACE_SECONDS: "1", RUNNER_CLAIM_WAIT_SECONDS: "2" }, [
+    "ignore",
+    "pipe",
+    "pipe",
+  ]);
   processes.push(child);
   const output: string[] = [];
   child.stdout!.on("data", (chunk: Buffer) => output.push(chunk.toString()));

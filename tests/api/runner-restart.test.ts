@@ -1,5 +1,5 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import path from "node:path";
+import { spawnRunner } from "../helpers/runner-process";
+import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer } from "../../scripts/lib/server.mjs";
 import { client, eventually, finished, FIXTURE_AGENT, newStore, newTask, outputLines, workspaceOn, type Store } from "../helpers/engine";
@@ -8,7 +8,6 @@ import { client, eventually, finished, FIXTURE_AGENT, newStore, newTask, outputL
 // prints, start it again on the same data and port, and the run ends with the agent's own outcome
 // and every line of its log exactly once, in order (the runner kept the batches and delivered them).
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
 const ADMIN = { ADMIN_USERNAME: "admin", ADMIN_PASSWORD: "engine-admin-password" };
 const ENV = { ...ADMIN, RUNNER_EMBEDDED: "false", AGENT_COMMAND: FIXTURE_AGENT, RUNNER_LEASE_SECONDS: "5" };
 
@@ -33,11 +32,7 @@ describe("a server restart under a runner", () => {
     const call = client(first.url);
     const { token, wsId } = await workspaceOn({ call });
     const registered = await call("POST", "/api/runners", { token, json: { name: "survivor" } });
-    runner = spawn(process.execPath, ["--import", "tsx", "lib/runner/main.ts", "--url", first.url, "--token", registered.body.token], {
-      cwd: ROOT,
-      env: { ...process.env, AGENT_LOG_FLUSH_MS: "100" },
-      stdio: "ignore",
-    });
+    runner = spawnRunner(first.url, registered.body.token);
     const task = await newTask(call, token, wsId, { title: "outlives the server" });
     const started = await call("POST", `/api/workspaces/${wsId}/tasks/${task.id}/runs`, { token, json: { instructions: "rate 50 8" } });
     expect(started.status).toBe(202);
