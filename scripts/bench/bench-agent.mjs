@@ -11,6 +11,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { needsBuild, root } from "../lib/build-state.mjs";
+import { benchClient, writeBenchSection } from "../lib/bench-report.mjs";
 import { launchBrowser, signedInPage } from "../lib/bench-browser.mjs";
 import { startServer } from "../lib/server.mjs";
 import { createScratchDatabase, postgresReachable } from "../lib/postgres.mjs";
@@ -39,7 +40,7 @@ async function bench(kind) {
   const env = { ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, AGENT_MAX_CONCURRENT: "2" };
   const server = await startServer({ databaseUrl: scratch?.url, dataDir, label: `bench-agent-${kind}`, env });
   try {
-    const api = client(server.url);
+    const api = benchClient(server.url);
     const token = (await api("POST", "/api/auth/login", ADMIN)).body.access_token;
     const ws = (await api("POST", "/api/workspaces", { name: "bench" }, token)).body.id;
     const profile = (
@@ -158,10 +159,8 @@ function stats(sorted) {
 }
 
 function writeReport(results) {
-  const file = path.join(root, "docs/PERFORMANCE.md");
   const row = (r, key) => `${r[key].median} / ${r[key].p90} / ${r[key].max}`;
   const section = [
-    "<!-- bench:agent:start -->",
     '## From "Run agent" to the agent\'s first update (`npm run bench:agent`)',
     "",
     `Per database, on ${os.cpus().length} cores (load average ${os.loadavg()[0].toFixed(1)} at the end; ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC), an ACP profile (the fake ACP agent):`,
@@ -184,27 +183,8 @@ function writeReport(results) {
     ]),
     "",
     "The first entry after a quiet spell is written at once (LogSink.expedite), not after AGENT_LOG_FLUSH_MS.",
-    "<!-- bench:agent:end -->",
-  ].join("\n");
-  const text = fs.readFileSync(file, "utf8");
-  const start = text.indexOf("<!-- bench:agent:start -->");
-  const end = text.indexOf("<!-- bench:agent:end -->");
-  const next =
-    start >= 0 && end > start
-      ? text.slice(0, start) + section + text.slice(end + "<!-- bench:agent:end -->".length)
-      : `${text.trimEnd()}\n\n${section}\n`;
-  fs.writeFileSync(file, next);
-}
-
-function client(url) {
-  return async (method, urlPath, json, token) => {
-    const headers = {};
-    if (token) headers.authorization = `Bearer ${token}`;
-    if (json !== undefined) headers["content-type"] = "application/json";
-    const response = await fetch(url + urlPath, { method, headers, body: json === undefined ? undefined : JSON.stringify(json) });
-    const text = await response.text();
-    return { status: response.status, body: text ? JSON.parse(text) : null };
-  };
+  ];
+  writeBenchSection("agent", section);
 }
 
 function sleep(ms) {

@@ -10,6 +10,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { needsBuild, root } from "../lib/build-state.mjs";
+import { benchClient, writeBenchSection } from "../lib/bench-report.mjs";
 import { startServer } from "../lib/server.mjs";
 import { createScratchDatabase, postgresReachable } from "../lib/postgres.mjs";
 
@@ -33,7 +34,7 @@ async function bench(kind) {
   const env = { ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, AGENT_COMMAND: "true" };
   const server = await startServer({ databaseUrl: scratch?.url, dataDir, label: `bench-reactions-${kind}`, env });
   try {
-    const api = client(server.url);
+    const api = benchClient(server.url);
     const token = (await api("POST", "/api/auth/login", ADMIN)).body.access_token;
     const ws = (await api("POST", "/api/workspaces", { name: "bench" }, token)).body.id;
     await api("PATCH", `/api/workspaces/${ws}`, { auto_start_unblocked: true, auto_move_tasks: false }, token);
@@ -76,9 +77,7 @@ function stats(values) {
 }
 
 function writeReport(results) {
-  const file = path.join(root, "docs/PERFORMANCE.md");
   const section = [
-    "<!-- bench:reactions:start -->",
     "## Requests that wait for their reactions (`npm run bench:reactions`)",
     "",
     `Measured on ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, ${os.cpus().length} cores (load average ${os.loadavg()[0].toFixed(1)} at the end), production build, one connection, sequential. A request answers once the reactions that read its events have passed them (at most 2 s; docs/architecture.md, "Reactions"). Milliseconds, median / p90 / p99.`,
@@ -86,25 +85,6 @@ function writeReport(results) {
     "| database | create a task (no reaction reads it) | rename a task (two reactions read it and pass) | move a blocker to Done (its dependant's run starts before the answer) |",
     "|---|---|---|---|",
     ...results.map((r) => `| ${r.kind} | ${r.create} | ${r.rename} | ${r.unblock} |`),
-    "<!-- bench:reactions:end -->",
-  ].join("\n");
-  const text = fs.readFileSync(file, "utf8");
-  const start = text.indexOf("<!-- bench:reactions:start -->");
-  const end = text.indexOf("<!-- bench:reactions:end -->");
-  const next =
-    start >= 0 && end > start
-      ? text.slice(0, start) + section + text.slice(end + "<!-- bench:reactions:end -->".length)
-      : `${text.trimEnd()}\n\n${section}\n`;
-  fs.writeFileSync(file, next);
-}
-
-function client(url) {
-  return async (method, urlPath, json, token) => {
-    const headers = {};
-    if (token) headers.authorization = `Bearer ${token}`;
-    if (json !== undefined) headers["content-type"] = "application/json";
-    const response = await fetch(url + urlPath, { method, headers, body: json === undefined ? undefined : JSON.stringify(json) });
-    const text = await response.text();
-    return { status: response.status, body: text ? JSON.parse(text) : null };
-  };
+  ];
+  writeBenchSection("reactions", section);
 }

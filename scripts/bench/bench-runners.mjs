@@ -11,6 +11,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { needsBuild, root } from "../lib/build-state.mjs";
+import { benchClient, writeBenchSection } from "../lib/bench-report.mjs";
 import { startServer } from "../lib/server.mjs";
 import { createScratchDatabase, postgresReachable } from "../lib/postgres.mjs";
 
@@ -40,7 +41,7 @@ async function bench(kind) {
   const server = await startServer({ databaseUrl: scratch?.url, dataDir, label: `bench-runners-${kind}`, env });
   let runner;
   try {
-    const api = client(server.url);
+    const api = benchClient(server.url);
     const token = (await api("POST", "/api/auth/login", ADMIN)).body.access_token;
     const ws = (await api("POST", "/api/workspaces", { name: "bench" }, token)).body.id;
     const registered = (await api("POST", "/api/runners", { name: "bench" }, token)).body;
@@ -83,9 +84,7 @@ function stats(values) {
 }
 
 function writeReport(results) {
-  const file = path.join(root, "docs/PERFORMANCE.md");
   const section = [
-    "<!-- bench:runners:start -->",
     "## Runners: claim latency (`npm run bench:runners`)",
     "",
     `Per database, on ${os.cpus().length} cores (load average ${os.loadavg()[0].toFixed(1)} at the end; ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC):`,
@@ -98,25 +97,8 @@ function writeReport(results) {
     ...results.map((r) => `| ${r.kind} | ${r.median} | ${r.p90} | ${r.max} |`),
     "",
     "Not measured yet: log ingestion (20 agents across 2 runners), the issue's other figure.",
-    "<!-- bench:runners:end -->",
-  ].join("\n");
-  const text = fs.readFileSync(file, "utf8");
-  const start = text.indexOf("<!-- bench:runners:start -->");
-  const end = text.indexOf("<!-- bench:runners:end -->");
-  const next =
-    start >= 0
-      ? text.slice(0, start) + section + text.slice(end + "<!-- bench:runners:end -->".length)
-      : `${text.trimEnd()}\n\n${section}\n`;
-  fs.writeFileSync(file, next);
-}
-
-function client(url) {
-  return async (method, urlPath, body, token) => {
-    const headers = { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) };
-    const response = await fetch(url + urlPath, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    const text = await response.text();
-    return { status: response.status, body: text ? JSON.parse(text) : null };
-  };
+  ];
+  writeBenchSection("runners", section);
 }
 
 async function until(check, everyMs = 20, timeoutMs = 60_000) {

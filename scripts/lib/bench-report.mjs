@@ -29,3 +29,34 @@ export function markdownTable(rows) {
   }
   return lines.join("\n");
 }
+
+/**
+ * Writes one bench's section into docs/PERFORMANCE.md: `lines` become the text between the
+ * `<!-- bench:<name>:start -->` and `<!-- bench:<name>:end -->` markers, which are added (at the end)
+ * when the page does not have them yet.
+ */
+export function writeBenchSection(name, lines) {
+  const file = path.join(path.dirname(new URL(import.meta.url).pathname), "..", "..", "docs", "PERFORMANCE.md");
+  const start = `<!-- bench:${name}:start -->`;
+  const end = `<!-- bench:${name}:end -->`;
+  const section = [start, ...lines, end].join("\n");
+  const text = fs.readFileSync(file, "utf8");
+  const at = text.indexOf(start);
+  const to = text.indexOf(end);
+  fs.writeFileSync(
+    file,
+    at >= 0 && to > at ? text.slice(0, at) + section + text.slice(to + end.length) : `${text.trimEnd()}\n\n${section}\n`,
+  );
+}
+
+/** A JSON client for the benches: `(method, path, body?, token?) → {status, body}`. */
+export function benchClient(url) {
+  return async (method, urlPath, json, token) => {
+    const headers = {};
+    if (token) headers.authorization = `Bearer ${token}`;
+    if (json !== undefined) headers["content-type"] = "application/json";
+    const response = await fetch(url + urlPath, { method, headers, body: json === undefined ? undefined : JSON.stringify(json) });
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : null };
+  };
+}

@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { hasCommand } from "./has-command.mjs";
 import fs from "node:fs";
 
 // The browser for Playwright, in the order the README promises: Playwright's own Chromium if one
@@ -31,14 +32,5 @@ async function playwrightsOwnChromium() {
     return file && fs.existsSync(file) ? file : null;
   } catch {
     return null;
-  }
-}
-
-function hasCommand(name) {
-  try {
-    execFileSync("sh", ["-c", `command -v ${name}`], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
   }
 }

@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { hasCommand } from "./has-command.mjs";
 
 // The agent sandbox's programs (docs/runners.md): bubblewrap and socat, and ripgrep, which the
 // real Claude Code's tools use. The tests run real agents in the sandbox, so `npm test` finds them
@@ -21,13 +22,4 @@ export function ensureSandboxTools() {
     });
   }
   return missing().length === 0;
-}
-
-function hasCommand(name) {
-  try {
-    execFileSync("sh", ["-c", `command -v ${name}`], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
 }
