@@ -26,9 +26,6 @@ export interface Active {
   stop: { status: StopStatus; message: string } | null;
   done: Promise<void>;
   timers: NodeJS.Timeout[];
-  /** runner_pid is recorded: only then may a start's answer be read (waitStarted). */
-  started: boolean;
-  onStarted: () => void;
   /** Cancel and timeout (the runner's terminate). */
   terminate: (status: StopStatus, message: string) => void;
 }

@@ -1,7 +1,6 @@
 import type { Db } from "@/lib/db/client";
 import { conflict, notFound } from "@/lib/platform/errors";
 import { finishExecution } from "@/lib/runs/finish-execution";
-import { runnerHandle } from "@/lib/runs/runner-handle";
 import type { LogEntry } from "@/lib/runs/schemas";
 import { serializeExecution, serializeTaskRun } from "@/lib/runs/serialize";
 import { ACTIVE_RUN_STATUSES, isFinishedRunStatus, RUN_STATUS, type RunStatus } from "@/lib/runs/statuses";
@@ -61,15 +60,14 @@ export async function readExecutionLog(db: Db, workspaceId: string, executionId:
 }
 
 /**
- * Cancels a queued or running execution. Here the process group gets SIGTERM (SIGKILL after the
- * grace period) and the answer waits for it; an execution running in another instance is marked
- * cancelled and that instance stops its process within a poll interval.
+ * Cancels a queued or running execution: it is recorded `cancelled` at once, and the runner that
+ * holds it stops its agent at its next heartbeat (SIGTERM to the process group, SIGKILL after the
+ * grace period) and adds the process's own facts to the record.
  */
 export async function cancelExecution(db: Db, workspaceId: string, executionId: string, username: string) {
   const execution = await getExecution(db, workspaceId, executionId);
   if (isFinishedRunStatus(execution.status)) throw conflict(`The execution has already finished (${execution.status})`);
   const message = `cancelled by ${username}`;
-  const handledHere = (await runnerHandle()?.cancel(executionId, message)) ?? false;
-  if (!handledHere) await finishExecution(db, executionId, { status: RUN_STATUS.cancelled, errorMessage: message }, ACTIVE_RUN_STATUSES);
+  await finishExecution(db, executionId, { status: RUN_STATUS.cancelled, errorMessage: message }, ACTIVE_RUN_STATUSES);
   return serializeExecution(await getExecution(db, workspaceId, executionId));
 }

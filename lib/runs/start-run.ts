@@ -5,7 +5,7 @@ import { fixConflictsInstructions, taskInstructions, withReviewComments } from "
 import type { startRunBody } from "@/lib/runs/schemas";
 import { serializeExecution } from "@/lib/runs/serialize";
 import { startExecution } from "@/lib/runs/start-execution";
-import { runnerHandle } from "@/lib/runs/runner-handle";
+import { awaitStart } from "@/lib/runs/await-start";
 import { RUN_TRIGGER } from "@/lib/runs/statuses";
 import { refuseIfBlocked } from "@/lib/dependencies/task-refs";
 import { foreignBranchReason } from "@/lib/repositories/foreign-branch";
@@ -68,11 +68,9 @@ async function findTask(db: Db, workspaceId: string, taskId: string) {
   return task;
 }
 
-/**
- * The record once this server has started the process (runner_pid set), or still `queued` when
- * the concurrency cap holds it back or another instance picks it up; waits at most a few seconds.
- */
+/** The record once a runner has started its agent, or still `queued` when no runner has room (lib/runs/await-start.ts). */
 async function startedRecord(db: Db, executionId: string) {
-  await runnerHandle()?.waitStarted(executionId);
+  const execution = await db.execution.findUniqueOrThrow({ where: { id: executionId }, select: { workspaceId: true } });
+  await awaitStart(db, execution.workspaceId, executionId);
   return serializeExecution(await db.execution.findUniqueOrThrow({ where: { id: executionId } }));
 }
