@@ -4,6 +4,7 @@ import type { z } from "zod";
 import { fixConflictsInstructions, taskInstructions, withReviewComments } from "@/lib/runs/instructions";
 import type { startRunBody } from "@/lib/runs/schemas";
 import { serializeExecution } from "@/lib/runs/serialize";
+import { waitingForRunner } from "@/lib/runs/waiting-for-runner";
 import { startExecution } from "@/lib/runs/start-execution";
 import { awaitStart } from "@/lib/runs/await-start";
 import { RUN_TRIGGER } from "@/lib/runs/statuses";
@@ -70,7 +71,8 @@ async function findTask(db: Db, workspaceId: string, taskId: string) {
 
 /** The record once a runner has started its agent, or still `queued` when no runner has room (lib/runs/await-start.ts). */
 async function startedRecord(db: Db, executionId: string) {
-  const execution = await db.execution.findUniqueOrThrow({ where: { id: executionId }, select: { workspaceId: true } });
-  await awaitStart(db, execution.workspaceId, executionId);
-  return serializeExecution(await db.execution.findUniqueOrThrow({ where: { id: executionId } }));
+  const queued = await db.execution.findUniqueOrThrow({ where: { id: executionId }, select: { workspaceId: true } });
+  await awaitStart(db, queued.workspaceId, executionId);
+  const execution = await db.execution.findUniqueOrThrow({ where: { id: executionId } });
+  return serializeExecution(execution, await waitingForRunner(db, execution));
 }
