@@ -24,6 +24,8 @@ import type {
   taskRunResponse,
   updateTaskBody,
 } from "@/lib/tasks/schemas";
+import type { createdRunner, createRunnerBody, runnerRecord } from "@/lib/runners/schemas";
+import type { user } from "@/lib/users/schemas";
 import type { member, updateWorkspaceBody, workspace, workspaceWithRole } from "@/lib/workspaces/schemas";
 import type { dependenciesResponse } from "@/lib/dependencies/schemas";
 import type { activityResponse } from "@/lib/activity/schemas";
@@ -54,7 +56,7 @@ export type Task = Omit<z.output<typeof taskResponse>, "status"> & { status: Col
 export type TaskPage = Omit<z.output<typeof paginatedTasksResponse>, "items"> & { items: Task[] };
 export type BoardColumnPage = Omit<z.output<typeof boardResponse>["columns"][number], "items"> & { items: Task[] };
 export type Project = z.output<typeof projectResponse>;
-export type Execution = z.output<typeof execution>;
+export type Execution = z.output<typeof execution> & { waiting_for_runner?: WaitingForRunner | null };
 export type ExecutionLog = z.output<typeof executionLog>;
 export type Schedule = z.output<typeof scheduleResponse>;
 export type TriggerResult = z.output<typeof triggerResponse>;
@@ -74,6 +76,9 @@ export type ReactionState = z.output<typeof reactionStateResponse>;
 export type CreatedWebhook = z.output<typeof createdWebhookResponse>;
 export type WebhookDelivery = z.output<typeof webhookDeliveryResponse>;
 export type WebhookDeliveries = z.output<typeof webhookDeliveriesResponse>;
+export type CurrentUser = z.output<typeof user>;
+export type Runner = z.output<typeof runnerRecord>;
+export type CreatedRunner = z.output<typeof createdRunner>;
 
 export type Dependencies = z.output<typeof dependenciesResponse>;
 export type DependencyTask = Dependencies["blocked_by"][number];
@@ -86,6 +91,16 @@ export interface TaskSearchPage {
 
 export const ACTIVE_RUN_STATUSES = new Set<string>(ACTIVE);
 
+/**
+ * Why a queued run has not started, in words (null once a runner took it): no runner online, all
+ * busy, none with the profile's labels, or the workspace's own limit (docs/runners.md).
+ * TODO(h/claim): take this from the server's schema once executions and runs carry it there.
+ */
+export interface WaitingForRunner {
+  reason: "none_online" | "all_busy" | "no_matching_labels" | "workspace_limit";
+  message: string;
+}
+
 // Request bodies, as the browser sends them (zod's input side: defaults may be left out).
 export type CreateTaskInput = z.input<typeof createTaskBody>;
 export type UpdateTaskInput = z.input<typeof updateTaskBody>;
@@ -94,6 +109,7 @@ export type ScheduleInput = z.input<typeof createScheduleBody>;
 export type CodehostConnectInput = z.input<typeof connectCodehostBody>;
 export type CreateWebhookInput = z.input<typeof createWebhookBody>;
 export type UpdateWebhookInput = z.input<typeof updateWebhookBody>;
+export type CreateRunnerInput = z.input<typeof createRunnerBody>;
 
 // ---- Agent runs (docs/agents.md): the structured log, usage and the task's diff.
 
