@@ -7,6 +7,7 @@ import { BoardAutomationSection } from "@/components/settings/board-automation-s
 import { WebhooksSection } from "@/components/settings/webhooks-section";
 import { ReactionsSection } from "@/components/settings/reactions-section";
 import { AgentsSection } from "@/components/settings/agents-section";
+import { RunLimitSection } from "@/components/settings/run-limit-section";
 import { RepositorySection } from "@/components/settings/repository-section";
 import { CodehostSection } from "@/components/settings/codehost-section";
 import { MembersSection } from "@/components/settings/members-section";
@@ -22,6 +23,7 @@ export function SettingsPage({ workspaceId, boardUrl }: { workspaceId: string; b
       <CodehostSection workspaceId={workspaceId} />
       <RepositorySection workspaceId={workspaceId} />
       <AgentsSection workspaceId={workspaceId} />
+      <RunLimitSection workspaceId={workspaceId} />
       <MembersSection workspaceId={workspaceId} />
       <BoardAutomationSection workspaceId={workspaceId} />
       <DependenciesSection workspaceId={workspaceId} />

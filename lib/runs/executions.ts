@@ -4,6 +4,7 @@ import { finishExecution } from "@/lib/runs/finish-execution";
 import { runnerHandle } from "@/lib/runs/runner-handle";
 import type { LogEntry } from "@/lib/runs/schemas";
 import { serializeExecution, serializeTaskRun } from "@/lib/runs/serialize";
+import { waitingForRunners } from "@/lib/runs/waiting-for-runner";
 import { ACTIVE_RUN_STATUSES, isFinishedRunStatus, RUN_STATUS, type RunStatus } from "@/lib/runs/statuses";
 
 export async function listTaskRuns(db: Db, workspaceId: string, taskId: string, limit: number) {
@@ -15,8 +16,16 @@ export async function listTaskRuns(db: Db, workspaceId: string, taskId: string, 
     take: limit,
     include: { execution: { select: { id: true } } },
   });
+  const waiting = await waitingForRunners(
+    db,
+    runs.flatMap((run) => (run.status === RUN_STATUS.queued && run.execution ? [run.execution.id] : [])),
+  );
   // The history opens each run's live view, which reads the execution.
-  return runs.map((run) => ({ ...serializeTaskRun(run), execution_id: run.execution?.id ?? null }));
+  return runs.map((run) => ({
+    ...serializeTaskRun(run),
+    execution_id: run.execution?.id ?? null,
+    waiting_for_runner: (run.execution && waiting.get(run.execution.id)) ?? null,
+  }));
 }
 
 export async function getExecution(db: Db, workspaceId: string, executionId: string) {

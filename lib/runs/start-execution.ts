@@ -7,6 +7,7 @@ import { resolveRunAgent } from "@/lib/agents/resolve-run-agent";
 import { agentTokenName } from "@/lib/runs/finish-execution";
 import { wakeRunner } from "@/lib/runs/runner-handle";
 import { serializeExecution, serializeTaskRun } from "@/lib/runs/serialize";
+import { waitingForRunner } from "@/lib/runs/waiting-for-runner";
 import { ACTIVE_RUN_STATUSES, RUN_STATUS, type RunTrigger } from "@/lib/runs/statuses";
 
 export interface StartExecutionInput {
@@ -85,13 +86,14 @@ export async function createExecution(tx: Tx, input: StartExecutionInput) {
     },
   });
   await reserveAgentToken(tx, input, execution.id);
-  return { run, execution };
+  // Its first event says at once whether a runner can take it (docs/runners.md).
+  return { run, execution, waiting: await waitingForRunner(tx, execution) };
 }
 
 export function startedEvents(created: Awaited<ReturnType<typeof createExecution>>): NewEvent[] {
   return [
     { type: "run.updated", taskId: created.run.taskId, data: serializeTaskRun(created.run) },
-    { type: "execution.updated", taskId: created.execution.taskId, data: serializeExecution(created.execution) },
+    { type: "execution.updated", taskId: created.execution.taskId, data: serializeExecution(created.execution, created.waiting) },
   ];
 }
 

@@ -4,6 +4,7 @@ import type { z } from "zod";
 import { fixConflictsInstructions, taskInstructions, withReviewComments } from "@/lib/runs/instructions";
 import type { startRunBody } from "@/lib/runs/schemas";
 import { serializeExecution } from "@/lib/runs/serialize";
+import { waitingForRunner } from "@/lib/runs/waiting-for-runner";
 import { startExecution } from "@/lib/runs/start-execution";
 import { runnerHandle } from "@/lib/runs/runner-handle";
 import { RUN_TRIGGER } from "@/lib/runs/statuses";
@@ -74,5 +75,6 @@ async function findTask(db: Db, workspaceId: string, taskId: string) {
  */
 async function startedRecord(db: Db, executionId: string) {
   await runnerHandle()?.waitStarted(executionId);
-  return serializeExecution(await db.execution.findUniqueOrThrow({ where: { id: executionId } }));
+  const execution = await db.execution.findUniqueOrThrow({ where: { id: executionId } });
+  return serializeExecution(execution, await waitingForRunner(db, execution));
 }

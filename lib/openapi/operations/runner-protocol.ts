@@ -29,7 +29,8 @@ export const runnerProtocolOperations: OperationSpec[] = [
     method: "post",
     path: "/api/runner/claim",
     operationId: "runnerClaim",
-    summary: "Long poll for a job: the oldest queued run this runner may take, claimed with a lease",
+    summary:
+      "Long poll for a job: the next queued run this runner may take (its profile's labels all among the runner's; round-robin across workspaces, oldest run first; within the workspace's max_concurrent_runs), claimed with a lease",
     body: claimBody,
     responses: { 200: { description: "A job, or null after wait_seconds", schema: claimResponse } },
   },
