@@ -23,6 +23,7 @@ import type {
   taskResponse,
   taskRunResponse,
   updateTaskBody,
+  waitingForRunner,
 } from "@/lib/tasks/schemas";
 import type { createdRunner, createRunnerBody, runnerRecord } from "@/lib/runners/schemas";
 import type { user } from "@/lib/users/schemas";
@@ -56,7 +57,7 @@ export type Task = Omit<z.output<typeof taskResponse>, "status"> & { status: Col
 export type TaskPage = Omit<z.output<typeof paginatedTasksResponse>, "items"> & { items: Task[] };
 export type BoardColumnPage = Omit<z.output<typeof boardResponse>["columns"][number], "items"> & { items: Task[] };
 export type Project = z.output<typeof projectResponse>;
-export type Execution = z.output<typeof execution> & { waiting_for_runner?: WaitingForRunner | null };
+export type Execution = z.output<typeof execution>;
 export type ExecutionLog = z.output<typeof executionLog>;
 export type Schedule = z.output<typeof scheduleResponse>;
 export type TriggerResult = z.output<typeof triggerResponse>;
@@ -90,16 +91,8 @@ export interface TaskSearchPage {
 }
 
 export const ACTIVE_RUN_STATUSES = new Set<string>(ACTIVE);
-
-/**
- * Why a queued run has not started, in words (null once a runner took it): no runner online, all
- * busy, none with the profile's labels, or the workspace's own limit (docs/runners.md).
- * TODO(h/claim): take this from the server's schema once executions and runs carry it there.
- */
-export interface WaitingForRunner {
-  reason: "none_online" | "all_busy" | "no_matching_labels" | "workspace_limit";
-  message: string;
-}
+/** Why a queued run has not started, in words; null when a runner can take it (docs/runners.md). */
+export type WaitingForRunner = z.output<typeof waitingForRunner>;
 
 // Request bodies, as the browser sends them (zod's input side: defaults may be left out).
 export type CreateTaskInput = z.input<typeof createTaskBody>;

@@ -34,6 +34,7 @@ export class DbPort implements RunnerPort {
     const ids = await this.db.$transaction(async (tx) => {
       const rows = await tx.$queryRaw<{ id: string }[]>`
         SELECT id FROM executions WHERE status = ${RUN_STATUS.queued}
+          AND COALESCE(agent_profile -> 'labels', '[]'::jsonb) = '[]'::jsonb -- it has no labels: a profile that requires some is for a runner that has them
         ORDER BY created_at, id LIMIT ${room}::int FOR UPDATE SKIP LOCKED`;
       const out = [];
       for (const { id } of rows) {

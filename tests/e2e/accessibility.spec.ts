@@ -41,6 +41,15 @@ for (const colorScheme of ["light", "dark"] as const) {
     });
     await api.call("PATCH", `/api/workspaces/${workspace.id}/tasks/${conflicted.id}`, { has_merge_conflict: true });
     await api.task(workspace.id, { title: "Done already", status: "done", priority: "p4" });
+    // A run whose profile needs a label no runner has: its card says it waits for a runner.
+    const gpu = await api.call<{ id: string }>(
+      "POST",
+      `/api/workspaces/${workspace.id}/agents`,
+      { name: "Needs a GPU", kind: "command", command: "true", labels: [`a11y-gpu-${colorScheme}`] },
+      201,
+    );
+    const waiting = await api.task(workspace.id, { title: "Waits for a runner", status: "todo" });
+    await api.call("POST", `/api/workspaces/${workspace.id}/tasks/${waiting.id}/runs`, { agent_id: gpu.id }, 202);
 
     // Settings → Runners with one runner of each look: one that reported no sandbox (in red), one never started.
     const unsandboxed = await api.call<{ token: string }>(
@@ -59,6 +68,7 @@ for (const colorScheme of ["light", "dark"] as const) {
     await signIn(page, `/w/${workspace.id}`);
     await openBoard(page, workspace.id);
     await expect(page.getByRole("button", { name: "Fix conflicts" }).first()).toBeVisible();
+    await expect(page.getByTestId("card-waiting-for-runner")).toBeVisible();
     await expectAccessible(page, "board");
 
     await page.keyboard.press("q");

@@ -7,7 +7,8 @@ import { Api, openBoard, screenshot, signIn } from "./helpers";
 // Settings → Runners in a real browser with a real runner process: an administrator adds a runner,
 // copies the command the page shows, starts the runner with it (as `npm run runner` does), sees it
 // come online, runs an agent that only that runner may take, and sees its name in the run view;
-// deleting the runner in Settings stops its token, and the runner process stops.
+// a run whose profile asks for a label no runner has says it waits for a runner, and why; deleting
+// the runner in Settings stops its token, and the runner process stops.
 
 const FIXTURE_AGENT = path.resolve("tests/fixtures/agent.mjs");
 
@@ -43,8 +44,6 @@ test("add a runner in Settings, start it with the command shown, see it online a
     await expect(created.getByRole("button", { name: "Copy command" })).toBeVisible();
     await section.screenshot({ path: "tests/artifacts/screens/settings-runner-created.png" });
 
-    const runnerId = (await api.call<{ id: string; name: string }[]>("GET", "/api/runners")).find((r) => r.name === name)!.id;
-
     // Listed before it ever called: offline, never seen, its labels and capacity.
     const row = section.getByRole("listitem", { name: `Runner ${name}` });
     await expect(row.getByTestId("runner-status")).toHaveText("offline");
@@ -68,32 +67,59 @@ test("add a runner in Settings, start it with the command shown, see it online a
     await expect(created).toHaveCount(0);
     await section.screenshot({ path: "tests/artifacts/screens/settings-runners.png" });
 
-    // An agent whose profile requires the runner's label: only this runner may take its run.
+    // Two profiles: one requires the runner's label, so only this runner may take its runs; the
+    // other a label no runner has, so its run waits and says why.
+    const agent = { kind: "command", command: process.execPath, args: [FIXTURE_AGENT] };
     await api.call(
       "POST",
       `/api/workspaces/${ws.id}/agents`,
-      { name: "On the e2e runner", kind: "command", command: process.execPath, args: [FIXTURE_AGENT], is_default: true, labels: [label] },
+      { ...agent, name: "On the e2e runner", is_default: true, labels: [label] },
       201,
     );
-    const task = await api.task(ws.id, { title: "succeed on a runner", status: "todo" });
+    await api.call("POST", `/api/workspaces/${ws.id}/agents`, { ...agent, name: "Needs a GPU", labels: [`gpu-${label}`] }, 201);
+    await api.task(ws.id, { title: "succeed on a runner", status: "todo" });
+    await api.task(ws.id, { title: "succeed on a GPU", status: "todo" });
     await openBoard(page, ws.id);
-    const card = page.getByRole("group", { name: "succeed on a runner" });
-    await card.getByRole("button", { name: "Actions for succeed on a runner" }).click();
-    await page.getByRole("menuitem", { name: "Run agent…" }).click();
-    const runDialog = page.getByRole("dialog", { name: /^Run agent on #\d+$/ });
-    await runDialog.getByRole("button", { name: "Start run" }).click();
+    const startRun = async (title: string, profile?: string) => {
+      await page
+        .getByRole("group", { name: title })
+        .getByRole("button", { name: `Actions for ${title}` })
+        .click();
+      await page.getByRole("menuitem", { name: "Run agent…" }).click();
+      const runDialog = page.getByRole("dialog", { name: /^Run agent on #\d+$/ });
+      if (profile) await runDialog.getByRole("combobox").selectOption({ label: profile });
+      await runDialog.getByRole("button", { name: "Start run" }).click();
+      return page.getByRole("dialog", { name: new RegExp(`${title}$`) });
+    };
 
-    const view = page.getByRole("dialog", { name: /succeed on a runner$/ });
+    const view = await startRun("succeed on a runner");
     await expect(view.getByTestId("run-status-value")).toHaveText("succeeded", { timeout: 60_000 });
-    // TODO(h/claim): profiles' labels are not in yet, so the server's own runner may take the run
-    // first; until they are, the name is checked when the run was this runner's.
-    const [latest] = await api.call<{ execution_id: string }[]>("GET", `/api/workspaces/${ws.id}/tasks/${task.id}/runs`);
-    const execution = await api.call<{ runner_id: string | null }>("GET", `/api/workspaces/${ws.id}/executions/${latest.execution_id}`);
-    if (execution.runner_id === runnerId) await expect(view.getByTestId("run-runner")).toHaveText(`Runner: ${name}`);
-    else test.info().annotations.push({ type: "todo", description: "the server's own runner took the run: no profile labels yet" });
+    await expect(view.getByTestId("run-runner")).toHaveText(`Runner: ${name}`);
     await expect(view.getByTestId("run-log")).toContainText("working on succeed on a runner");
     await screenshot(page, "run-view-runner");
     await page.keyboard.press("Escape");
+
+    // No online runner has the label: the run view and the card say so, with the reason.
+    const waiting = await startRun("succeed on a GPU", "Needs a GPU");
+    const note = waiting.getByTestId("run-waiting-for-runner");
+    await expect(note).toHaveText(`Waiting for a runner with the labels gpu-${label}: no online runner has them all`);
+    await expect(note).toHaveAttribute("data-reason", "no_matching_labels");
+    await expect(waiting.getByTestId("run-status-value")).toHaveText("queued");
+    await screenshot(page, "run-view-waiting-for-runner");
+    await page.keyboard.press("Escape");
+    const gpuCard = page.getByRole("group", { name: "succeed on a GPU" });
+    await expect(gpuCard.getByTestId("run-status")).toContainText("Queued");
+    await expect(gpuCard.getByTestId("card-waiting-for-runner")).toHaveText(
+      `Waiting for a runner with the labels gpu-${label}: no online runner has them all`,
+    );
+    await gpuCard.screenshot({ path: "tests/artifacts/screens/card-waiting-for-runner.png" });
+    // Cancelled, so no later test finds it queued.
+    await gpuCard.click();
+    const details = page.getByRole("dialog", { name: /^Task #\d+$/ });
+    await details.getByRole("button", { name: "Open run 1" }).click();
+    await page.getByRole("button", { name: "Cancel run" }).click();
+    await expect(page.getByTestId("run-status-value")).toHaveText("cancelled");
+    await expect(page.getByTestId("run-waiting-for-runner")).toHaveCount(0);
 
     // Delete it, after a confirmation: its token stops working and the runner process stops.
     await page.goto(`/w/${ws.id}/settings`);
