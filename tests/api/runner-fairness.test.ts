@@ -107,3 +107,30 @@ describe("max_concurrent_runs", () => {
     await runner.remove();
   });
 });
+
+describe("concurrent claims", () => {
+  it("never give one run to two runners, nor a capped workspace more than its cap", async () => {
+    const capped = await queueIn(server);
+    const open = await queueIn(server);
+    expect(
+      (await server.call("PATCH", `/api/workspaces/${capped.wsId}`, { token: capped.token, json: { max_concurrent_runs: 2 } })).status,
+    ).toBe(200);
+    const cappedRuns = new Set<string>();
+    for (let i = 0; i < 5; i++) cappedRuns.add((await capped.queue(`capped ${i}`)).executionId);
+    for (let i = 0; i < 5; i++) await open.queue(`open ${i}`);
+    const runners = await Promise.all([1, 2, 3].map((n) => registerRunner(server, capped.token, `racer ${n}`, { capacity: 10 })));
+    const taken: string[] = [];
+    // Rounds of six claims at once, until a round takes nothing (a claim that finds every candidate
+    // locked by another gets null, but the claim holding the lock takes it, so a round that takes
+    // nothing means nothing is left to take).
+    for (let round = 0; round < 20; round++) {
+      const claims = await Promise.all(runners.flatMap((runner) => [runner.claim(), runner.claim()]));
+      const got = claims.filter((id): id is string => id !== null);
+      if (got.length === 0) break;
+      taken.push(...got);
+    }
+    expect(new Set(taken).size).toBe(taken.length);
+    expect(taken.filter((id) => cappedRuns.has(id))).toHaveLength(2);
+    expect(taken.filter((id) => !cappedRuns.has(id))).toHaveLength(5);
+  });
+});
