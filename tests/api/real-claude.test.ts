@@ -85,7 +85,13 @@ describe("Claude Code from its preset", () => {
     const allow = asked.update.options.find((o: { kind: string }) => o.kind === "allow_once").name;
     await answer(world, question.id, allow);
     const execution = await done(world, started.id);
-    expect(execution).toMatchObject({ status: "succeeded", error_message: null, acp_session_loaded: false });
+    // On the server's embedded runner, a process of its own that speaks the runner protocol.
+    expect(execution).toMatchObject({
+      status: "succeeded",
+      error_message: null,
+      acp_session_loaded: false,
+      runner_name: expect.stringMatching(/^embedded \(/),
+    });
     sessionId = execution.acp_session_id;
     expect(sessionId).toBeTruthy();
 
