@@ -14,11 +14,18 @@ import { sweepSandboxes } from "@/lib/sandbox/sandboxed-command";
 // It runs as `node --import tsx`, one process: the tsx CLI would relay signals and kill it after 30 ms.
 
 const { values } = parseArgs({
-  options: { url: { type: "string" }, token: { type: "string" }, capacity: { type: "string" }, embedded: { type: "boolean" } },
+  options: {
+    url: { type: "string" },
+    token: { type: "string" },
+    capacity: { type: "string" },
+    embedded: { type: "boolean" },
+    "token-fd": { type: "string" },
+  },
   strict: true,
 });
 const url = values.url ?? process.env.TASKBOARD_URL;
-const token = values.token ?? process.env.TASKBOARD_RUNNER_TOKEN;
+// --token-fd N: read from an inherited pipe (the embedded runner), so it is in no /proc file.
+const token = values["token-fd"] ? readTokenFd(Number(values["token-fd"])) : (values.token ?? process.env.TASKBOARD_RUNNER_TOKEN);
 const capacity = Number(values.capacity ?? process.env.RUNNER_CAPACITY ?? 2);
 if (!url || !token || !Number.isInteger(capacity) || capacity < 1) {
   console.error("usage: npm run runner -- --url <board URL> --token <runner token> [--capacity N]");
@@ -82,4 +89,10 @@ function watchParent() {
     void shutdown(0, graceMs);
   }, 1000);
   timer.unref();
+}
+
+function readTokenFd(fd: number): string {
+  const text = fs.readFileSync(fd, "utf8").trim();
+  fs.closeSync(fd);
+  return text;
 }

@@ -22,19 +22,21 @@ interface Registration {
 export async function startEmbeddedRunner(db: Db): Promise<ChildProcess> {
   const registration = await register(db);
   const root = /*turbopackIgnore: true*/ process.cwd();
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "lib", "runner", "main.ts"), "--embedded"], {
+  // The token goes through a pipe (fd 3), not the environment or the command line, which any
+  // process of this user could read in /proc (an unsandboxed agent under AGENT_SANDBOX=off).
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "lib", "runner", "main.ts"), "--embedded", "--token-fd", "3"], {
     cwd: root,
     env: {
       ...runnerEnvironment(),
       TASKBOARD_URL: apiUrl(),
-      TASKBOARD_RUNNER_TOKEN: registration.token,
       RUNNER_CAPACITY: String(maxConcurrent()),
       // Its clones and worktrees are this server's, on this disk: the repository API reports them
       // and the worktree sweep removes them (docs/runners.md, "The embedded runner").
       RUNNER_DIR: process.env.RUNNER_DIR?.trim() || dataDir(),
     },
-    stdio: ["ignore", "inherit", "inherit"],
+    stdio: ["ignore", "inherit", "inherit", "pipe"],
   });
+  (child.stdio[3] as NodeJS.WritableStream).end(registration.token);
   child.on("exit", (code, signal) => {
     if (!stopping) console.error(`[taskboard] the embedded runner exited (${signal ?? `code ${code}`})`);
   });
