@@ -6,7 +6,7 @@ import type { startRunBody } from "@/lib/runs/schemas";
 import { serializeExecution } from "@/lib/runs/serialize";
 import { waitingForRunner } from "@/lib/runs/waiting-for-runner";
 import { startExecution } from "@/lib/runs/start-execution";
-import { awaitStart } from "@/lib/runs/await-start";
+import { awaitStart } from "@/lib/runs/await-runner";
 import { RUN_TRIGGER } from "@/lib/runs/statuses";
 import { refuseIfBlocked } from "@/lib/dependencies/task-refs";
 import { foreignBranchReason } from "@/lib/repositories/foreign-branch";
@@ -69,7 +69,7 @@ async function findTask(db: Db, workspaceId: string, taskId: string) {
   return task;
 }
 
-/** The record once a runner has started its agent, or still `queued` when no runner has room (lib/runs/await-start.ts). */
+/** The record once a runner has started its agent, or still `queued` when no runner has room (lib/runs/await-runner.ts). */
 async function startedRecord(db: Db, executionId: string) {
   const queued = await db.execution.findUniqueOrThrow({ where: { id: executionId }, select: { workspaceId: true } });
   await awaitStart(db, queued.workspaceId, executionId);

@@ -3,22 +3,39 @@ import { runnerLeaseSeconds } from "@/lib/config";
 import { onWorkspaceEvents } from "@/lib/events/wake";
 import { isActiveRunStatus, STARTED_RUN_STATUSES } from "@/lib/runs/statuses";
 
+// Answers that wait a moment for a runner, so they say what happened rather than what was asked.
 // A run started by a person or a script answers once a runner has started its agent (runner_pid
-// set), so the answer says `running` in the common case, as it did when the server ran agents
-// itself. It waits only while some online runner has a free slot (otherwise the run stays queued
-// and says so at once), and at most START_WAIT_MS.
+// set), so the answer says `running` in the common case; it waits only while some online runner
+// has a free slot (otherwise the run stays queued and says so at once), and at most START_WAIT_MS.
+// A cancel answers once the runner has stopped the agent and reported it (its lease is let go), at
+// most STOP_WAIT_MS: a heartbeat, the ACP agent's moment to end its turn, the kill grace.
 
 const START_WAIT_MS = 3000;
+const STOP_WAIT_MS = 15_000;
 
 export async function awaitStart(db: Db, workspaceId: string, executionId: string): Promise<void> {
   if (!(await runnerRoom(db))) return;
+  await waitUntil(db, workspaceId, executionId, START_WAIT_MS, (row) => row.runnerPid !== null || !isActiveRunStatus(row.status));
+}
+
+/** After a cancel was recorded: until the runner holding the run has reported it (only a runner-held run waits). */
+export async function awaitStopped(db: Db, workspaceId: string, executionId: string): Promise<void> {
+  await waitUntil(db, workspaceId, executionId, STOP_WAIT_MS, (row) => row.runnerId === null || row.leaseExpiresAt === null);
+}
+
+type Row = { status: string; runnerPid: number | null; runnerId: string | null; leaseExpiresAt: Date | null };
+
+async function waitUntil(db: Db, workspaceId: string, executionId: string, waitMs: number, done: (row: Row) => boolean) {
   let wake = () => {};
   const unsubscribe = onWorkspaceEvents(workspaceId, () => wake());
-  const deadline = Date.now() + START_WAIT_MS;
+  const deadline = Date.now() + waitMs;
   try {
     for (;;) {
-      const row = await db.execution.findUnique({ where: { id: executionId }, select: { status: true, runnerPid: true } });
-      if (!row || row.runnerPid !== null || !isActiveRunStatus(row.status)) return;
+      const row = await db.execution.findUnique({
+        where: { id: executionId },
+        select: { status: true, runnerPid: true, runnerId: true, leaseExpiresAt: true },
+      });
+      if (!row || done(row)) return;
       const left = deadline - Date.now();
       if (left <= 0) return;
       await new Promise<void>((resolve) => {
