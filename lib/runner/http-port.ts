@@ -2,7 +2,15 @@ import type { RequestPermissionRequest } from "@agentclientprotocol/sdk";
 import type { z } from "zod";
 import type { NewLogEntry } from "@/lib/runs/append-log-entries";
 import type { WorkdirLog } from "@/lib/git/workdir/workdir";
-import type { answerResponse, heartbeatResponse, Job, logResponse, permissionResponse } from "@/lib/runners/protocol-schemas";
+import {
+  MAX_LOG_BATCH,
+  type answerResponse,
+  type heartbeatResponse,
+  type Job,
+  type logResponse,
+  type permissionResponse,
+} from "@/lib/runners/protocol-schemas";
+import { oversizedUpdate } from "@/lib/runs/oversized-entry";
 import { ProtocolClient, ProtocolError } from "@/lib/runner/protocol-client";
 import { concludeJobWorkdir, prepareJobWorkdir } from "@/lib/runner/job-workdir";
 import type { ExecutionFacts, Outcome, RunnerPort } from "@/lib/runner/runner-port";
@@ -14,6 +22,8 @@ import type { ExecutionFacts, Outcome, RunnerPort } from "@/lib/runner/runner-po
 // RUNNER_CLAIM_WAIT_SECONDS: shorter in tests, so a deleted token is noticed sooner.
 const CLAIM_WAIT_SECONDS = Math.min(30, Math.max(1, Number(process.env.RUNNER_CLAIM_WAIT_SECONDS) || 25));
 const ANSWER_WAIT_SECONDS = 25;
+/** A request body is at most 1 MiB (lib/api/handler.ts): batches are cut below that, in JSON characters. */
+const LOG_REQUEST_CHARS = 768 * 1024;
 
 export class HttpPort implements RunnerPort {
   readonly client: ProtocolClient;
@@ -39,9 +49,28 @@ export class HttpPort implements RunnerPort {
     return answer.executions.filter((run) => run.cancel).map((run) => ({ id: run.id, reason: run.reason ?? "stopped by the server" }));
   }
 
-  async log(executionId: string, entries: NewLogEntry[], firstSeq: number) {
-    const body = { first_seq: firstSeq, entries: entries.map((entry) => ({ ...entry, at: (entry.at ?? new Date()).toISOString() })) };
-    await this.client.call<z.output<typeof logResponse>>("POST", `/executions/${executionId}/log`, body, { patient: true });
+  /** A batch as requests the server takes (at most MAX_LOG_BATCH entries and LOG_REQUEST_CHARS each), one after another. */
+  async log(executionId: string, entries: NewLogEntry[], firstSeq: number, stalled?: (yes: boolean) => void) {
+    let part: unknown[] = [];
+    let chars = 0;
+    let first = firstSeq;
+    const send = async () => {
+      const body = { first_seq: first, entries: part };
+      await this.client.call<z.output<typeof logResponse>>("POST", `/executions/${executionId}/log`, body, { patient: true, stalled });
+      first += part.length;
+      part = [];
+      chars = 0;
+    };
+    for (const entry of entries) {
+      const wire = { ...entry, at: (entry.at ?? new Date()).toISOString() };
+      const size = JSON.stringify(wire).length;
+      if (part.length > 0 && (part.length >= MAX_LOG_BATCH || chars + size > LOG_REQUEST_CHARS)) await send();
+      // One entry bigger than a request is stored as the server stores an oversized payload: what it was and how big.
+      const fits = size <= LOG_REQUEST_CHARS;
+      part.push(fits ? wire : { ...wire, update: oversizedUpdate(entry.update, size) });
+      chars += fits ? size : 256;
+    }
+    if (part.length > 0) await send();
   }
 
   async update(executionId: string, facts: ExecutionFacts) {
@@ -69,6 +98,15 @@ export class HttpPort implements RunnerPort {
   /** Without a conflict fix here (prepare refuses one), the agent's partial work is committed whatever its outcome. */
   conclude(job: Job, cwd: string, log: WorkdirLog) {
     return concludeJobWorkdir(job, cwd, log);
+  }
+
+  async release(executionId: string, reason: string) {
+    try {
+      await this.client.call("POST", `/executions/${executionId}/release`, { reason }, { patient: true });
+    } catch (error) {
+      // Released already (a lost answer), ended meanwhile (409) or not this runner's any more: nothing to hand back.
+      if (!(error instanceof ProtocolError && (error.status === 404 || error.status === 409))) throw error;
+    }
   }
 
   async finish(executionId: string, outcome: Outcome) {

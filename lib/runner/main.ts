@@ -7,7 +7,7 @@ import { Runner } from "@/lib/runner/runner";
 // `npm run runner -- --url <board URL> --token <token> [--capacity N]` (or TASKBOARD_URL,
 // TASKBOARD_RUNNER_TOKEN, RUNNER_CAPACITY): a runner process in the foreground, logging to standard
 // output. SIGTERM or SIGINT: it stops claiming, lets its runs finish for RUNNER_GRACE_SECONDS, then
-// cancels what is left, reports it, and exits 0. A deleted token (401): it stops its runs and exits 1.
+// stops what is left and hands those runs back (queued again for another runner), and exits 0. A deleted token (401): it stops its runs and exits 1.
 // It runs as `node --import tsx`, one process: the tsx CLI would relay signals and kill it after 30 ms.
 
 const { values } = parseArgs({
@@ -36,18 +36,18 @@ const revoked = () => {
 const port = new HttpPort(url, token, { version, sandbox: "none" }, revoked, stopping.signal);
 const runner = new Runner(port, { capacity, longPoll: true, heartbeatMs: 5000 });
 
-async function shutdown(code: number, grace: number) {
+async function shutdown(code: number, grace: number, handBack = false) {
   if (stopping.signal.aborted) return;
   exitCode = code;
   stopping.abort();
   console.log(`[taskboard] runner: stopping (${runner.running} run(s) under way${grace > 0 ? `, ${grace / 1000} s to finish` : ""})`);
-  await runner.stop(grace);
+  await runner.stop(grace, handBack);
   console.log("[taskboard] runner: stopped");
   process.exit(exitCode);
 }
 
-process.on("SIGTERM", () => void shutdown(0, graceMs));
-process.on("SIGINT", () => void shutdown(0, graceMs));
+process.on("SIGTERM", () => void shutdown(0, graceMs, true));
+process.on("SIGINT", () => void shutdown(0, graceMs, true));
 process.once("exit", () => runner.killAll());
 console.log(`[taskboard] runner ${version}: ${url}, capacity ${capacity}, sandbox none`);
 runner.start();

@@ -50,6 +50,7 @@ export async function buildJob(db: Db, executionId: string, token: string, optio
     trigger: execution.trigger,
     session_name: execution.sessionName,
     instructions: execution.instructions,
+    log_seq: execution.lineCount,
     agent_id: execution.agentId,
     agent: (execution.agentProfile as Job["agent"]) ?? null,
     resume_session_id: await previousSession(db, execution),

@@ -52,6 +52,10 @@ export const job = z.object({
   trigger: z.string(),
   session_name: z.string(),
   instructions: z.string(),
+  log_seq: z
+    .int()
+    .min(0)
+    .describe("Entries its log holds already (a run handed back by another runner): the first batch's first_seq"),
   agent_id: z.string().nullable(),
   agent: agentSnapshot.nullable().describe("null: the runner's own default (AGENT_COMMAND, else the demo agent)"),
   resume_session_id: z.string().nullable().describe("An earlier run's ACP session to continue (session/load)"),
@@ -156,6 +160,10 @@ export const finishBody = z.object({
   no_output: z.boolean().optional(),
   last_activity_at: z.iso.datetime({ offset: true }).nullable().optional(),
   changes: changes.optional().describe("The task branch's changes against its base, when the run had a repository"),
+});
+
+export const releaseBody = z.object({
+  reason: z.string().trim().min(1).max(500).describe("Why the runner hands the run back, in words (it is shutting down)"),
 });
 
 export const remoteBody = z.object({ fresh: z.boolean().default(false) }).optional();
