@@ -26,7 +26,7 @@ export async function buildJob(db: Db, executionId: string, token: string, optio
   const repository =
     options.repository === false ? null : await db.workspaceRepository.findUnique({ where: { workspaceId: execution.workspaceId } });
   const remote = repository
-    ? await gitRemoteFor(db, execution.workspaceId).catch((error: Error) => {
+    ? await gitRemoteFor(db, execution.workspaceId, { job: true }).catch((error: Error) => {
         throw new JobRefused(error.message);
       })
     : null;

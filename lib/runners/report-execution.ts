@@ -7,7 +7,8 @@ import { recordRunModel } from "@/lib/runners/acp-session";
 import { executionEvent, finishExecution } from "@/lib/runs/finish-execution";
 import { storeRunChanges } from "@/lib/git/workdir/record-run-changes";
 import { recordWorktree } from "@/lib/worktrees/worktree-records";
-import { notFound } from "@/lib/platform/errors";
+import { conflict, notFound } from "@/lib/platform/errors";
+import { STARTED_RUN_STATUSES } from "@/lib/runs/statuses";
 import { runnerExecution } from "@/lib/runners/runner-execution";
 import type { finishBody, updateExecutionBody } from "@/lib/runners/protocol-schemas";
 
@@ -72,7 +73,9 @@ export async function recordOutcome(db: Db, execution: Execution, body: z.input<
 /** git's way to the job's repository again, with a freshly minted token when `fresh` (git was refused). */
 export async function runnerRemote(db: Db, runner: Runner, executionId: string, fresh: boolean) {
   const execution = await runnerExecution(db, runner, executionId);
-  const remote = await gitRemoteFor(db, execution.workspaceId, { fresh });
+  // A job's credential is for the job's duration: none once the run has ended.
+  if (!(STARTED_RUN_STATUSES as readonly string[]).includes(execution.status)) throw conflict(`The run is ${execution.status}: no credential for it`);
+  const remote = await gitRemoteFor(db, execution.workspaceId, { fresh, job: true });
   if (!remote) throw notFound("Repository");
   return { url: remote.url, access: remote.access };
 }
