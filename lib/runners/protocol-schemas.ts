@@ -52,10 +52,7 @@ export const job = z.object({
   trigger: z.string(),
   session_name: z.string(),
   instructions: z.string(),
-  log_seq: z
-    .int()
-    .min(0)
-    .describe("Entries its log holds already (a run handed back by another runner): the first batch's first_seq"),
+  log_seq: z.int().min(0).describe("Entries its log holds already (a run handed back by another runner): the first batch's first_seq"),
   agent_id: z.string().nullable(),
   agent: agentSnapshot.nullable().describe("null: the runner's own default (AGENT_COMMAND, else the demo agent)"),
   resume_session_id: z.string().nullable().describe("An earlier run's ACP session to continue (session/load)"),

@@ -46,7 +46,8 @@ export async function releaseRunnerExecution(db: Db, runner: Runner, executionId
     ]);
     return execution;
   });
-  if (!released) throw conflict(`The run is ${(await db.execution.findUnique({ where: { id: held.id } }))?.status ?? "gone"}: it cannot be handed back`);
+  if (!released)
+    throw conflict(`The run is ${(await db.execution.findUnique({ where: { id: held.id } }))?.status ?? "gone"}: it cannot be handed back`);
   const message = `Handed back by the runner ${runner.name} (${reason}): queued again for another runner`;
   await appendLogEntries(db, executionId, [{ type: "error", update: { message, released_by: runner.name } }]);
   console.log(`[taskboard] execution ${executionId}: ${message}`);

@@ -74,7 +74,8 @@ export async function recordOutcome(db: Db, execution: Execution, body: z.input<
 export async function runnerRemote(db: Db, runner: Runner, executionId: string, fresh: boolean) {
   const execution = await runnerExecution(db, runner, executionId);
   // A job's credential is for the job's duration: none once the run has ended.
-  if (!(STARTED_RUN_STATUSES as readonly string[]).includes(execution.status)) throw conflict(`The run is ${execution.status}: no credential for it`);
+  if (!(STARTED_RUN_STATUSES as readonly string[]).includes(execution.status))
+    throw conflict(`The run is ${execution.status}: no credential for it`);
   const remote = await gitRemoteFor(db, execution.workspaceId, { fresh, job: true });
   if (!remote) throw notFound("Repository");
   return { url: remote.url, access: remote.access };

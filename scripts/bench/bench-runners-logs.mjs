@@ -55,7 +55,9 @@ export async function benchLogIngestion(kind, databaseUrl) {
         }),
       );
     }
-    await until(async () => (await api("GET", "/api/runners", undefined, token)).body.filter((r) => r.status === "online").length === RUNNERS);
+    await until(
+      async () => (await api("GET", "/api/runners", undefined, token)).body.filter((r) => r.status === "online").length === RUNNERS,
+    );
 
     const column = `/api/workspaces/${ws}/board/column/in_progress?limit=50`;
     for (let i = 0; i < 20; i++) await api("GET", column, undefined, token); // warm the route up
@@ -68,7 +70,9 @@ export async function benchLogIngestion(kind, databaseUrl) {
     }
     const lags = [];
     let done = false;
-    const pollers = started.slice(0, LAG_SAMPLED).map((id) => pollLog(api, `/api/workspaces/${ws}/executions/${id}/log`, token, lags, () => done));
+    const pollers = started
+      .slice(0, LAG_SAMPLED)
+      .map((id) => pollLog(api, `/api/workspaces/${ws}/executions/${id}/log`, token, lags, () => done));
     const busy = timeRequests(api, column, token, SECONDS * 1000 - 5000, 2500);
     await until(
       async () => {
@@ -106,7 +110,9 @@ export async function benchLogIngestion(kind, databaseUrl) {
     return result;
   } finally {
     for (const runner of runners) runner.kill("SIGTERM");
-    await Promise.all(runners.map((runner) => new Promise((resolve) => (runner.exitCode !== null ? resolve() : runner.once("exit", resolve)))));
+    await Promise.all(
+      runners.map((runner) => new Promise((resolve) => (runner.exitCode !== null ? resolve() : runner.once("exit", resolve)))),
+    );
     await server.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }

@@ -49,7 +49,9 @@ async function protocol(method: string, path: string, json?: unknown) {
 /** The installation token inside a job's access (git's Basic header for the GitHub host). */
 function tokenOf(access: { secretConfig: [string, string][] }): string {
   const header = access.secretConfig.find(([key]) => key.endsWith(".extraHeader"))![1];
-  return Buffer.from(header.replace(/^Authorization: Basic /, ""), "base64").toString().split(":")[1];
+  return Buffer.from(header.replace(/^Authorization: Basic /, ""), "base64")
+    .toString()
+    .split(":")[1];
 }
 
 /** git ls-remote with the token, as the runner's git sends it; asynchronous, since the fake GitHub answers from this process. */

@@ -66,7 +66,10 @@ describe("SIGTERM on a runner with a long run", () => {
     const first = await register("leaving");
     const leaving = start(first);
     const task = await newTask(server.call, token, wsId, { title: "handed over" });
-    const started = await server.call("POST", `/api/workspaces/${wsId}/tasks/${task.id}/runs`, { token, json: { instructions: "sleep 6" } });
+    const started = await server.call("POST", `/api/workspaces/${wsId}/tasks/${task.id}/runs`, {
+      token,
+      json: { instructions: "sleep 6" },
+    });
     expect(started.status).toBe(202);
     const base = `/api/workspaces/${wsId}/executions/${started.body.id}`;
     const running = await eventually(

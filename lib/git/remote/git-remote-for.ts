@@ -30,7 +30,11 @@ export interface GitRemote {
  * job, an installation token limited to the one repository and its contents (docs/runners.md,
  * "Job credentials"); the workspace's stored credential is the repository's own already.
  */
-export async function gitRemoteFor(db: Db, workspaceId: string, options: { fresh?: boolean; job?: boolean } = {}): Promise<GitRemote | null> {
+export async function gitRemoteFor(
+  db: Db,
+  workspaceId: string,
+  options: { fresh?: boolean; job?: boolean } = {},
+): Promise<GitRemote | null> {
   const row = await db.workspace.findUnique({
     where: { id: workspaceId },
     select: {
