@@ -18,7 +18,7 @@ import { startServer } from "../lib/server.mjs";
 const AGENTS = 20;
 const RUNNERS = 2;
 const LINES_PER_SECOND = 200;
-const SECONDS = 30;
+const SECONDS = Number(process.env.BENCH_LOG_SECONDS ?? 30);
 const LAG_SAMPLED = 5;
 const POLL_MS = 100;
 const ADMIN = { username: "admin", password: "bench-admin-password" };
@@ -47,12 +47,26 @@ export async function benchLogIngestion(kind, databaseUrl) {
     for (let i = 0; i < RUNNERS; i++) {
       const registered = (await api("POST", "/api/runners", { name: `logs-${i}`, capacity: AGENTS / RUNNERS }, token)).body;
       runners.push(
-        spawn(process.execPath, ["--import", "tsx", "lib/runner/main.ts", "--url", server.url, "--token", registered.token], {
-          cwd: root,
-          // The sandbox's start-up is measured elsewhere (bench:sandbox); here, ingestion only.
-          env: { ...process.env, AGENT_SANDBOX: "off", LINES_PER_SECOND: String(LINES_PER_SECOND), SECONDS_TO_PRINT: String(SECONDS) },
-          stdio: "ignore",
-        }),
+        spawn(
+          process.execPath,
+          [
+            "--import",
+            "tsx",
+            "lib/runner/main.ts",
+            "--url",
+            server.url,
+            "--token",
+            registered.token,
+            "--capacity",
+            String(AGENTS / RUNNERS),
+          ],
+          {
+            cwd: root,
+            // The sandbox's start-up is measured elsewhere (bench:sandbox); here, ingestion only.
+            env: { ...process.env, AGENT_SANDBOX: "off", LINES_PER_SECOND: String(LINES_PER_SECOND), SECONDS_TO_PRINT: String(SECONDS) },
+            stdio: "ignore",
+          },
+        ),
       );
     }
     await until(
@@ -77,10 +91,14 @@ export async function benchLogIngestion(kind, databaseUrl) {
     await until(
       async () => {
         const rows = await Promise.all(started.map((id) => api("GET", `/api/workspaces/${ws}/executions/${id}`, undefined, token)));
+        const stored = rows.reduce((sum, row) => sum + row.body.line_count, 0);
+        console.log(
+          `${new Date().toISOString()} stored ${stored} entries; ${rows.filter((row) => row.body.status === "running").length} running`,
+        );
         return rows.every((row) => !["queued", "running"].includes(row.body.status));
       },
-      1000,
-      SECONDS * 1000 + 120_000,
+      2000,
+      SECONDS * 1000 + 300_000,
     );
     done = true;
     await Promise.all(pollers);
