@@ -18,7 +18,9 @@ export default defineConfig([
     // Every push to a workspace's repository goes through one door that refuses any branch but the
     // task's own (docs/SECURITY.md, rule P1).
     files: ["**/*.ts", "**/*.tsx"],
-    ignores: ["lib/git/remote/push-task-branch.ts", "lib/git/task-worktree.test.ts"],
+    // The two doors: the server's (checks the branch against the task) and the runner's (pushes only
+    // the branch of its job, which the server checked the same way before handing the job out).
+    ignores: ["lib/git/remote/push-task-branch.ts", "lib/runner/job-workdir.ts", "lib/git/task-worktree.test.ts"],
     rules: {
       "no-restricted-imports": [
         "error",
@@ -27,7 +29,8 @@ export default defineConfig([
             {
               name: "@/lib/git/task-branch-git",
               importNames: ["pushRef"],
-              message: "Push with pushTaskBranch (lib/git/remote/push-task-branch.ts): it checks the branch is the task's own.",
+              message:
+                "Push with pushTaskBranch (lib/git/remote/push-task-branch.ts): it checks the branch is the task's own (a runner pushes only its job's branch, lib/runner/job-workdir.ts).",
             },
           ],
         },

@@ -8,6 +8,7 @@ import type { ColumnKey } from "@/lib/tasks/columns";
 import { Spinner } from "@/components/ui/field";
 import { FixConflictsButton } from "@/components/executions/fix-conflicts-button";
 import { RunningLabel } from "@/components/runs/run-quiet-note";
+import { CardRunnerWait } from "@/components/runs/waiting-for-runner";
 import { useWorkspaceUi } from "@/components/workspace/workspace-context";
 import { QUESTION_STATUS } from "@/lib/questions/statuses";
 import { RUN_STATUS } from "@/lib/runs/statuses";
@@ -155,6 +156,7 @@ export function CardBody({ task }: { task: Task }) {
             </span>
           ) : null}
           <RunStatus task={task} />
+          <CardRunnerWait task={task} />
         </div>
       ) : null}
       {task.has_merge_conflict ? (

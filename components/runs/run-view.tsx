@@ -13,6 +13,7 @@ import { useAnswer } from "@/components/questions/question-panel";
 import { RunLogList } from "@/components/runs/run-log-list";
 import { DiffView } from "@/components/runs/diff-view";
 import { RunQuietNote } from "@/components/runs/run-quiet-note";
+import { WaitingForRunnerNote } from "@/components/runs/waiting-for-runner";
 import { Dialog } from "@/components/ui/dialog";
 import { ErrorText, secondaryButton, Spinner } from "@/components/ui/field";
 import { RUN_STATUS } from "@/lib/runs/statuses";
@@ -53,7 +54,11 @@ export function RunView({
   executionId: string;
   onWatch: (executionId: string) => void;
 }) {
-  const execution = useQuery(executionQuery(workspaceId, executionId));
+  // While queued, why it waits changes with runners coming and going, which records no event: re-read.
+  const execution = useQuery({
+    ...executionQuery(workspaceId, executionId),
+    refetchInterval: (query) => (query.state.data?.status === RUN_STATUS.queued ? 3_000 : false),
+  });
   const data = execution.data;
   const log = useRunLog(workspaceId, executionId, data?.status);
   const runs = useQuery({ ...taskRunsQuery(workspaceId, data?.task_id ?? ""), enabled: Boolean(data?.task_id) });
@@ -107,7 +112,7 @@ export function RunView({
           ) : null}
           {data?.runner_name ? (
             <dd data-testid="run-runner" className="text-xs text-slate-600 dark:text-slate-400">
-              on runner {data.runner_name}
+              Runner: {data.runner_name}
             </dd>
           ) : null}
         </div>
@@ -130,6 +135,7 @@ export function RunView({
         </div>
       </dl>
       {data?.error_message ? <ErrorText>{data.error_message}</ErrorText> : null}
+      {data?.status === RUN_STATUS.queued ? <WaitingForRunnerNote waiting={data.waiting_for_runner} /> : null}
       <RunQuietNote execution={data} noOutput={run?.no_output ?? false} />
       <ErrorText>{cancel.error ? `Not cancelled: ${cancel.error.message}` : null}</ErrorText>
 

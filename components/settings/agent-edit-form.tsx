@@ -5,7 +5,7 @@ import type { AgentProfile, AgentUpdate } from "@/lib/client/agents";
 import { inputClass, primaryButton, secondaryButton } from "@/components/ui/field";
 
 // Editing one agent profile: its program, what it passes through, where its sandbox lets it connect
-// (docs/runners.md), and what a person sets in their agent (model, system prompt addition), which
+// and which runner labels its runs need (docs/runners.md), and what a person sets in their agent (model, system prompt addition), which
 // the shipped presets write into the agent's own configuration (docs/agents.md).
 
 export function AgentEditForm({
@@ -28,6 +28,7 @@ export function AgentEditForm({
   const [systemPrompt, setSystemPrompt] = useState(agent.system_prompt ?? "");
   const [allow, setAllow] = useState(agent.network_allow.join(", "));
   const [network, setNetwork] = useState(agent.network);
+  const [labels, setLabels] = useState(agent.labels.join(", "));
   return (
     <form
       aria-label={`Edit ${agent.name}`}
@@ -51,6 +52,10 @@ export function AgentEditForm({
             .map((item) => item.trim())
             .filter(Boolean),
           network,
+          labels: labels
+            .split(/[,\s]+/)
+            .map((item) => item.trim())
+            .filter(Boolean),
         });
       }}
     >
@@ -100,6 +105,15 @@ export function AgentEditForm({
           <option value="allowlist">The board and the hosts listed</option>
           <option value="full">Full network (this machine&apos;s ports too)</option>
         </select>
+      </label>
+      <label className="col-span-2 mb-2 block text-sm font-medium">
+        Runner labels it needs (comma-separated; empty: any runner)
+        <input
+          value={labels}
+          onChange={(e) => setLabels(e.target.value)}
+          className={`${inputClass} font-mono`}
+          placeholder="e.g. docker, gpu"
+        />
       </label>
       <div className="col-span-2 flex gap-2">
         <button type="submit" className={primaryButton} disabled={pending}>

@@ -85,6 +85,9 @@ export function AgentsSection({ workspaceId }: { workspaceId: string }) {
                       <p className={`${muted} truncate font-mono text-xs`}>
                         {agent.kind === "acp" ? "ACP" : "command"}: {[agent.command, ...agent.args].join(" ")}
                       </p>
+                      {agent.labels.length > 0 ? (
+                        <p className={`${muted} text-xs`}>Runs on runners labelled {agent.labels.join(", ")}</p>
+                      ) : null}
                     </div>
                     {!agent.is_default ? (
                       <button type="button" className={secondaryButton} onClick={() => update.mutate({ id: agent.id, is_default: true })}>

@@ -7,23 +7,29 @@ import { BoardAutomationSection } from "@/components/settings/board-automation-s
 import { WebhooksSection } from "@/components/settings/webhooks-section";
 import { ReactionsSection } from "@/components/settings/reactions-section";
 import { AgentsSection } from "@/components/settings/agents-section";
+import { RunLimitSection } from "@/components/settings/run-limit-section";
 import { RepositorySection } from "@/components/settings/repository-section";
 import { CodehostSection } from "@/components/settings/codehost-section";
 import { MembersSection } from "@/components/settings/members-section";
 import { ApiKeysSection } from "@/components/settings/api-keys-section";
+import { RunnersSection } from "@/components/settings/runners-section";
+import { currentUserQuery } from "@/lib/client/current-user";
 
-export function SettingsPage({ workspaceId }: { workspaceId: string }) {
+/** `boardUrl`: the server's configured public URL (PUBLIC_URL or NEXTAUTH_URL), for the runner's start command; else the page's own origin. */
+export function SettingsPage({ workspaceId, boardUrl }: { workspaceId: string; boardUrl: string | null }) {
   return (
     <main className="mx-auto max-w-3xl space-y-8 px-6 py-6">
       <h1 className="text-xl font-semibold">Settings</h1>
       <CodehostSection workspaceId={workspaceId} />
       <RepositorySection workspaceId={workspaceId} />
       <AgentsSection workspaceId={workspaceId} />
+      <RunLimitSection workspaceId={workspaceId} />
       <MembersSection workspaceId={workspaceId} />
       <BoardAutomationSection workspaceId={workspaceId} />
       <DependenciesSection workspaceId={workspaceId} />
       <OwnersWebhooks workspaceId={workspaceId} />
       <ApiKeysSection />
+      <AdminRunners boardUrl={boardUrl} />
     </main>
   );
 }
@@ -38,4 +44,10 @@ function OwnersWebhooks({ workspaceId }: { workspaceId: string }) {
       {isOwner ? <ReactionsSection workspaceId={workspaceId} /> : null}
     </>
   );
+}
+
+/** Runners are the server's, not the workspace's: only server administrators see them (the API says 403 to anyone else). */
+function AdminRunners({ boardUrl }: { boardUrl: string | null }) {
+  const me = useQuery(currentUserQuery());
+  return me.data?.is_admin ? <RunnersSection boardUrl={boardUrl} /> : null;
 }

@@ -1,7 +1,7 @@
 "use client";
 
+import { CopyButton } from "@/components/ui/copy-button";
 import { inputClass, secondaryButton } from "@/components/ui/field";
-import { useToast } from "@/components/ui/toast";
 
 /**
  * A secret the server returns once (an API key, a webhook's signing secret): shown read-only with
@@ -24,7 +24,6 @@ export function ShownOnce({
   onDone: () => void;
   className?: string;
 }) {
-  const toast = useToast();
   return (
     <div
       role="status"
@@ -39,18 +38,7 @@ export function ShownOnce({
           className={`${inputClass} mt-0 flex-1 font-mono`}
           onFocus={(e) => e.currentTarget.select()}
         />
-        <button
-          type="button"
-          className={secondaryButton}
-          onClick={() =>
-            navigator.clipboard
-              .writeText(value)
-              .then(() => toast("Copied"))
-              .catch(() => toast(`Copying was refused by the browser; select ${what} and copy it by hand.`, "error"))
-          }
-        >
-          Copy
-        </button>
+        <CopyButton value={value} what={what} />
         <button type="button" className={secondaryButton} onClick={onDone}>
           Done
         </button>

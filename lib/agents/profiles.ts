@@ -59,6 +59,7 @@ export function serializeAgentProfile(row: AgentProfile): z.output<typeof agentR
     system_prompt: row.systemPrompt,
     network_allow: row.networkAllow,
     network: row.network as z.output<typeof agentResponse>["network"],
+    labels: row.labels,
     is_default: row.isDefault,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
@@ -77,6 +78,7 @@ function toColumns<T extends Partial<z.output<typeof createAgentBody>>>(input: T
     systemPrompt: input.system_prompt as T["system_prompt"],
     networkAllow: input.network_allow as T["network_allow"],
     network: input.network as T["network"],
+    labels: input.labels as T["labels"],
     isDefault: input.is_default as T["is_default"],
   };
 }

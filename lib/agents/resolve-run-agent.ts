@@ -26,6 +26,8 @@ export interface AgentSnapshot {
   /** The hosts the sandbox lets it reach, and `full` for the whole network (absent on older executions: none, allowlist). */
   network_allow?: string[];
   network?: "allowlist" | "full";
+  /** Labels the runner that takes the run must have (the claim filters on them; absent: none). */
+  labels?: string[];
 }
 
 export interface RunAgent {
@@ -55,6 +57,7 @@ export async function resolveRunAgent(tx: Tx, workspaceId: string, agentId: stri
         system_prompt: profile.systemPrompt,
         network_allow: profile.networkAllow,
         network: profile.network as "allowlist" | "full",
+        labels: profile.labels,
       },
     };
   }

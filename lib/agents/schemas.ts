@@ -38,6 +38,18 @@ const allowEntry = z
   .refine((entry) => parseAllowEntry(entry) !== null, { message: "A host or host:port, e.g. api.anthropic.com or 10.0.0.5:8080" });
 const networkAllow = z.array(allowEntry).max(100);
 
+/** A label a profile requires of its runner, as runners list theirs (docs/runners.md, "Labels"). */
+export const runnerLabel = z
+  .string()
+  .trim()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9_.:-]+$/, "letters, digits and _ . : - only");
+const labels = z
+  .array(runnerLabel)
+  .max(20)
+  .refine((list) => new Set(list).size === list.length, { message: "Each label once" });
+
 /** The presets the server ships (lib/agents/presets.ts). */
 export const PRESET_IDS = ["claude-code", "codex", "gemini", "opencode", "demo"] as const;
 const presetId = z.enum(PRESET_IDS);
@@ -69,6 +81,9 @@ export const createAgentBody = z.object({
     .enum(NETWORK_POLICIES)
     .default("allowlist")
     .describe("`allowlist`: only the board and network_allow; `full`: the whole network, this machine's ports included."),
+  labels: labels
+    .default([])
+    .describe("Labels a runner must have, every one of them, to take this profile's runs (docker, gpu); none: any runner."),
   is_default: z.boolean().default(false),
 });
 
@@ -83,6 +98,7 @@ export const updateAgentBody = z.object({
   system_prompt: noNul(20_000).nullable().optional(),
   network_allow: networkAllow.optional(),
   network: z.enum(NETWORK_POLICIES).optional(),
+  labels: labels.optional(),
   is_default: z.boolean().optional(),
 });
 
@@ -99,6 +115,7 @@ export const agentResponse = z.object({
   system_prompt: z.string().nullable(),
   network_allow: z.array(z.string()),
   network: z.enum(NETWORK_POLICIES),
+  labels: z.array(z.string()).describe("Labels a runner must have to take this profile's runs."),
   is_default: z.boolean(),
   created_at: z.string(),
   updated_at: z.string(),

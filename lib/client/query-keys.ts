@@ -17,6 +17,16 @@ export const apiKeyKeys = {
   all: ["api-keys"] as const,
 };
 
+/** The signed-in person (GET /api/auth/me). */
+export const currentUserKeys = {
+  me: ["current-user"] as const,
+};
+
+/** The server's runners (administrators; not a workspace's). */
+export const runnerKeys = {
+  list: ["runners", "list"] as const,
+};
+
 /**
  * Board columns: one infinite query per column and sort. The key is one object with named fields
  * (TanStack Query matches objects by their fields, so a key with fewer fields is a prefix of every

@@ -23,7 +23,10 @@ import type {
   taskResponse,
   taskRunResponse,
   updateTaskBody,
+  waitingForRunner,
 } from "@/lib/tasks/schemas";
+import type { createdRunner, createRunnerBody, runnerRecord } from "@/lib/runners/schemas";
+import type { user } from "@/lib/users/schemas";
 import type { member, updateWorkspaceBody, workspace, workspaceWithRole } from "@/lib/workspaces/schemas";
 import type { dependenciesResponse } from "@/lib/dependencies/schemas";
 import type { activityResponse } from "@/lib/activity/schemas";
@@ -74,6 +77,9 @@ export type ReactionState = z.output<typeof reactionStateResponse>;
 export type CreatedWebhook = z.output<typeof createdWebhookResponse>;
 export type WebhookDelivery = z.output<typeof webhookDeliveryResponse>;
 export type WebhookDeliveries = z.output<typeof webhookDeliveriesResponse>;
+export type CurrentUser = z.output<typeof user>;
+export type Runner = z.output<typeof runnerRecord>;
+export type CreatedRunner = z.output<typeof createdRunner>;
 
 export type Dependencies = z.output<typeof dependenciesResponse>;
 export type DependencyTask = Dependencies["blocked_by"][number];
@@ -85,6 +91,8 @@ export interface TaskSearchPage {
 }
 
 export const ACTIVE_RUN_STATUSES = new Set<string>(ACTIVE);
+/** Why a queued run has not started, in words; null when a runner can take it (docs/runners.md). */
+export type WaitingForRunner = z.output<typeof waitingForRunner>;
 
 // Request bodies, as the browser sends them (zod's input side: defaults may be left out).
 export type CreateTaskInput = z.input<typeof createTaskBody>;
@@ -94,6 +102,7 @@ export type ScheduleInput = z.input<typeof createScheduleBody>;
 export type CodehostConnectInput = z.input<typeof connectCodehostBody>;
 export type CreateWebhookInput = z.input<typeof createWebhookBody>;
 export type UpdateWebhookInput = z.input<typeof updateWebhookBody>;
+export type CreateRunnerInput = z.input<typeof createRunnerBody>;
 
 // ---- Agent runs (docs/agents.md): the structured log, usage and the task's diff.
 

@@ -1,4 +1,4 @@
-import { agentSilenceSeconds } from "@/lib/config";
+import { agentSilenceSeconds, runnerLeaseSeconds } from "@/lib/config";
 
 // A task as the API writes it, in SQL: the one serializer of a task, shared by the board's reads
 // (lib/tasks/load-tasks.ts) and the event log's insert (lib/events/record-events.ts), which embeds
@@ -19,6 +19,11 @@ const iso = (expr: string) => `taskboard_iso(${expr})`;
 const LATEST_RUN_ACTIVITY = `CASE WHEN e.latest_run_status = 'running' THEN (SELECT ${iso("COALESCE(x.last_activity_at, x.started_at)")}
     FROM executions x WHERE x.task_id = t.id AND x.status = 'running' ORDER BY x.created_at DESC LIMIT 1) END AS latest_run_activity_at,
   CASE WHEN e.latest_run_status = 'running' THEN ${agentSilenceSeconds()} END AS latest_run_silence_seconds`;
+
+// A queued run's reason to wait for a runner (docs/runners.md), so its card can say it: the same
+// probe, and only for tasks whose run is queued; the function reads the (small) runners table.
+const LATEST_RUN_WAITING = `CASE WHEN e.latest_run_status = 'queued' THEN (SELECT taskboard_waiting_for_runner(x.workspace_id, x.agent_profile, ${runnerLeaseSeconds()})
+    FROM executions x WHERE x.task_id = t.id AND x.status = 'queued' ORDER BY x.created_at DESC LIMIT 1) END AS latest_run_waiting_for_runner`;
 
 // A task as TaskResponse. Aliases: `t` the task, `pr` its project, `e` its task_board_extras row
 // (from TASK_JOINS). That row holds the open questions' and the newest runs' JSON, written by
@@ -42,6 +47,7 @@ export const TASK_JSON = `(SELECT row_to_json(j) FROM (SELECT
   COALESCE(e.runs, '[]'::json) AS task_runs,
   e.latest_run_status, e.latest_run_error, e.latest_run_trigger,
   ${LATEST_RUN_ACTIVITY},
+  ${LATEST_RUN_WAITING},
   COALESCE(e.blocked_by, '{}') AS blocked_by, COALESCE(e.blocks, '{}') AS blocks, COALESCE(e.open_blockers, 0) AS open_blocker_count,
   ${iso("t.created_at")} AS created_at, ${iso("t.updated_at")} AS updated_at, ${iso("t.done_at")} AS done_at) j)`;
 

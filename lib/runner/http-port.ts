@@ -1,18 +1,19 @@
 import type { RequestPermissionRequest } from "@agentclientprotocol/sdk";
 import type { z } from "zod";
 import type { NewLogEntry } from "@/lib/runs/append-log-entries";
-import type { WorkdirLog } from "@/lib/git/workdir/workdir";
 import {
   MAX_LOG_BATCH,
   type answerResponse,
+  type diffBody,
   type heartbeatResponse,
   type Job,
   type logResponse,
   type permissionResponse,
+  type remoteResponse,
 } from "@/lib/runners/protocol-schemas";
 import { oversizedUpdate } from "@/lib/runs/oversized-entry";
 import { ProtocolClient, ProtocolError } from "@/lib/runner/protocol-client";
-import { concludeJobWorkdir, prepareJobWorkdir } from "@/lib/runner/job-workdir";
+import { WorkdirError } from "@/lib/git/workdir/workdir";
 import type { ExecutionFacts, Outcome, RunnerPort } from "@/lib/runner/runner-port";
 
 // The runner process's port: the protocol over HTTP. Deliveries (log batches, facts, the outcome)
@@ -91,13 +92,21 @@ export class HttpPort implements RunnerPort {
     await this.client.call("POST", `/executions/${executionId}/questions/${questionId}/settle`, undefined, { patient: true });
   }
 
-  prepare(job: Job, log: WorkdirLog) {
-    return prepareJobWorkdir(job, log, (facts) => this.update(job.execution_id, facts));
+  async remote(executionId: string, options: { fresh?: boolean; push?: string }) {
+    try {
+      return await this.client.call<z.output<typeof remoteResponse>>("POST", `/executions/${executionId}/remote`, options, {
+        patient: true,
+      });
+    } catch (error) {
+      // The server's refusal in words (a push of a branch that is no longer the task's own).
+      if (error instanceof ProtocolError && error.status === 409)
+        throw new WorkdirError(String((error.body as { detail?: unknown })?.detail));
+      throw error;
+    }
   }
 
-  /** Without a conflict fix here (prepare refuses one), the agent's partial work is committed whatever its outcome. */
-  conclude(job: Job, cwd: string, log: WorkdirLog) {
-    return concludeJobWorkdir(job, cwd, log);
+  async diff(executionId: string, diff: z.input<typeof diffBody>) {
+    await this.client.call("PUT", `/executions/${executionId}/diff`, diff, { patient: true });
   }
 
   async release(executionId: string, reason: string) {

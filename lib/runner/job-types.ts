@@ -28,9 +28,6 @@ export interface Active {
   handBack: string | null;
   done: Promise<void>;
   timers: NodeJS.Timeout[];
-  /** runner_pid is recorded: only then may a start's answer be read (waitStarted). */
-  started: boolean;
-  onStarted: () => void;
   /** Cancel and timeout (the runner's terminate). */
   terminate: (status: StopStatus, message: string) => void;
 }

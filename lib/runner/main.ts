@@ -3,6 +3,9 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { HttpPort } from "@/lib/runner/http-port";
 import { Runner } from "@/lib/runner/runner";
+import { runnerPollMs } from "@/lib/platform/runner-config";
+import { bubblewrapUsableAsync, sandboxKind } from "@/lib/sandbox/mode";
+import { sweepSandboxes } from "@/lib/sandbox/sandboxed-command";
 
 // `npm run runner -- --url <board URL> --token <token> [--capacity N]` (or TASKBOARD_URL,
 // TASKBOARD_RUNNER_TOKEN, RUNNER_CAPACITY): a runner process in the foreground, logging to standard
@@ -11,11 +14,18 @@ import { Runner } from "@/lib/runner/runner";
 // It runs as `node --import tsx`, one process: the tsx CLI would relay signals and kill it after 30 ms.
 
 const { values } = parseArgs({
-  options: { url: { type: "string" }, token: { type: "string" }, capacity: { type: "string" } },
+  options: {
+    url: { type: "string" },
+    token: { type: "string" },
+    capacity: { type: "string" },
+    embedded: { type: "boolean" },
+    "token-fd": { type: "string" },
+  },
   strict: true,
 });
 const url = values.url ?? process.env.TASKBOARD_URL;
-const token = values.token ?? process.env.TASKBOARD_RUNNER_TOKEN;
+// --token-fd N: read from an inherited pipe (the embedded runner), so it is in no /proc file.
+const token = values["token-fd"] ? readTokenFd(Number(values["token-fd"])) : (values.token ?? process.env.TASKBOARD_RUNNER_TOKEN);
 const capacity = Number(values.capacity ?? process.env.RUNNER_CAPACITY ?? 2);
 if (!url || !token || !Number.isInteger(capacity) || capacity < 1) {
   console.error("usage: npm run runner -- --url <board URL> --token <runner token> [--capacity N]");
@@ -24,6 +34,7 @@ if (!url || !token || !Number.isInteger(capacity) || capacity < 1) {
 // The agents must never see the runner's own token.
 delete process.env.TASKBOARD_RUNNER_TOKEN;
 
+const ORPHAN_DELIVERY_MS = 120_000;
 const graceMs = Number(process.env.RUNNER_GRACE_SECONDS ?? 60) * 1000;
 const version = JSON.parse(fs.readFileSync(path.join(process.cwd(), "package.json"), "utf8")).version as string;
 const stopping = new AbortController();
@@ -33,8 +44,17 @@ const revoked = () => {
   if (!stopping.signal.aborted) console.error("[taskboard] runner: the server refused this runner's token (deleted?)");
   void shutdown(1, 0);
 };
-const port = new HttpPort(url, token, { version, sandbox: "none" }, revoked, stopping.signal);
-const runner = new Runner(port, { capacity, longPoll: true, heartbeatMs: 5000 });
+await bubblewrapUsableAsync();
+const sandbox = sandboxKind();
+try {
+  sweepSandboxes(); // what a killed runner left in the temporary directory
+} catch (error) {
+  console.error(`[taskboard] runner: could not sweep old sandboxes: ${(error as Error).message}`);
+}
+const port = new HttpPort(url, token, { version, sandbox }, revoked, stopping.signal);
+// The embedded runner is on the server's machine: a heartbeat is a loopback call, so cancels reach it sooner.
+const heartbeatMs = values.embedded ? Math.min(runnerPollMs(), 5000) : 5000;
+const runner = new Runner(port, { capacity, heartbeatMs });
 
 async function shutdown(code: number, grace: number, handBack = false) {
   if (stopping.signal.aborted) return;
@@ -47,7 +67,32 @@ async function shutdown(code: number, grace: number, handBack = false) {
 }
 
 process.on("SIGTERM", () => void shutdown(0, graceMs, true));
+if (values.embedded) watchParent();
 process.on("SIGINT", () => void shutdown(0, graceMs, true));
 process.once("exit", () => runner.killAll());
-console.log(`[taskboard] runner ${version}: ${url}, capacity ${capacity}, sandbox none`);
+console.log(`[taskboard] runner ${version}: ${url}, capacity ${capacity}, sandbox ${sandbox}${values.embedded ? " (embedded)" : ""}`);
+if (sandbox === "none") console.warn("[taskboard] runner: agents are NOT sandboxed (docs/runners.md)");
 runner.start();
+
+/**
+ * The embedded runner outlives a killed server (kill -9, a crash): it stops claiming, lets its runs
+ * finish and delivers them when the next server answers on the same URL, then exits. It never
+ * lingers past the grace period plus ORPHAN_DELIVERY_MS.
+ */
+function watchParent() {
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(timer);
+    console.log("[taskboard] runner: the server that started it is gone; finishing its runs");
+    setTimeout(() => process.exit(exitCode), graceMs + ORPHAN_DELIVERY_MS).unref();
+    void shutdown(0, graceMs);
+  }, 1000);
+  timer.unref();
+}
+
+function readTokenFd(fd: number): string {
+  const text = fs.readFileSync(fd, "utf8").trim();
+  fs.closeSync(fd);
+  return text;
+}

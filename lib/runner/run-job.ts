@@ -7,6 +7,7 @@ import type { AgentSnapshot } from "@/lib/agents/resolve-run-agent";
 import { RUN_STATUS } from "@/lib/runs/statuses";
 import { WorkdirError, type PreparedWorkdir, type WorkdirLog } from "@/lib/git/workdir/workdir";
 import { agentOf } from "@/lib/runner/acp-run";
+import { concludeJobWorkdir, prepareJobWorkdir } from "@/lib/runner/job-workdir";
 import { driveAcp } from "@/lib/runner/acp-turn";
 import { agentSessionsDir, killGraceMs, logFlushMs, reportsDir } from "@/lib/platform/runner-config";
 import { agentEnvironment } from "@/lib/runner/environment";
@@ -46,7 +47,7 @@ export async function runJob(port: RunnerPort, entry: Active) {
   };
   let prepared: PreparedWorkdir;
   try {
-    prepared = await port.prepare(job, gitLog);
+    prepared = await prepareJobWorkdir(port, job, gitLog);
   } catch (error) {
     return fail(error instanceof WorkdirError ? error.message : `could not prepare the working directory: ${(error as Error).message}`);
   }
@@ -112,8 +113,6 @@ async function runLaunched(
   if (entry.stop) stopGroup(pid, killGraceMs()); // cancelled while it was being started
   const exited: Exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
   await port.update(job.execution_id, { runner_pid: pid });
-  entry.started = true;
-  entry.onStarted();
   const limit = job.timeout_seconds;
   const timeout = () => entry.terminate(RUN_STATUS.timed_out, `timed out after ${limit} s; the process group was killed`);
   entry.timers.push(setTimeout(timeout, limit * 1000));
@@ -126,8 +125,7 @@ async function runLaunched(
   killGroup(pid, "SIGTERM");
 
   let verdict = ran.verdict;
-  const concluded = await port
-    .conclude(job, cwd, run.gitLog, verdict.status === RUN_STATUS.succeeded)
+  const concluded = await concludeJobWorkdir(port, job, cwd, run.gitLog, verdict.status === RUN_STATUS.succeeded)
     .catch((error: Error) => ({ failed: error.message, changes: undefined }));
   if (concluded.failed && verdict.status === RUN_STATUS.succeeded) {
     verdict = { status: RUN_STATUS.failed, exit_code: verdict.exit_code, error_message: concluded.failed };

@@ -1,12 +1,19 @@
 import type { z } from "zod";
 import type { RequestPermissionRequest } from "@agentclientprotocol/sdk";
 import type { NewLogEntry } from "@/lib/runs/append-log-entries";
-import type { PreparedWorkdir, WorkdirLog } from "@/lib/git/workdir/workdir";
-import type { answerResponse, finishBody, Job, permissionResponse, updateExecutionBody } from "@/lib/runners/protocol-schemas";
+import type {
+  answerResponse,
+  diffBody,
+  finishBody,
+  Job,
+  permissionResponse,
+  remoteResponse,
+  updateExecutionBody,
+} from "@/lib/runners/protocol-schemas";
 
 // Everything the runner's engine asks of the board, in the protocol's terms (docs/runners.md,
-// "Protocol"). The runner process speaks it over HTTP (http-port.ts); the server's embedded runner,
-// until it becomes a process of its own, through the same domain functions (db-port.ts).
+// "Protocol"), spoken over HTTP by http-port.ts. A port of its own so the engine's tests and the
+// protocol's client stay apart.
 
 export type Outcome = z.input<typeof finishBody>;
 export type ExecutionFacts = z.input<typeof updateExecutionBody>;
@@ -28,8 +35,9 @@ export interface RunnerPort {
   ask(executionId: string, request: RequestPermissionRequest): Promise<z.output<typeof permissionResponse>>;
   answer(executionId: string, questionId: string, signal: AbortSignal): Promise<z.output<typeof answerResponse>>;
   settle(executionId: string, questionId: string): Promise<void>;
-  prepare(job: Job, log: WorkdirLog): Promise<PreparedWorkdir>;
-  conclude(job: Job, cwd: string, log: WorkdirLog, agentSucceeded: boolean): Promise<Concluded>;
+  /** git's way to the job's repository; `fresh` mints a new credential (git was refused); `push` asks leave to push that branch. */
+  remote(executionId: string, options: { fresh?: boolean; push?: string }): Promise<z.output<typeof remoteResponse>>;
+  diff(executionId: string, diff: z.input<typeof diffBody>): Promise<void>;
   finish(executionId: string, outcome: Outcome): Promise<void>;
   /** Hands a run back unfinished (the runner is stopping): it is queued again for another runner. Ports without it cancel instead. */
   release?(executionId: string, reason: string): Promise<void>;

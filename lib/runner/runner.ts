@@ -1,4 +1,3 @@
-import type { RunnerHandle } from "@/lib/runs/runner-handle";
 import { RUN_STATUS } from "@/lib/runs/statuses";
 import type { Job } from "@/lib/runners/protocol-schemas";
 import { killGraceMs } from "@/lib/platform/runner-config";
@@ -7,25 +6,20 @@ import { runJob } from "@/lib/runner/run-job";
 import type { Active, StopStatus } from "@/lib/runner/job-types";
 import { killGroup, stopGroup } from "@/lib/platform/processes";
 
-// A runner: it claims jobs through its port (the protocol over HTTP for a runner process, direct
-// calls for the server's embedded runner), runs each (run-job.ts), at most `capacity` at once,
-// and heartbeats, which renews the jobs' leases and says which to stop (a cancel elsewhere).
+// A runner: it claims jobs through its port (the protocol over HTTP, held open while there are
+// none), runs each (run-job.ts), at most `capacity` at once, and heartbeats, which renews the
+// jobs' leases and says which to stop (a cancel, a timeout, a lost lease).
 
 /** After session/cancel, how long an ACP agent has to end its turn before its process group is stopped. */
 const ACP_CANCEL_MS = 2000;
 
 export interface RunnerOptions {
   capacity: number;
-  /** The port holds claims open (long poll): claim in a loop rather than on wake-ups. */
-  longPoll: boolean;
   heartbeatMs: number;
 }
 
-export class Runner implements RunnerHandle {
+export class Runner {
   private readonly active = new Map<string, Active>();
-  private readonly startWaiters = new Map<string, Set<() => void>>();
-  private ticking = false;
-  private again = false;
   private stopping = false;
   private slotFreed: () => void = () => {};
 
@@ -39,8 +33,7 @@ export class Runner implements RunnerHandle {
 
   start() {
     this.beatEvery(this.options.heartbeatMs);
-    if (this.options.longPoll) void this.claimLoop();
-    else this.wake();
+    void this.claimLoop();
   }
 
   /**
@@ -72,67 +65,6 @@ export class Runner implements RunnerHandle {
 
   get running() {
     return this.active.size;
-  }
-
-  wake() {
-    if (this.options.longPoll) return;
-    if (this.ticking) {
-      this.again = true;
-      return;
-    }
-    this.ticking = true;
-    void this.tick().finally(() => {
-      this.ticking = false;
-    });
-  }
-
-  isLocal(executionId: string) {
-    return this.active.has(executionId);
-  }
-
-  /** Resolves once this process has started the execution, or has left it queued (no room here). */
-  waitStarted(executionId: string, timeoutMs = 3000): Promise<void> {
-    const entry = this.active.get(executionId);
-    // Not child.pid: the process exists before its runner_pid is recorded, and a read in between
-    // (another connection on PostgreSQL) would answer the start without it.
-    if (entry?.started) return Promise.resolve();
-    return new Promise((resolve) => {
-      const set = this.startWaiters.get(executionId) ?? new Set();
-      this.startWaiters.set(executionId, set);
-      const timer = setTimeout(done, timeoutMs);
-      set.add(done);
-      function done() {
-        clearTimeout(timer);
-        set.delete(done);
-        resolve();
-      }
-    });
-  }
-
-  /** SIGTERM to the process group, SIGKILL after the grace period; resolves when it is recorded. */
-  async cancel(executionId: string, message: string): Promise<boolean> {
-    const entry = this.active.get(executionId);
-    if (!entry) return false;
-    this.terminate(entry, RUN_STATUS.cancelled, message);
-    await entry.done;
-    return true;
-  }
-
-  private async tick() {
-    try {
-      do {
-        this.again = false;
-        await this.heartbeat();
-        const room = this.options.capacity - this.active.size;
-        if (room > 0 && !this.stopping) for (const job of await this.port.claim(room)) this.launch(job);
-      } while (this.again);
-    } catch (error) {
-      console.error(`[taskboard] runner: ${(error as Error).message}`);
-    }
-    // Whoever waits for an execution this pass did not take (no room, or another instance has it) stops waiting.
-    for (const [id, waiters] of this.startWaiters) {
-      if (!this.active.has(id)) for (const done of [...waiters]) done();
-    }
   }
 
   private async claimLoop() {
@@ -186,8 +118,6 @@ export class Runner implements RunnerHandle {
       handBack: null,
       done: Promise.resolve(),
       timers: [],
-      started: false,
-      onStarted: () => this.notifyStarted(id),
       terminate: (status, message) => this.terminate(entry, status, message),
     };
     this.active.set(id, entry);
@@ -200,10 +130,8 @@ export class Runner implements RunnerHandle {
       .finally(() => {
         for (const timer of entry.timers) clearTimeout(timer);
         this.active.delete(id);
-        this.notifyStarted(id);
         console.log(`[taskboard] runner: execution ${id} is over`);
         this.slotFreed();
-        this.wake();
       });
   }
 
@@ -220,10 +148,5 @@ export class Runner implements RunnerHandle {
     if (!pid) return;
     if (entry.acp) entry.timers.push(setTimeout(() => stopGroup(pid, killGraceMs()), ACP_CANCEL_MS));
     else stopGroup(pid, killGraceMs());
-  }
-
-  private notifyStarted(executionId: string) {
-    for (const done of [...(this.startWaiters.get(executionId) ?? [])]) done();
-    this.startWaiters.delete(executionId);
   }
 }

@@ -17,14 +17,12 @@ import type { Job } from "@/lib/runners/protocol-schemas";
 /** A reason in words why the run cannot be handed out; the claim fails it with this. */
 export class JobRefused extends Error {}
 
-/** `repository: false`: leave the repository out (the embedded runner prepares the worktree from the database itself). */
-export async function buildJob(db: Db, executionId: string, token: string, options: { repository?: boolean } = {}): Promise<Job> {
+export async function buildJob(db: Db, executionId: string, token: string): Promise<Job> {
   const execution = await db.execution.findUniqueOrThrow({
     where: { id: executionId },
     include: { task: { select: { number: true, title: true, prUrl: true, branch: true, prHeadBranch: true } } },
   });
-  const repository =
-    options.repository === false ? null : await db.workspaceRepository.findUnique({ where: { workspaceId: execution.workspaceId } });
+  const repository = await db.workspaceRepository.findUnique({ where: { workspaceId: execution.workspaceId } });
   const remote = repository
     ? await gitRemoteFor(db, execution.workspaceId, { job: true }).catch((error: Error) => {
         throw new JobRefused(error.message);

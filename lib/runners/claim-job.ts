@@ -1,4 +1,4 @@
-import type { Db } from "@/lib/db/client";
+import type { Db, Tx } from "@/lib/db/client";
 import type { Runner } from "@/lib/generated/prisma/client";
 import type { z } from "zod";
 import { hashSecret, newSecret } from "@/lib/auth/tokens";
@@ -12,8 +12,9 @@ import { killGraceMs, timeoutSeconds } from "@/lib/platform/runner-config";
 import { buildJob, JobRefused } from "@/lib/runners/build-job";
 import type { claimBody, Job } from "@/lib/runners/protocol-schemas";
 
-// A runner's claim: the oldest queued execution, taken under FOR UPDATE SKIP LOCKED (so of several
-// runners, on any number of server instances, exactly one gets it), marked running with this
+// A runner's claim: the next queued execution by the policy of lockNextRun (labels, round-robin
+// across workspaces, their caps), taken under FOR UPDATE SKIP LOCKED (so of several runners, on any
+// number of server instances, exactly one gets it), marked running with this
 // runner's name and a lease, and handed out as a job. The long poll waits on the event log's
 // wake-ups (a run queued on any instance records events) with a slow poll behind them.
 
@@ -82,13 +83,12 @@ async function claimOne(db: Db, runner: Runner, free: number) {
   return db.$transaction(async (tx) => {
     const held = await tx.execution.count({ where: { runnerId: runner.id, status: { in: [...STARTED_RUN_STATUSES] } } });
     if (held >= runner.capacity) return null;
-    const rows = await tx.$queryRaw<{ id: string }[]>`
-      SELECT id FROM executions WHERE status = ${RUN_STATUS.queued}
-      ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED`;
-    if (rows.length === 0) return null;
+    const picked = await lockNextRun(tx, runner.labels);
+    if (!picked) return null;
+    await tx.$executeRaw`UPDATE workspaces SET run_slot_at = now() WHERE id = ${picked.workspace_id}`;
     const now = new Date();
     const execution = await tx.execution.update({
-      where: { id: rows[0].id },
+      where: { id: picked.id },
       data: {
         status: RUN_STATUS.running,
         runnerId: runner.id,
@@ -110,6 +110,53 @@ async function claimOne(db: Db, runner: Runner, free: number) {
     ]);
     return { executionId: execution.id, secret };
   });
+}
+
+/** How many workspaces' head runs one attempt tries to lock before it waits for the next wake-up. */
+const CANDIDATES = 8;
+
+/**
+ * The run this runner takes, locked: round-robin across workspaces (the one whose run last got a
+ * slot longest ago first, then the oldest queued run), each workspace's oldest queued run whose
+ * profile's labels the runner has all of, skipping workspaces at their max_concurrent_runs.
+ * Bounded: a skip scan visits each workspace with queued runs once on
+ * executions(status, workspace_id, created_at), and takes one row per workspace from the same
+ * index, never every queued run. The candidates are read without locks, then locked one by one
+ * with SKIP LOCKED (a row another claim holds is passed over) and the status checked again under
+ * the lock, so two claims never take the same run. A workspace's cap holds under concurrent
+ * claims too: only its oldest claimable run is a candidate, and a claim that read it before
+ * another took it finds it no longer queued.
+ */
+async function lockNextRun(tx: Tx, labels: string[]) {
+  const queued = RUN_STATUS.queued;
+  const candidates = await tx.$queryRaw<{ id: string; workspace_id: string }[]>`
+    WITH RECURSIVE queued_workspaces(workspace_id) AS (
+      (SELECT workspace_id FROM executions WHERE status = ${queued} ORDER BY workspace_id LIMIT 1)
+      UNION ALL
+      SELECT (SELECT e.workspace_id FROM executions e
+              WHERE e.status = ${queued} AND e.workspace_id > q.workspace_id ORDER BY e.workspace_id LIMIT 1)
+      FROM queued_workspaces q WHERE q.workspace_id IS NOT NULL
+    )
+    SELECT head.id, w.id AS workspace_id
+    FROM queued_workspaces q
+    JOIN workspaces w ON w.id = q.workspace_id
+    CROSS JOIN LATERAL (
+      SELECT e.id, e.created_at FROM executions e
+      WHERE e.status = ${queued} AND e.workspace_id = q.workspace_id
+        AND COALESCE(e.agent_profile -> 'labels', '[]'::jsonb) <@ ${JSON.stringify(labels)}::jsonb
+      ORDER BY e.created_at, e.id LIMIT 1
+    ) head
+    WHERE w.max_concurrent_runs IS NULL
+       OR w.max_concurrent_runs > (SELECT count(*) FROM executions r
+                                   WHERE r.status IN (${RUN_STATUS.running}, ${RUN_STATUS.waiting_for_input}) AND r.workspace_id = w.id)
+    ORDER BY w.run_slot_at ASC NULLS FIRST, head.created_at, head.id
+    LIMIT ${CANDIDATES}`;
+  for (const candidate of candidates) {
+    const locked = await tx.$queryRaw<{ id: string }[]>`
+      SELECT id FROM executions WHERE id = ${candidate.id} AND status = ${queued} FOR UPDATE SKIP LOCKED`;
+    if (locked.length > 0) return candidate;
+  }
+  return null;
 }
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

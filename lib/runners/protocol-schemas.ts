@@ -1,12 +1,16 @@
 import { z } from "zod";
 import { INT32_MAX, queryInt } from "@/lib/platform/schema-primitives";
 import { runUsage } from "@/lib/tasks/schemas";
+import { diffFile } from "@/lib/worktrees/schemas";
 
 // The runner protocol (/api/runner/…, docs/runners.md "Protocol"): what a runner sends and gets.
 
 export const SANDBOXES = ["bubblewrap", "none"] as const;
 export const MAX_CLAIM_WAIT_SECONDS = 30;
 export const MAX_LOG_BATCH = 5000;
+/** A diff's patch may be up to 16 MB (a runner's DIFF_MAX_BYTES is 8 MB by default); its request up to DIFF_REQUEST_MAX_BYTES. */
+const DIFF_BODY_MAX_BYTES = 16 * 1024 * 1024;
+export const DIFF_REQUEST_MAX_BYTES = 48 * 1024 * 1024;
 
 export const executionParams = z.object({ execution_id: z.string() });
 export const questionParams = z.object({ execution_id: z.string(), question_id: z.string() });
@@ -163,5 +167,32 @@ export const releaseBody = z.object({
   reason: z.string().trim().min(1).max(500).describe("Why the runner hands the run back, in words (it is shutting down)"),
 });
 
-export const remoteBody = z.object({ fresh: z.boolean().default(false) }).optional();
+/** The task branch's diff as the runner computed it after the run (lib/git/branch-diff.ts), stored for GET …/diff. */
+export const diffBody = z.object({
+  branch: z.string().min(1).max(255),
+  base: z.string().min(1).max(255),
+  base_sha: z.string().min(1).max(100),
+  commit_sha: z.string().min(1).max(100),
+  files_changed: z.int().min(0),
+  lines_added: z.int().min(0),
+  lines_removed: z.int().min(0),
+  truncated: z.boolean(),
+  files: z.array(diffFile).max(100_000),
+  patch: z
+    .string()
+    .max(DIFF_BODY_MAX_BYTES)
+    .describe("At most DIFF_MAX_BYTES of unified diff (50 lines of context); cut at a file's boundary"),
+});
+
+export const remoteBody = z
+  .object({
+    fresh: z.boolean().default(false),
+    push: z
+      .string()
+      .min(1)
+      .max(255)
+      .optional()
+      .describe("The branch the runner is about to push: 409 in words unless it is still the task's own branch"),
+  })
+  .optional();
 export const remoteResponse = z.object({ url: z.string(), access: remoteAccess });

@@ -9,8 +9,10 @@ import { storeRunChanges } from "@/lib/git/workdir/record-run-changes";
 import { recordWorktree } from "@/lib/worktrees/worktree-records";
 import { conflict, notFound } from "@/lib/platform/errors";
 import { STARTED_RUN_STATUSES } from "@/lib/runs/statuses";
+import { foreignBranchReason } from "@/lib/repositories/foreign-branch";
 import { runnerExecution } from "@/lib/runners/runner-execution";
-import type { finishBody, updateExecutionBody } from "@/lib/runners/protocol-schemas";
+import { storeTaskDiff } from "@/lib/git/worktree/store-task-diff";
+import type { diffBody, finishBody, updateExecutionBody } from "@/lib/runners/protocol-schemas";
 
 // What a runner tells the server about a run it holds: the agent's process started, its ACP
 // session and model, the task's worktree, and finally the outcome. Each goes through the domain
@@ -20,8 +22,7 @@ export async function updateRunnerExecution(db: Db, runner: Runner, executionId:
   await recordExecutionFacts(db, await runnerExecution(db, runner, executionId), body);
 }
 
-/** The facts of a running execution (also the embedded runner's way to record them). */
-export async function recordExecutionFacts(db: Db, execution: Execution, body: z.output<typeof updateExecutionBody>) {
+async function recordExecutionFacts(db: Db, execution: Execution, body: z.output<typeof updateExecutionBody>) {
   const executionId = execution.id;
   const data = {
     ...(body.runner_pid !== undefined ? { runnerPid: body.runner_pid } : {}),
@@ -47,8 +48,8 @@ export async function finishRunnerExecution(db: Db, runner: Runner, executionId:
   await recordOutcome(db, await runnerExecution(db, runner, executionId), body);
 }
 
-/** The outcome and the branch's changes (also the embedded runner's way to record them). */
-export async function recordOutcome(db: Db, execution: Execution, body: z.input<typeof finishBody>) {
+/** The outcome and the branch's changes. */
+async function recordOutcome(db: Db, execution: Execution, body: z.input<typeof finishBody>) {
   const executionId = execution.id;
   if (body.changes) {
     await storeRunChanges(db, execution, {
@@ -70,13 +71,55 @@ export async function recordOutcome(db: Db, execution: Execution, body: z.input<
   await db.execution.update({ where: { id: executionId }, data: { leaseExpiresAt: null } });
 }
 
-/** git's way to the job's repository again, with a freshly minted token when `fresh` (git was refused). */
-export async function runnerRemote(db: Db, runner: Runner, executionId: string, fresh: boolean) {
+/** The task branch's diff after the run, stored for GET …/diff on any instance (lib/git/worktree/task-diff.ts). */
+export async function storeRunnerDiff(db: Db, runner: Runner, executionId: string, body: z.output<typeof diffBody>) {
+  const execution = await runnerExecution(db, runner, executionId);
+  await storeTaskDiff(
+    db,
+    { taskId: execution.taskId, workspaceId: execution.workspaceId, executionId },
+    {
+      branch: body.branch,
+      base: body.base,
+      baseSha: body.base_sha,
+      commitSha: body.commit_sha,
+      filesChanged: body.files_changed,
+      linesAdded: body.lines_added,
+      linesRemoved: body.lines_removed,
+      truncated: body.truncated,
+      files: body.files,
+      patch: body.patch,
+    },
+  );
+}
+
+/**
+ * git's way to the job's repository again, with a freshly minted token when `fresh` (git was
+ * refused). `push`: the runner is about to push that branch, and asks first: the branch must still
+ * be the task's own, as the task is now (a person may have pointed it elsewhere while the agent
+ * worked), else 409 in words. The server's own pushes pass the same check (lib/git/remote/push-task-branch.ts).
+ */
+export async function runnerRemote(db: Db, runner: Runner, executionId: string, fresh: boolean, push?: string) {
   const execution = await runnerExecution(db, runner, executionId);
   // A job's credential is for the job's duration: none once the run has ended.
-  if (!(STARTED_RUN_STATUSES as readonly string[]).includes(execution.status))
+  if (!(STARTED_RUN_STATUSES as readonly string[]).includes(execution.status)) {
     throw conflict(`The run is ${execution.status}: no credential for it`);
+  }
+  if (push !== undefined) await checkPush(db, execution, push);
   const remote = await gitRemoteFor(db, execution.workspaceId, { fresh, job: true });
   if (!remote) throw notFound("Repository");
   return { url: remote.url, access: remote.access };
+}
+
+async function checkPush(db: Db, execution: Execution, branch: string) {
+  const task = await db.task.findFirst({
+    where: { id: execution.taskId, workspaceId: execution.workspaceId },
+    select: { number: true, branch: true, prHeadBranch: true, workspace: { select: { repository: { select: { defaultBranch: true } } } } },
+  });
+  const repository = task?.workspace.repository;
+  if (!task || !repository) throw conflict(`The task or its repository is gone: ${branch} was not pushed`);
+  const current = task.branch ?? task.prHeadBranch ?? branch;
+  const reason =
+    foreignBranchReason(current, task, repository.defaultBranch) ?? foreignBranchReason(branch, task, repository.defaultBranch);
+  if (reason) throw conflict(reason);
+  if (current !== branch) throw conflict(`The task's branch was changed to ${current} while the run worked: ${branch} was not pushed`);
 }

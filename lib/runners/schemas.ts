@@ -1,15 +1,9 @@
 import { z } from "zod";
+import { runnerLabel } from "@/lib/agents/schemas";
 
 // Runners (docs/runners.md): registration by administrators under /api/runners.
 
 export const RUNNER_STATUS = { online: "online", offline: "offline" } as const;
-
-const label = z
-  .string()
-  .trim()
-  .min(1)
-  .max(64)
-  .regex(/^[A-Za-z0-9_.:-]+$/, "letters, digits and _ . : - only");
 
 export const createRunnerBody = z.object({
   name: z
@@ -20,7 +14,7 @@ export const createRunnerBody = z.object({
     .regex(/^[^\0\n\r]*$/, "one line, no null character"),
   capacity: z.int().min(1).max(64).default(2).describe("How many runs it takes at once."),
   labels: z
-    .array(label)
+    .array(runnerLabel)
     .max(20)
     .default([])
     .describe("What it offers (docker, gpu…): a profile that requires labels runs only on runners with all of them."),

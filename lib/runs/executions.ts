@@ -1,9 +1,9 @@
 import type { Db } from "@/lib/db/client";
 import { conflict, notFound } from "@/lib/platform/errors";
 import { finishExecution } from "@/lib/runs/finish-execution";
-import { runnerHandle } from "@/lib/runs/runner-handle";
 import type { LogEntry } from "@/lib/runs/schemas";
 import { serializeExecution, serializeTaskRun } from "@/lib/runs/serialize";
+import { waitingForRunners } from "@/lib/runs/waiting-for-runner";
 import { ACTIVE_RUN_STATUSES, isFinishedRunStatus, RUN_STATUS, type RunStatus } from "@/lib/runs/statuses";
 
 export async function listTaskRuns(db: Db, workspaceId: string, taskId: string, limit: number) {
@@ -15,8 +15,16 @@ export async function listTaskRuns(db: Db, workspaceId: string, taskId: string, 
     take: limit,
     include: { execution: { select: { id: true } } },
   });
+  const waiting = await waitingForRunners(
+    db,
+    runs.flatMap((run) => (run.status === RUN_STATUS.queued && run.execution ? [run.execution.id] : [])),
+  );
   // The history opens each run's live view, which reads the execution.
-  return runs.map((run) => ({ ...serializeTaskRun(run), execution_id: run.execution?.id ?? null }));
+  return runs.map((run) => ({
+    ...serializeTaskRun(run),
+    execution_id: run.execution?.id ?? null,
+    waiting_for_runner: (run.execution && waiting.get(run.execution.id)) ?? null,
+  }));
 }
 
 export async function getExecution(db: Db, workspaceId: string, executionId: string) {
@@ -61,15 +69,14 @@ export async function readExecutionLog(db: Db, workspaceId: string, executionId:
 }
 
 /**
- * Cancels a queued or running execution. Here the process group gets SIGTERM (SIGKILL after the
- * grace period) and the answer waits for it; an execution running in another instance is marked
- * cancelled and that instance stops its process within a poll interval.
+ * Cancels a queued or running execution: it is recorded `cancelled` at once, and the runner that
+ * holds it stops its agent at its next heartbeat (SIGTERM to the process group, SIGKILL after the
+ * grace period) and adds the process's own facts to the record.
  */
 export async function cancelExecution(db: Db, workspaceId: string, executionId: string, username: string) {
   const execution = await getExecution(db, workspaceId, executionId);
   if (isFinishedRunStatus(execution.status)) throw conflict(`The execution has already finished (${execution.status})`);
   const message = `cancelled by ${username}`;
-  const handledHere = (await runnerHandle()?.cancel(executionId, message)) ?? false;
-  if (!handledHere) await finishExecution(db, executionId, { status: RUN_STATUS.cancelled, errorMessage: message }, ACTIVE_RUN_STATUSES);
+  await finishExecution(db, executionId, { status: RUN_STATUS.cancelled, errorMessage: message }, ACTIVE_RUN_STATUSES);
   return serializeExecution(await getExecution(db, workspaceId, executionId));
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { floatNumber, INT32_MAX, queryBool, queryInt } from "@/lib/platform/schema-primitives";
-import { runStatus, taskRunResponse } from "@/lib/tasks/schemas";
+import { runStatus, taskRunResponse, waitingForRunner } from "@/lib/tasks/schemas";
 
 export const taskParams = z.object({ id: z.string(), task_id: z.string() });
 export const executionParams = z.object({ id: z.string(), execution_id: z.string() });
@@ -48,6 +48,7 @@ export const logQuery = z.object({
 /** A row of a task's run history: the run, and the execution whose live view it opens. */
 export const runHistoryItem = taskRunResponse.extend({
   execution_id: z.string().nullable().describe("The run's execution (its log and live view); null only for runs made before executions."),
+  waiting_for_runner: waitingForRunner,
 });
 
 export const execution = z.object({
@@ -63,6 +64,7 @@ export const execution = z.object({
     .nullable()
     .describe("The runner that claimed it (docs/runners.md); null until claimed, and for runs the server ran itself"),
   runner_name: z.string().nullable().describe("That runner's name when it claimed the run"),
+  waiting_for_runner: waitingForRunner,
   exit_code: z.int().nullable(),
   error_message: z.string().nullable(),
   line_count: z.int(),

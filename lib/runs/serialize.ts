@@ -1,8 +1,8 @@
 import { agentSilenceSeconds } from "@/lib/config";
 import type { Execution, TaskRun } from "@/lib/generated/prisma/client";
 import type { ExecutionResponse } from "@/lib/runs/schemas";
-import type { RunStatus, RunTrigger } from "@/lib/runs/statuses";
-import type { RunUsage, TaskRunResponse } from "@/lib/tasks/schemas";
+import { RUN_STATUS, type RunStatus, type RunTrigger } from "@/lib/runs/statuses";
+import type { RunUsage, TaskRunResponse, WaitingForRunner } from "@/lib/tasks/schemas";
 
 // The task run and execution records, typed by their schemas (the columns are plain text in the
 // database; only the runs code writes them, with the values of lib/runs/statuses.ts).
@@ -32,7 +32,11 @@ export function serializeTaskRun(run: TaskRun): TaskRunResponse {
   };
 }
 
-export function serializeExecution(execution: Execution): ExecutionResponse {
+/**
+ * `waiting`: why it waits for a runner (lib/runs/waiting-for-runner.ts). Only a queued execution
+ * waits, so callers serializing one that may be queued pass it; every other status is null.
+ */
+export function serializeExecution(execution: Execution, waiting: WaitingForRunner = null): ExecutionResponse {
   return {
     id: execution.id,
     workspace_id: execution.workspaceId,
@@ -43,6 +47,7 @@ export function serializeExecution(execution: Execution): ExecutionResponse {
     runner_pid: execution.runnerPid,
     runner_id: execution.runnerId,
     runner_name: execution.runnerName,
+    waiting_for_runner: execution.status === RUN_STATUS.queued ? waiting : null,
     exit_code: execution.exitCode,
     error_message: execution.errorMessage,
     line_count: execution.lineCount,

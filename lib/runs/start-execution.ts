@@ -5,8 +5,8 @@ import { hashSecret, newSecret } from "@/lib/auth/tokens";
 import { recordEvents, type NewEvent } from "@/lib/events/record-events";
 import { resolveRunAgent } from "@/lib/agents/resolve-run-agent";
 import { agentTokenName } from "@/lib/runs/finish-execution";
-import { wakeRunner } from "@/lib/runs/runner-handle";
 import { serializeExecution, serializeTaskRun } from "@/lib/runs/serialize";
+import { waitingForRunner } from "@/lib/runs/waiting-for-runner";
 import { ACTIVE_RUN_STATUSES, RUN_STATUS, type RunTrigger } from "@/lib/runs/statuses";
 
 export interface StartExecutionInput {
@@ -22,8 +22,8 @@ export interface StartExecutionInput {
 }
 
 /**
- * Records a new attempt on a task: a task run and the execution behind it, both `queued`, and
- * wakes this process's runner, which claims it (lib/runner). The board automation (the task moves
+ * Records a new attempt on a task: a task run and the execution behind it, both `queued`; a runner
+ * waiting in its claim wakes on the events and takes it (lib/runners/claim-job.ts). The board automation (the task moves
  * to In progress) reacts to its events (lib/reactions/board-automation.ts). 409 when the task
  * already has one.
  */
@@ -33,13 +33,12 @@ export async function startExecution(db: Db, input: StartExecutionInput) {
     await recordEvents(tx, input.workspaceId, startedEvents(created));
     return created;
   });
-  wakeRunner();
   return created;
 }
 
 /**
  * The same inside a caller's transaction (firing a schedule creates its task in it). The caller
- * records startedEvents() in it as well, and calls wakeRunner() after commit.
+ * records startedEvents() in it as well.
  */
 export async function createExecution(tx: Tx, input: StartExecutionInput) {
   // The task row lock makes the check-and-insert atomic: of two concurrent starts only one passes.
@@ -85,13 +84,14 @@ export async function createExecution(tx: Tx, input: StartExecutionInput) {
     },
   });
   await reserveAgentToken(tx, input, execution.id);
-  return { run, execution };
+  // Its first event says at once whether a runner can take it (docs/runners.md).
+  return { run, execution, waiting: await waitingForRunner(tx, execution) };
 }
 
 export function startedEvents(created: Awaited<ReturnType<typeof createExecution>>): NewEvent[] {
   return [
     { type: "run.updated", taskId: created.run.taskId, data: serializeTaskRun(created.run) },
-    { type: "execution.updated", taskId: created.execution.taskId, data: serializeExecution(created.execution) },
+    { type: "execution.updated", taskId: created.execution.taskId, data: serializeExecution(created.execution, created.waiting) },
   ];
 }
 

@@ -4,8 +4,9 @@ import type { z } from "zod";
 import { fixConflictsInstructions, taskInstructions, withReviewComments } from "@/lib/runs/instructions";
 import type { startRunBody } from "@/lib/runs/schemas";
 import { serializeExecution } from "@/lib/runs/serialize";
+import { waitingForRunner } from "@/lib/runs/waiting-for-runner";
 import { startExecution } from "@/lib/runs/start-execution";
-import { runnerHandle } from "@/lib/runs/runner-handle";
+import { awaitStart } from "@/lib/runs/await-start";
 import { RUN_TRIGGER } from "@/lib/runs/statuses";
 import { refuseIfBlocked } from "@/lib/dependencies/task-refs";
 import { foreignBranchReason } from "@/lib/repositories/foreign-branch";
@@ -68,11 +69,10 @@ async function findTask(db: Db, workspaceId: string, taskId: string) {
   return task;
 }
 
-/**
- * The record once this server has started the process (runner_pid set), or still `queued` when
- * the concurrency cap holds it back or another instance picks it up; waits at most a few seconds.
- */
+/** The record once a runner has started its agent, or still `queued` when no runner has room (lib/runs/await-start.ts). */
 async function startedRecord(db: Db, executionId: string) {
-  await runnerHandle()?.waitStarted(executionId);
-  return serializeExecution(await db.execution.findUniqueOrThrow({ where: { id: executionId } }));
+  const queued = await db.execution.findUniqueOrThrow({ where: { id: executionId }, select: { workspaceId: true } });
+  await awaitStart(db, queued.workspaceId, executionId);
+  const execution = await db.execution.findUniqueOrThrow({ where: { id: executionId } });
+  return serializeExecution(execution, await waitingForRunner(db, execution));
 }

@@ -4,7 +4,7 @@ import { BlockedError } from "@/lib/dependencies/task-refs";
 import type { Db, Tx } from "@/lib/db/client";
 import { RUN_TRIGGER } from "@/lib/runs/statuses";
 import { schedulerIntervalMs } from "@/lib/platform/runner-config";
-import { announceFired, fireSchedule, type Fired } from "@/lib/schedules/fire-schedule";
+import { fireSchedule, type Fired } from "@/lib/schedules/fire-schedule";
 import { nextRun } from "@/lib/schedules/next-run";
 import { sweepWorktrees } from "@/lib/git/worktree/sweep-worktrees";
 
@@ -57,7 +57,6 @@ export async function fireDueSchedules(db: Db): Promise<number> {
       continue;
     }
     if (!occurrence) return seen.length;
-    if (occurrence.fired) announceFired();
     const { schedule, error } = occurrence;
     console.log(`[taskboard] schedule ${schedule.slug} (${schedule.id}) fired${error ? `; ${error}` : ""}`);
   }

@@ -2,7 +2,6 @@ import type { Schedule } from "@/lib/generated/prisma/client";
 import type { Tx } from "@/lib/db/client";
 import { recordEvents } from "@/lib/events/record-events";
 import { taskInstructions } from "@/lib/runs/instructions";
-import { wakeRunner } from "@/lib/runs/runner-handle";
 import { createExecution, startedEvents } from "@/lib/runs/start-execution";
 import type { RunTrigger } from "@/lib/runs/statuses";
 import { insertTask } from "@/lib/tasks/create-task";
@@ -26,8 +25,7 @@ export type Fired = Awaited<ReturnType<typeof fireSchedule>>;
  * none, titled after the schedule, its description the default instructions), a queued run of it,
  * and `last_triggered_at`, and their events (last, as lib/events/record-events.ts asks; the caller's
  * transaction must end after this). 409 when the task already has an active execution, or is blocked
- * by tasks that are not done (BlockedError, naming them). Call
- * announceFired after the commit.
+ * by tasks that are not done (BlockedError, naming them).
  */
 export async function fireSchedule(tx: Tx, schedule: Schedule, options: FireOptions) {
   const existing = schedule.taskId
@@ -56,11 +54,6 @@ export async function fireSchedule(tx: Tx, schedule: Schedule, options: FireOpti
     ...startedEvents(started),
   ]);
   return { schedule, taskId, newTask: !existing, started };
-}
-
-/** After the commit: this process's runner wakes for the queued execution (others poll); the board automation reacts to its events. */
-export function announceFired() {
-  wakeRunner();
 }
 
 /** Blank default instructions mean the task's own: its title and description, as for a manual run. */

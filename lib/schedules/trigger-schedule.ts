@@ -1,6 +1,6 @@
 import type { Db } from "@/lib/db/client";
 import { RUN_TRIGGER } from "@/lib/runs/statuses";
-import { announceFired, fireSchedule } from "@/lib/schedules/fire-schedule";
+import { fireSchedule } from "@/lib/schedules/fire-schedule";
 import { findSchedule } from "@/lib/schedules/schedules";
 import { inColumnTransaction } from "@/lib/tasks/positions";
 
@@ -13,7 +13,6 @@ export async function triggerSchedule(db: Db, workspaceId: string, ref: string, 
   const fired = await inColumnTransaction(db, (tx) =>
     fireSchedule(tx, schedule, { trigger: RUN_TRIGGER.manual, actAs: startedBy, now: new Date() }),
   );
-  announceFired();
   const { run, execution } = fired.started;
   return { schedule_id: schedule.id, task_id: fired.taskId, task_run_id: run.id, execution_id: execution.id };
 }

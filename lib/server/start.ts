@@ -6,7 +6,7 @@ import { HttpError } from "@/lib/platform/errors";
 import { ensureDataDir, passwordLoginEnabled } from "@/lib/config";
 import { startEventPruning } from "@/lib/events/prune-events";
 import { startEventListener } from "@/lib/events/wake";
-import { startEngine } from "@/lib/runner/start";
+import { startEngine } from "@/lib/server/start-engine";
 import { resealSecrets } from "@/lib/crypto/reseal-secrets";
 import { startDeliveryWorker } from "@/lib/webhooks/deliver-webhooks";
 import { startReactions } from "@/lib/reactions/run-reactions";
@@ -29,7 +29,7 @@ export async function startServer() {
     // Event streams wake on the event log's notifications, from this instance or any other.
     await startEventListener();
     startEventPruning(sql);
-    await startEngine(db, kind);
+    await startEngine(db);
     // Outbound webhooks read the event log from each endpoint's cursor; every instance runs a
     // worker, and row locks with leases decide which one delivers (docs/webhooks.md).
     startDeliveryWorker(db);

@@ -140,6 +140,17 @@ export const runUsage = z.object({
 });
 export type RunUsage = z.output<typeof runUsage>;
 
+/** Why a queued run is not being taken (docs/runners.md); the SQL function taskboard_waiting_for_runner writes it. */
+export const WAITING_REASONS = ["none_online", "all_busy", "no_matching_labels", "workspace_limit"] as const;
+export const waitingForRunner = z
+  .object({
+    reason: z.enum(WAITING_REASONS),
+    message: z.string().describe('In words, e.g. "Waiting for a runner: none is online".'),
+  })
+  .nullable()
+  .describe("While queued: why no online runner can take the run (null when one can, and once it is claimed).");
+export type WaitingForRunner = z.output<typeof waitingForRunner>;
+
 export const taskRunResponse = z.object({
   id: z.string(),
   task_id: z.string(),
@@ -204,6 +215,7 @@ export const taskResponse = z.object({
     .nullable()
     .optional()
     .describe('While the latest run is running: AGENT_SILENCE_SECONDS, after which its card says "no output for N min".'),
+  latest_run_waiting_for_runner: waitingForRunner.optional(),
   blocked_by: z.array(z.string()).describe("Ids of the tasks this one waits for (its blockers), oldest dependency first."),
   blocks: z.array(z.string()).describe("Ids of the tasks that wait for this one (its dependants), oldest dependency first."),
   open_blocker_count: z.int().describe('How many of its blockers are not done; the card shows "blocked by N" while it is above 0.'),

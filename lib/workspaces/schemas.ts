@@ -18,6 +18,10 @@ export const workspace = z.object({
     .describe(
       "Board automation (default true): a run's start moves its task from backlog or todo to in_progress; a successful run whose branch has changes moves it from in_progress to in_review.",
     ),
+  max_concurrent_runs: z
+    .int()
+    .nullable()
+    .describe("At most this many of the workspace's runs hold a runner at once; more wait queued (null: no cap; docs/runners.md)."),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -26,6 +30,7 @@ export const updateWorkspaceBody = z.object({
   name: z.string().trim().min(1).max(200).optional(),
   auto_start_unblocked: z.boolean().optional(),
   auto_move_tasks: z.boolean().optional(),
+  max_concurrent_runs: z.int().min(1).max(10_000).nullable().optional(),
 });
 
 export const workspaceWithRole = workspace.extend({ role: z.enum(["owner", "member"]) });

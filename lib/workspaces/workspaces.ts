@@ -59,7 +59,12 @@ export async function getWorkspace(db: Db, workspaceId: string, role: MemberRole
 export async function updateWorkspace(db: Db, workspaceId: string, role: MemberRole, patch: z.output<typeof updateWorkspaceBody>) {
   const row = await db.workspace.update({
     where: { id: workspaceId },
-    data: { name: patch.name, autoStartUnblocked: patch.auto_start_unblocked, autoMoveTasks: patch.auto_move_tasks },
+    data: {
+      name: patch.name,
+      autoStartUnblocked: patch.auto_start_unblocked,
+      autoMoveTasks: patch.auto_move_tasks,
+      maxConcurrentRuns: patch.max_concurrent_runs,
+    },
   });
   return { ...serializeWorkspace(row), role };
 }
@@ -70,6 +75,7 @@ export function serializeWorkspace(row: Workspace) {
     name: row.name,
     auto_start_unblocked: row.autoStartUnblocked,
     auto_move_tasks: row.autoMoveTasks,
+    max_concurrent_runs: row.maxConcurrentRuns,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };

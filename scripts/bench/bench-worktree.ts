@@ -1,7 +1,7 @@
 // `npm run bench:worktree`: how long a task's first worktree takes on a repository of 10,000 files
 // (goal ≤ 1 s), and a second task's, against a bare repository on local disk; and the rest of a
-// run's git work around the agent: the fetch before it (prepareWorkdir), and after it the commit,
-// the branch's changes and the worktree's disk use (concludeWorkdir). Prints two tables.
+// run's git work around the agent: the fetch before it (prepareJobWorkdir), and after it the commit,
+// the branch's changes and the worktree's disk use (concludeJobWorkdir). Prints two tables.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";

@@ -62,7 +62,8 @@ describe("Claude Code in the sandbox", () => {
       const question = await openPermission(world, t.id, started.id);
       const asked = await permissionEntry(world, started.id);
       await answer(world, question.id, asked.update.options.find((o: { kind: string }) => o.kind === "allow_once").name);
-      expect((await done(world, started.id)).status).toBe("succeeded");
+      // On a runner process (the embedded one), in its sandbox.
+      expect(await done(world, started.id)).toMatchObject({ status: "succeeded", runner_name: expect.stringMatching(/^embedded \(/) });
 
       // What the shell printed went back to the model as the tool's result.
       const played = world.model.played("escape");

@@ -1,6 +1,7 @@
 import { spawnRunner } from "../helpers/runner-process";
 import type { ChildProcess } from "node:child_process";
 import path from "node:path";
+import { bubblewrapUsable } from "@/lib/sandbox/mode";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   engineServer,
@@ -78,7 +79,12 @@ describe("the runner process", () => {
 
   it("reports its version and sandbox, and runs a command agent", async () => {
     const listed = (await server.call("GET", "/api/runners", { token })).body.find((r: { id: string }) => r.id === runner.id);
-    expect(listed).toMatchObject({ status: "online", sandbox: "none", version: expect.any(String) });
+    // What it confines agents with, as probed on this machine (bubblewrap and socat installed: bubblewrap).
+    expect(listed).toMatchObject({
+      status: "online",
+      sandbox: bubblewrapUsable().usable ? "bubblewrap" : "none",
+      version: expect.any(String),
+    });
     const task = await newTask(server.call, token, wsId, { title: "by a runner" });
     const started = await start(task.id, { instructions: "succeed" });
     expect(started.status).toBe(202);

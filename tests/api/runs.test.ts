@@ -50,6 +50,7 @@ describe("manual runs", () => {
         "status",
         "task_id",
         "task_run_id",
+        "waiting_for_runner",
         "workspace_id",
       ].sort(),
     );

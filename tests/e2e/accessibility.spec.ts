@@ -41,10 +41,34 @@ for (const colorScheme of ["light", "dark"] as const) {
     });
     await api.call("PATCH", `/api/workspaces/${workspace.id}/tasks/${conflicted.id}`, { has_merge_conflict: true });
     await api.task(workspace.id, { title: "Done already", status: "done", priority: "p4" });
+    // A run whose profile needs a label no runner has: its card says it waits for a runner.
+    const gpu = await api.call<{ id: string }>(
+      "POST",
+      `/api/workspaces/${workspace.id}/agents`,
+      { name: "Needs a GPU", kind: "command", command: "true", labels: [`a11y-gpu-${colorScheme}`] },
+      201,
+    );
+    const waiting = await api.task(workspace.id, { title: "Waits for a runner", status: "todo" });
+    await api.call("POST", `/api/workspaces/${workspace.id}/tasks/${waiting.id}/runs`, { agent_id: gpu.id }, 202);
+
+    // Settings → Runners with one runner of each look: one that reported no sandbox (in red), one never started.
+    const unsandboxed = await api.call<{ token: string }>(
+      "POST",
+      "/api/runners",
+      { name: `Unsandboxed ${colorScheme}`, labels: ["gpu"] },
+      201,
+    );
+    await api.call("POST", "/api/runners", { name: `Never started ${colorScheme}`, capacity: 1 }, 201);
+    const claim = await request.post("/api/runner/claim", {
+      headers: { authorization: `Bearer ${unsandboxed.token}` },
+      data: { version: "a11y", sandbox: "none", free: 0, wait_seconds: 0 },
+    });
+    expect(claim.status()).toBe(200);
 
     await signIn(page, `/w/${workspace.id}`);
     await openBoard(page, workspace.id);
     await expect(page.getByRole("button", { name: "Fix conflicts" }).first()).toBeVisible();
+    await expect(page.getByTestId("card-waiting-for-runner")).toBeVisible();
     await expectAccessible(page, "board");
 
     await page.keyboard.press("q");
@@ -55,6 +79,7 @@ for (const colorScheme of ["light", "dark"] as const) {
     for (const section of ["projects", "schedules", "settings"]) {
       await page.goto(`/w/${workspace.id}/${section}`);
       await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+      if (section === "settings") await expect(page.getByTestId("runner-unsandboxed").first()).toBeVisible();
       await expectAccessible(page, section);
     }
   });

@@ -130,11 +130,15 @@ test("Settings lists agent profiles and the repository section", async ({ page, 
   await expect(hosts).toHaveValue("api.openai.com");
   await hosts.fill("api.openai.com, gateway.example.com:8443");
   await expect(form.getByLabel(/^Network/)).toHaveValue("allowlist");
+  // Only runners with every label take its runs (docs/runners.md).
+  await form.getByLabel(/^Runner labels it needs/).fill("docker, gpu");
   await form.getByRole("button", { name: "Save profile" }).click();
-  await expect(agents.getByTestId("agent-profile").filter({ hasText: "Codex (team key)" })).toBeVisible();
+  const renamed = agents.getByTestId("agent-profile").filter({ hasText: "Codex (team key)" });
+  await expect(renamed).toBeVisible();
+  await expect(renamed).toContainText("Runs on runners labelled docker, gpu");
   // A profile added from a preset keeps it (so the server starts its own installation), and what a person set.
   const saved = await api.call<
-    { name: string; preset: string | null; model: string | null; system_prompt: string | null; network_allow: string[] }[]
+    { name: string; preset: string | null; model: string | null; system_prompt: string | null; network_allow: string[]; labels: string[] }[]
   >("GET", `/api/workspaces/${ws.id}/agents`);
   expect(saved.find((agent) => agent.name === "Codex (team key)")).toMatchObject({
     preset: "codex",
@@ -142,7 +146,18 @@ test("Settings lists agent profiles and the repository section", async ({ page, 
     system_prompt: "Answer in English.",
     network_allow: ["api.openai.com", "gateway.example.com:8443"],
     network: "allowlist",
+    labels: ["docker", "gpu"],
   });
+
+  // The workspace's cap on its concurrent runs: empty is none.
+  const runs = page.getByRole("region", { name: "Runs", exact: true });
+  const limit = runs.getByLabel(/^At most this many runs at once/);
+  await expect(limit).toHaveValue("");
+  await limit.fill("3");
+  await runs.getByRole("button", { name: "Save" }).click();
+  await expect
+    .poll(async () => (await api.call<{ max_concurrent_runs: number | null }>("GET", `/api/workspaces/${ws.id}`)).max_concurrent_runs)
+    .toBe(3);
 
   const repository = page.getByRole("region", { name: "Repository" });
   await expect(repository.getByLabel("Git URL or path on the server")).toBeVisible();

@@ -52,11 +52,13 @@ export async function newStore(label: string) {
 
 export type Store = Awaited<ReturnType<typeof newStore>>;
 
-export async function engineServer(store: Store, env: Record<string, string>, label = "engine") {
+/** `port`: start again where a killed server was, so the runners that outlived it find it. */
+export async function engineServer(store: Store, env: Record<string, string>, label = "engine", port?: number) {
   const server = await startServer({
     databaseUrl: store.databaseUrl,
     dataDir: store.dataDir,
     label,
+    port,
     env: { ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, ...env },
   });
   return { ...server, call: client(server.url) };

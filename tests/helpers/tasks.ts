@@ -33,6 +33,7 @@ export const TASK_FIELDS = [
   "latest_run_trigger",
   "latest_run_activity_at",
   "latest_run_silence_seconds",
+  "latest_run_waiting_for_runner",
   "blocked_by",
   "blocks",
   "open_blocker_count",

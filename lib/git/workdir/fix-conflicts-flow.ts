@@ -1,5 +1,3 @@
-import type { Db } from "@/lib/db/client";
-import type { Execution } from "@/lib/generated/prisma/client";
 import {
   abortMerge,
   changedFiles,
@@ -12,63 +10,63 @@ import {
   type Worktree,
 } from "@/lib/git/task-worktree";
 import { filesWithMarkers } from "@/lib/git/conflict-markers";
-import type { GitRemote } from "@/lib/git/remote/git-remote-for";
-import { BranchRefused, pushTaskBranch } from "@/lib/git/remote/push-task-branch";
+import type { RemoteAccess } from "@/lib/git/remote-access";
 import { lastLine, WorkdirError, type PreparedWorkdir, type WorkdirLog } from "@/lib/git/workdir/workdir";
-import { recordTaskDiff } from "@/lib/git/worktree/store-task-diff";
 
-// Fix-conflicts that really merges. Before the agent (prepare-workdir): the task's branch is brought
-// up to date with its remote copy and the default branch is merged into it. A clean merge is pushed
-// at once and the agent is skipped; a conflicted one is left in progress for the agent, whose
-// instructions list the conflicted files. After the agent (conclude-workdir): the merge is committed
-// only when no conflict marker remains, then pushed; anything else aborts the merge and fails the run
-// in words. The task's has_merge_conflict is cleared by finishExecution only for a succeeded fix,
-// that is, only after the push.
+// Fix-conflicts that really merges, on the runner (lib/runner/job-workdir.ts). Before the agent: the
+// task's branch is brought up to date with its remote copy and the default branch is merged into
+// it. A clean merge is pushed at once and the agent is skipped; a conflicted one is left in progress
+// for the agent, whose instructions list the conflicted files. After the agent: the merge is
+// committed only when no conflict marker remains, then pushed; anything else aborts the merge and
+// fails the run in words. The task's has_merge_conflict is cleared by finishExecution only for a
+// succeeded fix, that is, only after the push. Pushing is the caller's (`push`): the server chose
+// the branch and checked it is the task's own before handing out the job.
 
-interface MergeContext {
-  db: Db;
-  execution: Execution;
+export interface MergeContext {
+  executionId: string;
+  instructions: string;
   cloneDir: string;
   dir: string;
   branch: string;
   defaultBranch: string;
-  remote: GitRemote;
+  access: RemoteAccess;
   log: WorkdirLog;
+  /** Pushes `branch` from the clone; throws in words when it could not. */
+  push: () => Promise<void>;
 }
 
 /** What the agent was left with, until its execution concludes (the same process runs both halves). */
 const pending = new Map<string, { files: string[]; before: string }>();
 
 export async function mergeForFix({
-  db,
-  execution,
+  executionId,
+  instructions,
   cloneDir,
   dir,
   branch,
   defaultBranch,
-  remote,
+  access,
   log,
+  push,
 }: MergeContext): Promise<PreparedWorkdir> {
   await log("git", { step: "merge", message: `Merging ${defaultBranch} into ${branch}` });
   const worktree = { cloneDir, dir };
   const before = (await refSha(worktree, "HEAD"))!;
-  const result = await mergeDefaultBranch(worktree, branch, defaultBranch, remote.access).catch(async (error: Error) => {
+  const result = await mergeDefaultBranch(worktree, branch, defaultBranch, access).catch(async (error: Error) => {
     await abortMerge(worktree);
     throw new WorkdirError(`Could not merge ${defaultBranch} into ${branch}: ${lastLine(error.message)}`);
   });
   if (result.state === "conflicted") {
-    pending.set(execution.id, { files: result.files, before });
+    pending.set(executionId, { files: result.files, before });
     await log("git", { step: "merge", message: `git reported conflicts in ${result.files.length} file(s)`, files: result.files });
-    return { cwd: dir, branch, instructions: withConflictedFiles(execution.instructions, branch, defaultBranch, result.files) };
+    return { cwd: dir, branch, instructions: withConflictedFiles(instructions, branch, defaultBranch, result.files) };
   }
   const after = await refSha(worktree, "HEAD");
   await log("git", {
     step: "merge",
     message: after === before ? `${branch} already contains ${defaultBranch}` : `Merged ${defaultBranch} into ${branch} without conflicts`,
   });
-  await push(db, execution, branch, remote, log);
-  // The agent is skipped, so no conclusion follows: the merged branch's diff is stored here.
-  await recordTaskDiff(db, execution, worktree, defaultBranch, log);
+  await pushLogged(push, branch, log);
   return {
     cwd: dir,
     branch,
@@ -87,12 +85,12 @@ export async function mergeForFix({
  * worktree is as before the fix.
  */
 export async function concludeFix(
-  { db, execution, cloneDir, dir, branch, defaultBranch, remote, log }: MergeContext,
+  { executionId, cloneDir, dir, branch, defaultBranch, log, push }: MergeContext,
   agentSucceeded: boolean,
 ): Promise<{ failed?: string }> {
   const worktree = { cloneDir, dir };
-  const state = pending.get(execution.id);
-  pending.delete(execution.id);
+  const state = pending.get(executionId);
+  pending.delete(executionId);
   if (!agentSucceeded) {
     await undo(worktree, state?.before, log, "The agent did not finish: the merge was aborted");
     return {};
@@ -124,17 +122,16 @@ export async function concludeFix(
     await undo(worktree, state?.before, log, "Conflict markers were committed: the branch was put back", left);
     return { failed: `Conflict markers remain in ${left.join(", ")}; the merge was not pushed` };
   }
-  const pushed = await push(db, execution, branch, remote, log).then(
+  const pushed = await pushLogged(push, branch, log).then(
     () => null,
     (error: Error) => error.message,
   );
   return pushed === null ? {} : { failed: pushed };
 }
 
-/** The worktree's commits are the clone's: its branch is pushed from there, through the one door. */
-async function push(db: Db, execution: Execution, branch: string, remote: GitRemote, log: WorkdirLog) {
-  await pushTaskBranch(db, { workspaceId: execution.workspaceId, taskId: execution.taskId, branch }, remote).catch((error: Error) => {
-    throw new WorkdirError(error instanceof BranchRefused ? error.message : `git could not push ${branch}: ${lastLine(error.message)}`);
+async function pushLogged(push: () => Promise<void>, branch: string, log: WorkdirLog) {
+  await push().catch((error: Error) => {
+    throw new WorkdirError(error instanceof WorkdirError ? error.message : `git could not push ${branch}: ${lastLine(error.message)}`);
   });
   await log("git", { step: "push", message: `Pushed ${branch}` });
 }

@@ -4,5 +4,5 @@ import { executionParams, remoteBody } from "@/lib/runners/protocol-schemas";
 import { runnerRemote } from "@/lib/runners/report-execution";
 
 export const POST = withRunner({ params: executionParams, body: remoteBody }, async ({ db, runner, params, body }) =>
-  json(await runnerRemote(db, runner, params.execution_id, body?.fresh ?? false)),
+  json(await runnerRemote(db, runner, params.execution_id, body?.fresh ?? false, body?.push)),
 );

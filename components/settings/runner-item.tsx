@@ -1,0 +1,156 @@
+"use client";
+
+import { useEffect, useRef, useState } from "react";
+import { useDeleteRunner } from "@/lib/client/runners";
+import { timeAgo } from "@/lib/client/relative-time";
+import type { Runner } from "@/lib/client/types";
+import { dangerButton, ErrorText, secondaryButton } from "@/components/ui/field";
+import { useToast } from "@/components/ui/toast";
+
+// One runner in Settings → Runners: online or not, its load, labels, last call, version and sandbox.
+// A runner without a sandbox is said in red: its agents can read and write what its user can.
+
+const muted = "text-slate-600 dark:text-slate-400";
+
+export function RunnerItem({ runner }: { runner: Runner }) {
+  const online = runner.status === "online";
+  const unsandboxed = runner.sandbox === "none";
+  return (
+    <li className="py-3 text-sm" data-testid="runner" aria-label={`Runner ${runner.name}`}>
+      <div className="flex flex-wrap items-center gap-2">
+        <span className="font-medium break-all">{runner.name}</span>
+        <span
+          data-testid="runner-status"
+          className={`rounded px-1.5 py-0.5 text-xs font-medium ${
+            online
+              ? "bg-green-100 text-green-900 dark:bg-green-950 dark:text-green-200"
+              : "bg-slate-200 text-slate-800 dark:bg-slate-800 dark:text-slate-200"
+          }`}
+        >
+          {online ? "online" : "offline"}
+        </span>
+        {unsandboxed ? (
+          <span
+            data-testid="runner-unsandboxed"
+            className="rounded bg-red-700 px-1.5 py-0.5 text-xs font-semibold text-white dark:bg-red-800 dark:text-red-50"
+          >
+            unsandboxed
+          </span>
+        ) : null}
+        <span className="ml-auto" />
+        <DeleteRunner runner={runner} />
+      </div>
+      <dl className={`mt-1 flex flex-wrap gap-x-4 gap-y-0.5 ${muted}`}>
+        <Detail term="Running">
+          <span data-testid="runner-load">
+            {runner.running} of {runner.capacity}
+          </span>
+        </Detail>
+        <Detail term="Labels">
+          {runner.labels.length === 0
+            ? "none"
+            : runner.labels.map((label) => (
+                <code key={label} className="mr-1 rounded bg-slate-100 px-1 text-slate-800 dark:bg-slate-800 dark:text-slate-200">
+                  {label}
+                </code>
+              ))}
+        </Detail>
+        <Detail term="Last seen">
+          {runner.last_seen_at ? (
+            <time dateTime={runner.last_seen_at} title={new Date(runner.last_seen_at).toLocaleString()}>
+              {timeAgo(runner.last_seen_at)}
+            </time>
+          ) : (
+            "never: not started yet"
+          )}
+        </Detail>
+        <Detail term="Version">{runner.version ?? "not reported"}</Detail>
+        <Detail term="Sandbox">
+          {runner.sandbox === null ? (
+            "not reported"
+          ) : unsandboxed ? (
+            <span className="text-red-700 dark:text-red-400">none</span>
+          ) : (
+            runner.sandbox
+          )}
+        </Detail>
+      </dl>
+      {unsandboxed ? (
+        <p data-testid="runner-unsandboxed-why" className="mt-1 text-red-700 dark:text-red-400">
+          Its agents run unconfined, as the runner&apos;s own user with its files and network: it was started with AGENT_SANDBOX=off, or
+          bubblewrap is missing on its machine (install bubblewrap and socat, docs/runners.md).
+        </p>
+      ) : null}
+    </li>
+  );
+}
+
+function Detail({ term, children }: { term: string; children: React.ReactNode }) {
+  return (
+    <div className="flex gap-1">
+      <dt>{term}:</dt>
+      <dd className="text-slate-800 dark:text-slate-200">{children}</dd>
+    </div>
+  );
+}
+
+/** Delete asks first: the token stops working at once and the runner stops what it runs. */
+function DeleteRunner({ runner }: { runner: Runner }) {
+  const remove = useDeleteRunner();
+  const toast = useToast();
+  const [confirming, setConfirming] = useState(false);
+  const deleteButton = useRef<HTMLButtonElement>(null);
+  const cancelled = useRef(false);
+  // Back from the confirmation by Cancel, the keyboard stays where it was.
+  useEffect(() => {
+    if (!confirming && cancelled.current) {
+      cancelled.current = false;
+      deleteButton.current?.focus();
+    }
+  }, [confirming]);
+  if (!confirming) {
+    return (
+      <button
+        ref={deleteButton}
+        type="button"
+        className={secondaryButton}
+        aria-label={`Delete runner ${runner.name}`}
+        onClick={() => setConfirming(true)}
+      >
+        Delete
+      </button>
+    );
+  }
+  return (
+    <div role="group" aria-label={`Confirm deleting runner ${runner.name}`} className="flex flex-wrap items-center gap-2">
+      <span>
+        Delete it? Its token stops working at once{runner.running > 0 ? `, and the ${runner.running} run(s) it holds end failed` : ""}.
+      </span>
+      <button
+        type="button"
+        className={dangerButton}
+        disabled={remove.isPending}
+        onClick={() =>
+          remove.mutate(runner.id, {
+            onSuccess: () => toast(`Runner ${runner.name} deleted; its token no longer works.`),
+          })
+        }
+      >
+        Delete {runner.name}
+      </button>
+      {/* Focus lands on Cancel: a second Enter must not delete. */}
+      <button
+        type="button"
+        className={secondaryButton}
+        autoFocus
+        onClick={() => {
+          cancelled.current = true;
+          setConfirming(false);
+        }}
+      >
+        Cancel
+      </button>
+      <ErrorText>{remove.error ? `Not deleted: ${remove.error.message}` : ""}</ErrorText>
+    </div>
+  );
+}

@@ -1,0 +1,52 @@
+import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
+import { api } from "@/lib/client/api";
+import { runnerKeys } from "@/lib/client/query-keys";
+import type { CreatedRunner, CreateRunnerInput, Runner } from "@/lib/client/types";
+
+// The server's runners (docs/runners.md), for administrators: registering one answers with its
+// token, the only time it is shown; deleting one stops its token at once.
+
+const runnersUrl = "/api/runners";
+
+/**
+ * Polled: a runner's status, load and last call change without any event the browser hears (runners
+ * are server-wide, the event stream is per workspace), and a new runner should be seen coming online.
+ */
+export function runnersQuery() {
+  return queryOptions({ queryKey: runnerKeys.list, queryFn: () => api<Runner[]>(runnersUrl), refetchInterval: 3_000 });
+}
+
+export function useCreateRunner() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: CreateRunnerInput) => api<CreatedRunner>(runnersUrl, { method: "POST", json: input }),
+    onSuccess: (created) => {
+      // The list holds records, never the token.
+      const record: Runner & { token?: string } = { ...created };
+      delete record.token;
+      client.setQueryData<Runner[]>(runnerKeys.list, (old = []) => [...old, record]);
+    },
+  });
+}
+
+export function useDeleteRunner() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (runnerId: string) => api<void>(`${runnersUrl}/${runnerId}`, { method: "DELETE" }),
+    onSuccess: (_nothing, runnerId) =>
+      client.setQueryData<Runner[]>(runnerKeys.list, (old = []) => old.filter((runner) => runner.id !== runnerId)),
+  });
+}
+
+/** "gpu, docker ,, x" → ["gpu", "docker", "x"]: the form's comma-separated labels as the API takes them. */
+export function parseLabels(text: string): string[] {
+  return text
+    .split(",")
+    .map((label) => label.trim())
+    .filter(Boolean);
+}
+
+/** The command that starts a runner for this board, as `npm run runner` takes it (lib/runner/main.ts). */
+export function runnerCommand(boardUrl: string, token: string): string {
+  return `npm run runner -- --url ${boardUrl.replace(/\/+$/, "")} --token ${token}`;
+}

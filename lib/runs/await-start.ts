@@ -1,0 +1,44 @@
+import type { Db } from "@/lib/db/client";
+import { runnerLeaseSeconds } from "@/lib/config";
+import { onWorkspaceEvents } from "@/lib/events/wake";
+import { isActiveRunStatus, STARTED_RUN_STATUSES } from "@/lib/runs/statuses";
+
+// A run started by a person or a script answers once a runner has started its agent (runner_pid
+// set), so the answer says `running` in the common case, as it did when the server ran agents
+// itself. It waits only while some online runner has a free slot (otherwise the run stays queued
+// and says so at once), and at most START_WAIT_MS.
+
+const START_WAIT_MS = 3000;
+
+export async function awaitStart(db: Db, workspaceId: string, executionId: string): Promise<void> {
+  if (!(await runnerRoom(db))) return;
+  let wake = () => {};
+  const unsubscribe = onWorkspaceEvents(workspaceId, () => wake());
+  const deadline = Date.now() + START_WAIT_MS;
+  try {
+    for (;;) {
+      const row = await db.execution.findUnique({ where: { id: executionId }, select: { status: true, runnerPid: true } });
+      if (!row || row.runnerPid !== null || !isActiveRunStatus(row.status)) return;
+      const left = deadline - Date.now();
+      if (left <= 0) return;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, Math.min(left, 250));
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+  } finally {
+    unsubscribe();
+  }
+}
+
+/** Whether an online runner has a free slot: one small aggregate over the (few) runners. */
+async function runnerRoom(db: Db): Promise<boolean> {
+  const since = new Date(Date.now() - runnerLeaseSeconds() * 1000);
+  const runners = await db.runner.findMany({ where: { revokedAt: null, lastSeenAt: { gte: since } }, select: { id: true, capacity: true } });
+  if (runners.length === 0) return false;
+  const held = await db.execution.count({ where: { runnerId: { in: runners.map((r) => r.id) }, status: { in: [...STARTED_RUN_STATUSES] } } });
+  return held < runners.reduce((sum, runner) => sum + runner.capacity, 0);
+}
