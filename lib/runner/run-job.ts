@@ -125,8 +125,10 @@ async function runLaunched(
   killGroup(pid, "SIGTERM");
 
   let verdict = ran.verdict;
-  const concluded = await concludeJobWorkdir(port, job, cwd, run.gitLog, verdict.status === RUN_STATUS.succeeded)
-    .catch((error: Error) => ({ failed: error.message, changes: undefined }));
+  const concluded = await concludeJobWorkdir(port, job, cwd, run.gitLog, verdict.status === RUN_STATUS.succeeded).catch((error: Error) => ({
+    failed: error.message,
+    changes: undefined,
+  }));
   if (concluded.failed && verdict.status === RUN_STATUS.succeeded) {
     verdict = { status: RUN_STATUS.failed, exit_code: verdict.exit_code, error_message: concluded.failed };
     sink.push("error", { message: concluded.failed });
