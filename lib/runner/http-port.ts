@@ -1,15 +1,17 @@
 import type { RequestPermissionRequest } from "@agentclientprotocol/sdk";
 import type { z } from "zod";
 import type { NewLogEntry } from "@/lib/runs/append-log-entries";
-import type {
-  answerResponse,
-  diffBody,
-  heartbeatResponse,
-  Job,
-  logResponse,
-  permissionResponse,
-  remoteResponse,
+import {
+  MAX_LOG_BATCH,
+  type answerResponse,
+  type diffBody,
+  type heartbeatResponse,
+  type Job,
+  type logResponse,
+  type permissionResponse,
+  type remoteResponse,
 } from "@/lib/runners/protocol-schemas";
+import { oversizedUpdate } from "@/lib/runs/oversized-entry";
 import { ProtocolClient, ProtocolError } from "@/lib/runner/protocol-client";
 import { WorkdirError } from "@/lib/git/workdir/workdir";
 import type { ExecutionFacts, Outcome, RunnerPort } from "@/lib/runner/runner-port";
@@ -21,6 +23,8 @@ import type { ExecutionFacts, Outcome, RunnerPort } from "@/lib/runner/runner-po
 // RUNNER_CLAIM_WAIT_SECONDS: shorter in tests, so a deleted token is noticed sooner.
 const CLAIM_WAIT_SECONDS = Math.min(30, Math.max(1, Number(process.env.RUNNER_CLAIM_WAIT_SECONDS) || 25));
 const ANSWER_WAIT_SECONDS = 25;
+/** A request body is at most 1 MiB (lib/api/handler.ts): batches are cut below that, in JSON characters. */
+const LOG_REQUEST_CHARS = 768 * 1024;
 
 export class HttpPort implements RunnerPort {
   readonly client: ProtocolClient;
@@ -46,9 +50,28 @@ export class HttpPort implements RunnerPort {
     return answer.executions.filter((run) => run.cancel).map((run) => ({ id: run.id, reason: run.reason ?? "stopped by the server" }));
   }
 
-  async log(executionId: string, entries: NewLogEntry[], firstSeq: number) {
-    const body = { first_seq: firstSeq, entries: entries.map((entry) => ({ ...entry, at: (entry.at ?? new Date()).toISOString() })) };
-    await this.client.call<z.output<typeof logResponse>>("POST", `/executions/${executionId}/log`, body, { patient: true });
+  /** A batch as requests the server takes (at most MAX_LOG_BATCH entries and LOG_REQUEST_CHARS each), one after another. */
+  async log(executionId: string, entries: NewLogEntry[], firstSeq: number, stalled?: (yes: boolean) => void) {
+    let part: unknown[] = [];
+    let chars = 0;
+    let first = firstSeq;
+    const send = async () => {
+      const body = { first_seq: first, entries: part };
+      await this.client.call<z.output<typeof logResponse>>("POST", `/executions/${executionId}/log`, body, { patient: true, stalled });
+      first += part.length;
+      part = [];
+      chars = 0;
+    };
+    for (const entry of entries) {
+      const wire = { ...entry, at: (entry.at ?? new Date()).toISOString() };
+      const size = JSON.stringify(wire).length;
+      if (part.length > 0 && (part.length >= MAX_LOG_BATCH || chars + size > LOG_REQUEST_CHARS)) await send();
+      // One entry bigger than a request is stored as the server stores an oversized payload: what it was and how big.
+      const fits = size <= LOG_REQUEST_CHARS;
+      part.push(fits ? wire : { ...wire, update: oversizedUpdate(entry.update, size) });
+      chars += fits ? size : 256;
+    }
+    if (part.length > 0) await send();
   }
 
   async update(executionId: string, facts: ExecutionFacts) {
@@ -71,16 +94,28 @@ export class HttpPort implements RunnerPort {
 
   async remote(executionId: string, options: { fresh?: boolean; push?: string }) {
     try {
-      return await this.client.call<z.output<typeof remoteResponse>>("POST", `/executions/${executionId}/remote`, options, { patient: true });
+      return await this.client.call<z.output<typeof remoteResponse>>("POST", `/executions/${executionId}/remote`, options, {
+        patient: true,
+      });
     } catch (error) {
       // The server's refusal in words (a push of a branch that is no longer the task's own).
-      if (error instanceof ProtocolError && error.status === 409) throw new WorkdirError(String((error.body as { detail?: unknown })?.detail));
+      if (error instanceof ProtocolError && error.status === 409)
+        throw new WorkdirError(String((error.body as { detail?: unknown })?.detail));
       throw error;
     }
   }
 
   async diff(executionId: string, diff: z.input<typeof diffBody>) {
     await this.client.call("PUT", `/executions/${executionId}/diff`, diff, { patient: true });
+  }
+
+  async release(executionId: string, reason: string) {
+    try {
+      await this.client.call("POST", `/executions/${executionId}/release`, { reason }, { patient: true });
+    } catch (error) {
+      // Released already (a lost answer), ended meanwhile (409) or not this runner's any more: nothing to hand back.
+      if (!(error instanceof ProtocolError && (error.status === 404 || error.status === 409))) throw error;
+    }
   }
 
   async finish(executionId: string, outcome: Outcome) {

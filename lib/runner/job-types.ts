@@ -24,6 +24,8 @@ export interface Active {
   /** Aborted on cancel and timeout: an ACP agent gets session/cancel, a pending permission `cancelled`. */
   abort: AbortController;
   stop: { status: StopStatus; message: string } | null;
+  /** Set when the runner stops the agent to hand the run back unfinished (why, in words). */
+  handBack: string | null;
   done: Promise<void>;
   timers: NodeJS.Timeout[];
   /** Cancel and timeout (the runner's terminate). */

@@ -4,11 +4,15 @@ import type { NewLogEntry } from "@/lib/runs/append-log-entries";
 
 // The line splitter and batcher between an agent (pipes or ACP updates) and the database.
 
-function collect(intervalMs = 20) {
+function collect(intervalMs = 20, bufferChars?: number) {
   const batches: NewLogEntry[][] = [];
-  const sink = new LogSink(intervalMs, async (batch) => {
-    batches.push([...batch]);
-  });
+  const sink = new LogSink(
+    intervalMs,
+    async (batch) => {
+      batches.push([...batch]);
+    },
+    bufferChars,
+  );
   const entries = () => batches.flat();
   return { sink, batches, entries, lines: () => entries().map((e) => e.update.text) };
 }
@@ -71,5 +75,62 @@ describe("LogSink", () => {
     expect(entries()).toHaveLength(written);
     expect(batches.length).toBeLessThanOrEqual(2);
     expect(sink.tail).toHaveLength(50);
+  });
+
+  it("drops entries past its bound while the server is unreachable, and says how many where they are missing", async () => {
+    const batches: NewLogEntry[][] = [];
+    let reachable = false;
+    let back = () => {};
+    const serverBack = new Promise<void>((resolve) => (back = resolve));
+    // The first delivery finds the server away: it says so and waits, as the HTTP port retries.
+    const sink = new LogSink(
+      10,
+      async (batch, stalled) => {
+        if (!reachable) {
+          stalled(true);
+          await serverBack;
+          stalled(false);
+        }
+        batches.push([...batch]);
+      },
+      1000,
+    );
+    const line = (n: number) => Buffer.from(`line ${n} ${"q".repeat(60)}\n`); // about 100 characters an entry
+    let n = 0;
+    sink.write("stdout", line(n++));
+    await new Promise((resolve) => setTimeout(resolve, 30)); // the first batch is under way, and stalled
+    const answers: boolean[] = [];
+    while (n < 60) answers.push(sink.write("stdout", line(n++)));
+    // Never paused while stalled: the agent goes on, and what does not fit is dropped.
+    expect(answers.every(Boolean)).toBe(true);
+    const dropped = sink.droppedSoFar;
+    expect(dropped).toBeGreaterThan(40);
+    reachable = true;
+    back();
+    await new Promise((resolve) => setTimeout(resolve, 0)); // the delivery got through
+    for (let i = 0; i < 5; i++) sink.write("stdout", line(n++));
+    await sink.close();
+    const entries = batches.flat();
+    const texts = entries.map((e) => (e.type === "output" ? Number(String(e.update.text).split(" ")[1]) : e.update));
+    const gap = entries.findIndex((e) => e.type === "error");
+    expect(entries[gap].update).toEqual({ message: `${dropped} log entries were dropped while the server was unreachable`, dropped });
+    expect(entries.filter((e) => e.type === "error")).toHaveLength(1);
+    // Lines before the gap run on without a hole, the gap is exactly the dropped lines, and every line after it is kept.
+    const before = texts.slice(0, gap) as number[];
+    const after = texts.slice(gap + 1) as number[];
+    expect(before).toEqual(before.map((_, i) => i));
+    expect(after[0]).toBe(before.length + dropped);
+    expect(after).toEqual(after.map((_, i) => after[0] + i));
+    expect(after.at(-1)).toBe(n - 1);
+  });
+
+  it("pauses the writer rather than dropping while deliveries go through", async () => {
+    const { sink, entries } = collect(10, 100_000);
+    let paused = 0;
+    for (let i = 0; i < 200; i++) if (!sink.write("stdout", Buffer.from(`${"p".repeat(5000)}\n`))) paused++;
+    expect(paused).toBeGreaterThan(0);
+    await sink.close();
+    expect(entries()).toHaveLength(200);
+    expect(sink.droppedSoFar).toBe(0);
   });
 });

@@ -6,12 +6,25 @@ import type { NewLogEntry } from "@/lib/runs/append-log-entries";
 // batches. The first entry after a quiet spell is written at once (a watcher sees the agent start
 // without waiting an interval); after that at most one batch per interval however fast the agent
 // talks. Memory stays bounded: a line longer than MAX_LINE_CHARS is cut into several, at most
-// MAX_PENDING_CHARS wait for a flush (beyond that the caller pauses the streams, so the pipe pushes
-// back on the agent), and only the last TAIL_LINES output lines are kept for the report.
+// `bufferChars` (RUNNER_LOG_BUFFER_BYTES, 2 MB) wait besides the batch being delivered, and only
+// the last TAIL_LINES output lines are kept for the report.
+// Past the bound two cases differ. While deliveries succeed (a slow store) the caller pauses a
+// command agent's pipes, so the agent is slowed and nothing is lost. While a delivery is stalled
+// (the server unreachable, `stalled(true)` from the flush) waiting could take minutes and an ACP
+// agent's updates cannot be paused anyway: entries past the bound are dropped and counted, and one
+// `error` entry {message, dropped} takes their place in the log, so the gap is said where it is.
 
 export const MAX_LINE_CHARS = 16 * 1024;
-const MAX_PENDING_CHARS = 2 * 1024 * 1024;
 const TAIL_LINES = 50;
+
+/** RUNNER_LOG_BUFFER_BYTES: how much log may wait per run (characters, about bytes). */
+export function logBufferChars(): number {
+  const configured = Number(process.env.RUNNER_LOG_BUFFER_BYTES);
+  return Number.isInteger(configured) && configured > 0 ? configured : 2 * 1024 * 1024;
+}
+
+/** Delivers one batch; calls `stalled(true)` while it cannot (it keeps trying), `stalled(false)` once it can again. */
+export type Flush = (entries: NewLogEntry[], stalled: (yes: boolean) => void) => Promise<unknown>;
 
 export class LogSink {
   private readonly decoders = { stdout: new StringDecoder("utf8"), stderr: new StringDecoder("utf8") };
@@ -23,13 +36,16 @@ export class LogSink {
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
   private drainWaiters: (() => void)[] = [];
+  private stalled = false;
+  private dropped = 0;
   readonly tail: string[] = [];
   lastStderrLine = "";
   lastActivityAt: Date | null = null;
 
   constructor(
     private readonly intervalMs: number,
-    private readonly flush: (entries: NewLogEntry[]) => Promise<unknown>,
+    private readonly flush: Flush,
+    private readonly bufferChars = logBufferChars(),
   ) {}
 
   /** Output of a command agent (or an ACP agent's stderr). Returns false when the caller should pause its streams until drained(). */
@@ -47,14 +63,14 @@ export class LogSink {
     }
     this.partial[stream] = text;
     this.schedule();
-    return this.pendingChars < MAX_PENDING_CHARS;
+    return this.roomy();
   }
 
   /** One structured entry (an ACP session/update as received, or a runner note). */
   push(type: string, update: Record<string, unknown>, size = 256): boolean {
     this.add({ type, update, at: new Date() }, size);
     this.schedule();
-    return this.pendingChars < MAX_PENDING_CHARS;
+    return this.roomy();
   }
 
   /** The next entry is written at once, whenever the last batch was (the agent's first words, which a watcher waits for). */
@@ -62,9 +78,19 @@ export class LogSink {
     this.expedited = true;
   }
 
+  /** Resolves when the caller may resume its streams: the buffer has room, or the delivery is stalled (then entries are dropped). */
   drained(): Promise<void> {
-    if (this.pendingChars < MAX_PENDING_CHARS) return Promise.resolve();
+    if (this.roomy()) return Promise.resolve();
     return new Promise((resolve) => this.drainWaiters.push(resolve));
+  }
+
+  /** Entries dropped since the last `error` entry that said so. */
+  get droppedSoFar() {
+    return this.dropped;
+  }
+
+  private roomy() {
+    return this.stalled || this.pendingChars < this.bufferChars;
   }
 
   /** Resolves once everything pushed so far is stored (or failed to be). */
@@ -93,9 +119,29 @@ export class LogSink {
   }
 
   private add(entry: NewLogEntry, size: number) {
+    this.lastActivityAt = entry.at ?? new Date();
+    if (this.stalled && this.pendingChars >= this.bufferChars) {
+      this.dropped++;
+      return;
+    }
+    this.sayDropped();
     this.pending.push(entry);
     this.pendingChars += size;
-    this.lastActivityAt = entry.at ?? new Date();
+  }
+
+  /** Where a gap ends (the next entry kept, or the batch taken): one entry says how many are missing. */
+  private sayDropped() {
+    if (this.dropped === 0) return;
+    const message = `${this.dropped} log ${this.dropped === 1 ? "entry was" : "entries were"} dropped while the server was unreachable`;
+    this.pending.push({ type: "error", update: { message, dropped: this.dropped }, at: new Date() });
+    this.dropped = 0;
+  }
+
+  private setStalled(yes: boolean) {
+    if (this.stalled === yes) return;
+    this.stalled = yes;
+    // Paused streams go on: what does not fit is dropped rather than the agent held for minutes.
+    if (yes) for (const resolve of this.drainWaiters.splice(0)) resolve();
   }
 
   private schedule() {
@@ -110,6 +156,7 @@ export class LogSink {
 
   private flushNow(): Promise<void> {
     this.flushing = this.flushing.then(async () => {
+      this.sayDropped();
       if (this.pending.length === 0) return;
       const batch = this.pending;
       this.pending = [];
@@ -117,10 +164,12 @@ export class LogSink {
       this.lastFlushAt = Date.now();
       for (const resolve of this.drainWaiters.splice(0)) resolve();
       try {
-        await this.flush(batch);
+        await this.flush(batch, (yes) => this.setStalled(yes));
       } catch (error) {
         // A lost batch leaves a gap in the stored log but must not stop the agent or the bookkeeping.
         console.error(`[taskboard] could not store ${batch.length} log entries: ${(error as Error).message}`);
+      } finally {
+        this.setStalled(false);
       }
     });
     return this.flushing;

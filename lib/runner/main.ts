@@ -10,7 +10,7 @@ import { sweepSandboxes } from "@/lib/sandbox/sandboxed-command";
 // `npm run runner -- --url <board URL> --token <token> [--capacity N]` (or TASKBOARD_URL,
 // TASKBOARD_RUNNER_TOKEN, RUNNER_CAPACITY): a runner process in the foreground, logging to standard
 // output. SIGTERM or SIGINT: it stops claiming, lets its runs finish for RUNNER_GRACE_SECONDS, then
-// cancels what is left, reports it, and exits 0. A deleted token (401): it stops its runs and exits 1.
+// stops what is left and hands those runs back (queued again for another runner), and exits 0. A deleted token (401): it stops its runs and exits 1.
 // It runs as `node --import tsx`, one process: the tsx CLI would relay signals and kill it after 30 ms.
 
 const { values } = parseArgs({
@@ -56,19 +56,19 @@ const port = new HttpPort(url, token, { version, sandbox }, revoked, stopping.si
 const heartbeatMs = values.embedded ? Math.min(runnerPollMs(), 5000) : 5000;
 const runner = new Runner(port, { capacity, heartbeatMs });
 
-async function shutdown(code: number, grace: number) {
+async function shutdown(code: number, grace: number, handBack = false) {
   if (stopping.signal.aborted) return;
   exitCode = code;
   stopping.abort();
   console.log(`[taskboard] runner: stopping (${runner.running} run(s) under way${grace > 0 ? `, ${grace / 1000} s to finish` : ""})`);
-  await runner.stop(grace);
+  await runner.stop(grace, handBack);
   console.log("[taskboard] runner: stopped");
   process.exit(exitCode);
 }
 
-process.on("SIGTERM", () => void shutdown(0, graceMs));
+process.on("SIGTERM", () => void shutdown(0, graceMs, true));
 if (values.embedded) watchParent();
-process.on("SIGINT", () => void shutdown(0, graceMs));
+process.on("SIGINT", () => void shutdown(0, graceMs, true));
 process.once("exit", () => runner.killAll());
 console.log(`[taskboard] runner ${version}: ${url}, capacity ${capacity}, sandbox ${sandbox}${values.embedded ? " (embedded)" : ""}`);
 if (sandbox === "none") console.warn("[taskboard] runner: agents are NOT sandboxed (docs/runners.md)");

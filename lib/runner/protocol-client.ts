@@ -25,9 +25,15 @@ export class ProtocolClient {
 
   /**
    * One call. `patient`: retried while unreachable or failing with 5xx until it succeeds or the
-   * signal aborts (deliveries: log, outcome); otherwise a failure is thrown at once.
+   * signal aborts (deliveries: log, outcome); otherwise a failure is thrown at once. `stalled` hears
+   * when a patient call starts trying again (true) and when it got through after that (false).
    */
-  async call<T>(method: string, path: string, body?: unknown, options: { patient?: boolean; signal?: AbortSignal } = {}): Promise<T> {
+  async call<T>(
+    method: string,
+    path: string,
+    body?: unknown,
+    options: { patient?: boolean; signal?: AbortSignal; stalled?: (yes: boolean) => void } = {},
+  ): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       let retryable: Error;
       try {
@@ -39,7 +45,10 @@ export class ProtocolClient {
         });
         const text = await response.text();
         const parsed = text ? safeJson(text) : null;
-        if (response.ok) return parsed as T;
+        if (response.ok) {
+          if (attempt > 0) options.stalled?.(false);
+          return parsed as T;
+        }
         if (response.status === 401) {
           this.onRevoked();
           throw new RunnerRevoked("the server refused this runner's token (deleted?)");
@@ -51,7 +60,10 @@ export class ProtocolClient {
         retryable = error as Error;
       }
       if (!options.patient) throw retryable;
-      if (attempt === 0) console.error(`[taskboard] runner: ${method} ${path}: ${retryable.message}; trying again`);
+      if (attempt === 0) {
+        console.error(`[taskboard] runner: ${method} ${path}: ${retryable.message}; trying again`);
+        options.stalled?.(true);
+      }
       await new Promise((resolve) => setTimeout(resolve, BACKOFF_MS[Math.min(attempt, BACKOFF_MS.length - 1)]));
     }
   }

@@ -29,11 +29,12 @@ export async function runJob(port: RunnerPort, entry: Active) {
   const { job } = entry;
   const id = job.execution_id;
   const agent = agentOf(job.agent);
-  let seq = 0;
-  const sink = new LogSink(logFlushMs(), (entries) => {
+  // A run handed back by another runner keeps its log: numbering goes on from what is stored.
+  let seq = job.log_seq;
+  const sink = new LogSink(logFlushMs(), (entries, stalled) => {
     const first = seq;
     seq += entries.length;
-    return port.log(id, entries, first);
+    return port.log(id, entries, first, stalled);
   });
   const gitLog: WorkdirLog = async (type, update) => {
     sink.push(type, { ...update });
@@ -42,7 +43,7 @@ export async function runJob(port: RunnerPort, entry: Active) {
   const fail = async (message: string) => {
     sink.push("error", { message });
     await sink.close();
-    await port.finish(id, { status: RUN_STATUS.failed, error_message: message });
+    await report(port, entry, { status: RUN_STATUS.failed, error_message: message });
   };
   let prepared: PreparedWorkdir;
   try {
@@ -55,7 +56,7 @@ export async function runJob(port: RunnerPort, entry: Active) {
     const outcome: Outcome = entry.stop
       ? { status: entry.stop.status, error_message: entry.stop.message }
       : { status: RUN_STATUS.succeeded, report: prepared.skipAgent!.report };
-    return port.finish(id, outcome);
+    return report(port, entry, outcome);
   }
   const cwd = prepared.cwd;
   const instructions = prepared.instructions ?? job.instructions;
@@ -124,8 +125,10 @@ async function runLaunched(
   killGroup(pid, "SIGTERM");
 
   let verdict = ran.verdict;
-  const concluded = await concludeJobWorkdir(port, job, cwd, run.gitLog, verdict.status === RUN_STATUS.succeeded)
-    .catch((error: Error) => ({ failed: error.message, changes: undefined }));
+  const concluded = await concludeJobWorkdir(port, job, cwd, run.gitLog, verdict.status === RUN_STATUS.succeeded).catch((error: Error) => ({
+    failed: error.message,
+    changes: undefined,
+  }));
   if (concluded.failed && verdict.status === RUN_STATUS.succeeded) {
     verdict = { status: RUN_STATUS.failed, exit_code: verdict.exit_code, error_message: concluded.failed };
     sink.push("error", { message: concluded.failed });
@@ -141,7 +144,13 @@ async function runLaunched(
     ...(concluded.changes ? { changes: concluded.changes } : {}),
   };
   fs.rmSync(path.dirname(run.reportFile), { recursive: true, force: true });
-  await port.finish(job.execution_id, outcome);
+  await report(port, entry, outcome);
+}
+
+/** The outcome; or, when the runner stopped the agent to hand the run back (it is shutting down), the run queued again for another runner. */
+function report(port: RunnerPort, entry: Active, outcome: Outcome) {
+  if (entry.handBack && port.release) return port.release(entry.job.execution_id, entry.handBack);
+  return port.finish(entry.job.execution_id, outcome);
 }
 
 /** A `command` agent: instructions on standard input, each line of output an `output` entry. */

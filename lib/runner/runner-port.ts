@@ -29,8 +29,8 @@ export interface RunnerPort {
   claim(room: number): Promise<Job[]>;
   /** Renews the runs' leases; returns those to stop, with the reason. */
   heartbeat(executionIds: string[]): Promise<{ id: string; reason: string }[]>;
-  /** Stores a batch; `firstSeq` is the first entry's number. */
-  log(executionId: string, entries: NewLogEntry[], firstSeq: number): Promise<void>;
+  /** Stores a batch; `firstSeq` is the first entry's number. `stalled` hears when the server cannot be reached and when it can again. */
+  log(executionId: string, entries: NewLogEntry[], firstSeq: number, stalled?: (yes: boolean) => void): Promise<void>;
   update(executionId: string, facts: ExecutionFacts): Promise<void>;
   ask(executionId: string, request: RequestPermissionRequest): Promise<z.output<typeof permissionResponse>>;
   answer(executionId: string, questionId: string, signal: AbortSignal): Promise<z.output<typeof answerResponse>>;
@@ -39,4 +39,6 @@ export interface RunnerPort {
   remote(executionId: string, options: { fresh?: boolean; push?: string }): Promise<z.output<typeof remoteResponse>>;
   diff(executionId: string, diff: z.input<typeof diffBody>): Promise<void>;
   finish(executionId: string, outcome: Outcome): Promise<void>;
+  /** Hands a run back unfinished (the runner is stopping): it is queued again for another runner. Ports without it cancel instead. */
+  release?(executionId: string, reason: string): Promise<void>;
 }

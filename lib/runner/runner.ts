@@ -36,13 +36,23 @@ export class Runner {
     void this.claimLoop();
   }
 
-  /** Stops claiming; resolves when the runs under way have finished (or after `graceMs`, having stopped them). */
-  async stop(graceMs = 0): Promise<void> {
+  /**
+   * Stops claiming; resolves when the runs under way have finished, or after `graceMs` once it has
+   * stopped their agents: each run is then handed back to the server, queued again for another
+   * runner, with `handBack` (and a port that can), else cancelled.
+   */
+  async stop(graceMs = 0, handBack = false): Promise<void> {
     this.stopping = true;
     this.slotFreed();
     const all = Promise.all([...this.active.values()].map((entry) => entry.done));
-    const timer = graceMs > 0 ? setTimeout(() => this.stopAll("the runner was stopped"), graceMs) : undefined;
-    if (graceMs <= 0) this.stopAll("the runner was stopped");
+    const stopAll = () => {
+      for (const entry of this.active.values()) {
+        if (handBack && this.port.release) entry.handBack = `it was stopped after ${graceMs / 1000} s of grace`;
+        this.terminate(entry, RUN_STATUS.cancelled, "the runner was stopped");
+      }
+    };
+    const timer = graceMs > 0 ? setTimeout(stopAll, graceMs) : undefined;
+    if (graceMs <= 0) stopAll();
     await all;
     clearTimeout(timer);
     clearInterval(this.beat);
@@ -105,6 +115,7 @@ export class Runner {
       acp: false,
       abort: new AbortController(),
       stop: null,
+      handBack: null,
       done: Promise.resolve(),
       timers: [],
       terminate: (status, message) => this.terminate(entry, status, message),
@@ -137,9 +148,5 @@ export class Runner {
     if (!pid) return;
     if (entry.acp) entry.timers.push(setTimeout(() => stopGroup(pid, killGraceMs()), ACP_CANCEL_MS));
     else stopGroup(pid, killGraceMs());
-  }
-
-  private stopAll(message: string) {
-    for (const entry of this.active.values()) this.terminate(entry, RUN_STATUS.cancelled, message);
   }
 }

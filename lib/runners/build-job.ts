@@ -24,7 +24,7 @@ export async function buildJob(db: Db, executionId: string, token: string): Prom
   });
   const repository = await db.workspaceRepository.findUnique({ where: { workspaceId: execution.workspaceId } });
   const remote = repository
-    ? await gitRemoteFor(db, execution.workspaceId).catch((error: Error) => {
+    ? await gitRemoteFor(db, execution.workspaceId, { job: true }).catch((error: Error) => {
         throw new JobRefused(error.message);
       })
     : null;
@@ -48,6 +48,7 @@ export async function buildJob(db: Db, executionId: string, token: string): Prom
     trigger: execution.trigger,
     session_name: execution.sessionName,
     instructions: execution.instructions,
+    log_seq: execution.lineCount,
     agent_id: execution.agentId,
     agent: (execution.agentProfile as Job["agent"]) ?? null,
     resume_session_id: await previousSession(db, execution),

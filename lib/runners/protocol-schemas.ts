@@ -56,6 +56,7 @@ export const job = z.object({
   trigger: z.string(),
   session_name: z.string(),
   instructions: z.string(),
+  log_seq: z.int().min(0).describe("Entries its log holds already (a run handed back by another runner): the first batch's first_seq"),
   agent_id: z.string().nullable(),
   agent: agentSnapshot.nullable().describe("null: the runner's own default (AGENT_COMMAND, else the demo agent)"),
   resume_session_id: z.string().nullable().describe("An earlier run's ACP session to continue (session/load)"),
@@ -162,6 +163,10 @@ export const finishBody = z.object({
   changes: changes.optional().describe("The task branch's changes against its base, when the run had a repository"),
 });
 
+export const releaseBody = z.object({
+  reason: z.string().trim().min(1).max(500).describe("Why the runner hands the run back, in words (it is shutting down)"),
+});
+
 /** The task branch's diff as the runner computed it after the run (lib/git/branch-diff.ts), stored for GET …/diff. */
 export const diffBody = z.object({
   branch: z.string().min(1).max(255),
@@ -173,7 +178,10 @@ export const diffBody = z.object({
   lines_removed: z.int().min(0),
   truncated: z.boolean(),
   files: z.array(diffFile).max(100_000),
-  patch: z.string().max(DIFF_BODY_MAX_BYTES).describe("At most DIFF_MAX_BYTES of unified diff (50 lines of context); cut at a file's boundary"),
+  patch: z
+    .string()
+    .max(DIFF_BODY_MAX_BYTES)
+    .describe("At most DIFF_MAX_BYTES of unified diff (50 lines of context); cut at a file's boundary"),
 });
 
 export const remoteBody = z

@@ -8,6 +8,7 @@ import { executionEvent, finishExecution } from "@/lib/runs/finish-execution";
 import { storeRunChanges } from "@/lib/git/workdir/record-run-changes";
 import { recordWorktree } from "@/lib/worktrees/worktree-records";
 import { conflict, notFound } from "@/lib/platform/errors";
+import { STARTED_RUN_STATUSES } from "@/lib/runs/statuses";
 import { foreignBranchReason } from "@/lib/repositories/foreign-branch";
 import { runnerExecution } from "@/lib/runners/runner-execution";
 import { storeTaskDiff } from "@/lib/git/worktree/store-task-diff";
@@ -73,18 +74,22 @@ async function recordOutcome(db: Db, execution: Execution, body: z.input<typeof 
 /** The task branch's diff after the run, stored for GET …/diff on any instance (lib/git/worktree/task-diff.ts). */
 export async function storeRunnerDiff(db: Db, runner: Runner, executionId: string, body: z.output<typeof diffBody>) {
   const execution = await runnerExecution(db, runner, executionId);
-  await storeTaskDiff(db, { taskId: execution.taskId, workspaceId: execution.workspaceId, executionId }, {
-    branch: body.branch,
-    base: body.base,
-    baseSha: body.base_sha,
-    commitSha: body.commit_sha,
-    filesChanged: body.files_changed,
-    linesAdded: body.lines_added,
-    linesRemoved: body.lines_removed,
-    truncated: body.truncated,
-    files: body.files,
-    patch: body.patch,
-  });
+  await storeTaskDiff(
+    db,
+    { taskId: execution.taskId, workspaceId: execution.workspaceId, executionId },
+    {
+      branch: body.branch,
+      base: body.base,
+      baseSha: body.base_sha,
+      commitSha: body.commit_sha,
+      filesChanged: body.files_changed,
+      linesAdded: body.lines_added,
+      linesRemoved: body.lines_removed,
+      truncated: body.truncated,
+      files: body.files,
+      patch: body.patch,
+    },
+  );
 }
 
 /**
@@ -95,8 +100,12 @@ export async function storeRunnerDiff(db: Db, runner: Runner, executionId: strin
  */
 export async function runnerRemote(db: Db, runner: Runner, executionId: string, fresh: boolean, push?: string) {
   const execution = await runnerExecution(db, runner, executionId);
+  // A job's credential is for the job's duration: none once the run has ended.
+  if (!(STARTED_RUN_STATUSES as readonly string[]).includes(execution.status)) {
+    throw conflict(`The run is ${execution.status}: no credential for it`);
+  }
   if (push !== undefined) await checkPush(db, execution, push);
-  const remote = await gitRemoteFor(db, execution.workspaceId, { fresh });
+  const remote = await gitRemoteFor(db, execution.workspaceId, { fresh, job: true });
   if (!remote) throw notFound("Repository");
   return { url: remote.url, access: remote.access };
 }
@@ -109,7 +118,8 @@ async function checkPush(db: Db, execution: Execution, branch: string) {
   const repository = task?.workspace.repository;
   if (!task || !repository) throw conflict(`The task or its repository is gone: ${branch} was not pushed`);
   const current = task.branch ?? task.prHeadBranch ?? branch;
-  const reason = foreignBranchReason(current, task, repository.defaultBranch) ?? foreignBranchReason(branch, task, repository.defaultBranch);
+  const reason =
+    foreignBranchReason(current, task, repository.defaultBranch) ?? foreignBranchReason(branch, task, repository.defaultBranch);
   if (reason) throw conflict(reason);
   if (current !== branch) throw conflict(`The task's branch was changed to ${current} while the run worked: ${branch} was not pushed`);
 }

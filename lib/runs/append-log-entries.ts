@@ -3,6 +3,7 @@ import { conflict, notFound } from "@/lib/platform/errors";
 import { recordEvents } from "@/lib/events/record-events";
 import { executionEvent } from "@/lib/runs/finish-execution";
 import type { LogEntry } from "@/lib/runs/schemas";
+import { oversizedUpdate } from "@/lib/runs/oversized-entry";
 
 // The one writer of an execution's structured log (execution_log_entries). The runner calls it for
 // each batch of ACP updates and output lines; the worktree steps call it for their `git` entries.
@@ -86,9 +87,7 @@ export async function appendLogEntry(db: Db, executionId: string, type: string, 
 function storable(update: Record<string, unknown>): string {
   const json = JSON.stringify(update ?? {}).replaceAll("\\u0000", "\\ufffd");
   if (json.length <= LOG_ENTRY_MAX_CHARS) return json;
-  const kind = typeof update.sessionUpdate === "string" ? { sessionUpdate: update.sessionUpdate } : {};
-  const id = typeof update.toolCallId === "string" ? { toolCallId: update.toolCallId } : {};
-  return JSON.stringify({ ...kind, ...id, truncated: true, chars: json.length });
+  return JSON.stringify(oversizedUpdate(update, json.length));
 }
 
 /** How the runner hands its log to others during a run (the worktree steps write `git` entries with it). */

@@ -7,57 +7,92 @@ import { client, eventually, finished, FIXTURE_AGENT, newStore, newTask, outputL
 // A server restart does not end a run a runner process holds: kill -9 the server while the agent
 // prints, start it again on the same data and port, and the run ends with the agent's own outcome
 // and every line of its log exactly once, in order (the runner kept the batches and delivered them).
+// With a buffer too small for the outage, the log says how many entries were dropped, where.
 
 const ADMIN = { ADMIN_USERNAME: "admin", ADMIN_PASSWORD: "engine-admin-password" };
 const ENV = { ...ADMIN, RUNNER_EMBEDDED: "false", AGENT_COMMAND: FIXTURE_AGENT, RUNNER_LEASE_SECONDS: "5" };
 
 let store: Store;
-let runner: ChildProcess | undefined;
+const runners: ChildProcess[] = [];
 const servers: Awaited<ReturnType<typeof startServer>>[] = [];
+let server: Awaited<ReturnType<typeof startServer>>;
+let token: string;
+let wsId: string;
 
 beforeAll(async () => {
   store = await newStore("runner-restart");
+  server = await startServer({ databaseUrl: store.databaseUrl, dataDir: store.dataDir, label: "restart-a", env: ENV });
+  servers.push(server);
+  ({ token, wsId } = await workspaceOn({ call: client(server.url) }));
 });
 
 afterAll(async () => {
-  if (runner?.exitCode === null) runner.kill("SIGKILL");
-  for (const server of servers) await server.stop();
+  for (const runner of runners) if (runner.exitCode === null) runner.kill("SIGKILL");
+  for (const each of servers) await each.stop();
   await store?.drop();
 });
 
+/** A run of `instructions` (`rate N S`) on a runner of its own; the server is killed once the log holds 20 entries, and started again after `downMs`. */
+async function runThroughRestart(name: string, instructions: string, runnerEnv: Record<string, string>, downMs: number) {
+  const call = client(server.url);
+  const registered = await call("POST", "/api/runners", { token, json: { name } });
+  const runner = spawnRunner(server.url, registered.body.token, runnerEnv);
+  runners.push(runner);
+  const task = await newTask(call, token, wsId, { title: `outlives the server (${name})` });
+  const started = await call("POST", `/api/workspaces/${wsId}/tasks/${task.id}/runs`, { token, json: { instructions } });
+  expect(started.status).toBe(202);
+  const base = `/api/workspaces/${wsId}/executions/${started.body.id}`;
+  await eventually(async () => ((await call("GET", base, { token })).body.line_count > 20 ? true : undefined), 60_000, "output");
+
+  server.child.kill("SIGKILL");
+  await new Promise((resolve) => server.child.once("exit", resolve));
+  await new Promise((resolve) => setTimeout(resolve, downMs));
+  const port = Number(new URL(server.url).port);
+  server = await startServer({ databaseUrl: store.databaseUrl, dataDir: store.dataDir, label: "restart-b", env: ENV, port });
+  servers.push(server);
+
+  const done = await finished(call, token, wsId, started.body.id, 90_000);
+  expect(done, JSON.stringify(done)).toMatchObject({ status: "succeeded", exit_code: 0, runner_name: name });
+  const entries = [];
+  for (let offset = 0; ;) {
+    const page = (await call("GET", `${base}/log?offset=${offset}`, { token })).body;
+    entries.push(...page.entries);
+    if (page.next_offset === offset) break;
+    offset = page.next_offset;
+  }
+  expect(entries.map((e: { seq: number }) => e.seq)).toEqual(entries.map((_: unknown, i: number) => i));
+  // Idle now; gone before the next case, so that case's run goes to its own runner.
+  runner.kill("SIGTERM");
+  await new Promise((resolve) => runner.once("exit", resolve));
+  return entries as { seq: number; type: string; update: Record<string, unknown> }[];
+}
+
+const LINE = (n: number) => `rate line ${n} ${"y".repeat(60)}`;
+
 describe("a server restart under a runner", () => {
   it("ends the run with the agent's outcome and a complete log", async () => {
-    const first = await startServer({ databaseUrl: store.databaseUrl, dataDir: store.dataDir, label: "restart-a", env: ENV });
-    servers.push(first);
-    const call = client(first.url);
-    const { token, wsId } = await workspaceOn({ call });
-    const registered = await call("POST", "/api/runners", { token, json: { name: "survivor" } });
-    runner = spawnRunner(first.url, registered.body.token);
-    const task = await newTask(call, token, wsId, { title: "outlives the server" });
-    const started = await call("POST", `/api/workspaces/${wsId}/tasks/${task.id}/runs`, { token, json: { instructions: "rate 50 8" } });
-    expect(started.status).toBe(202);
-    const base = `/api/workspaces/${wsId}/executions/${started.body.id}`;
-    await eventually(async () => ((await call("GET", base, { token })).body.line_count > 20 ? true : undefined), 60_000, "output");
-
-    first.child.kill("SIGKILL");
-    await new Promise((resolve) => first.child.once("exit", resolve));
-    await new Promise((resolve) => setTimeout(resolve, 2000));
-    const port = Number(new URL(first.url).port);
-    const second = await startServer({ databaseUrl: store.databaseUrl, dataDir: store.dataDir, label: "restart-b", env: ENV, port });
-    servers.push(second);
-
-    const done = await finished(call, token, wsId, started.body.id, 90_000);
-    expect(done).toMatchObject({ status: "succeeded", exit_code: 0, runner_name: "survivor" });
-    const entries = [];
-    for (let offset = 0; ;) {
-      const page = (await call("GET", `${base}/log?offset=${offset}`, { token })).body;
-      entries.push(...page.entries);
-      if (page.next_offset === offset) break;
-      offset = page.next_offset;
-    }
-    expect(entries.map((e: { seq: number }) => e.seq)).toEqual(entries.map((_: unknown, i: number) => i));
+    const entries = await runThroughRestart("survivor", "rate 50 8", {}, 2000);
     const lines = outputLines({ entries });
     expect(lines.length).toBeGreaterThan(100);
-    expect(lines).toEqual(lines.map((_, n) => `rate line ${n} ${"y".repeat(60)}`));
+    expect(lines).toEqual(lines.map((_, n) => LINE(n)));
+    expect(entries.filter((e) => e.type === "error")).toEqual([]);
+  }, 180_000);
+
+  it("with a buffer too small for the outage, keeps what fits and says how many entries were dropped where they are missing", async () => {
+    // About 20 lines fit in 2,000 characters; the agent prints 100 a second (10 ms ticks) while the
+    // server is away for 4 s (and its restart), and for long enough after it.
+    const entries = await runThroughRestart("small-buffer", "rate 100 25", { RUNNER_LOG_BUFFER_BYTES: "2000" }, 4000);
+    const gaps = entries.filter((e) => e.type === "error");
+    expect(gaps).toHaveLength(1);
+    const dropped = gaps[0].update.dropped as number;
+    expect(dropped).toBeGreaterThan(20);
+    expect(gaps[0].update.message).toBe(`${dropped} log entries were dropped while the server was unreachable`);
+    const at = entries.indexOf(gaps[0]);
+    const before = outputLines({ entries: entries.slice(0, at) });
+    const after = outputLines({ entries: entries.slice(at + 1) });
+    // Every line before the gap, none twice; the gap is exactly the dropped lines; every line after it.
+    expect(before).toEqual(before.map((_, n) => LINE(n)));
+    expect(after).toEqual(after.map((_, n) => LINE(before.length + dropped + n)));
+    expect(after.length).toBeGreaterThan(50);
   }, 180_000);
 });

@@ -25,8 +25,16 @@ export interface GitRemote {
   access: RemoteAccess;
 }
 
-/** How to reach the workspace's repository, or null when none is connected. */
-export async function gitRemoteFor(db: Db, workspaceId: string, options: { fresh?: boolean } = {}): Promise<GitRemote | null> {
+/**
+ * How to reach the workspace's repository, or null when none is connected. `job`: for a runner's
+ * job, an installation token limited to the one repository and its contents (docs/runners.md,
+ * "Job credentials"); the workspace's stored credential is the repository's own already.
+ */
+export async function gitRemoteFor(
+  db: Db,
+  workspaceId: string,
+  options: { fresh?: boolean; job?: boolean } = {},
+): Promise<GitRemote | null> {
   const row = await db.workspace.findUnique({
     where: { id: workspaceId },
     select: {

@@ -20,15 +20,19 @@ export type GitRemoteAccess = {
 /**
  * The remote of the connected repository with a token valid for at least the cache's margin (a fresh
  * one once the cached token is that close to `expires_at`). `fresh` mints a new one regardless: after
- * git was refused, because a token can be revoked or expire early.
+ * git was refused, because a token can be revoked or expire early. `job`: a token for this
+ * repository only, that can read and push its contents and nothing else (what a runner gets).
  */
 export async function gitRemoteAccess(
   github: GithubApp,
   installationId: number,
   repo: string,
-  options: { fresh?: boolean } = {},
+  options: { fresh?: boolean; job?: boolean } = {},
 ): Promise<GitRemoteAccess> {
-  const { token, expiresAt } = await github.installationToken(installationId, options);
+  // A job's token is limited to this one repository and to its contents; the server's own work
+  // (pull requests, checks) uses the installation's.
+  const scope = options.job ? { repository: repoFullName.parse(repo) } : undefined;
+  const { token, expiresAt } = await github.installationToken(installationId, { fresh: options.fresh, scope });
   const web = github.settings.webUrl;
   return { url: `${web}/${repoFullName.parse(repo)}.git`, access: tokenAccess(web, token), expiresAt };
 }

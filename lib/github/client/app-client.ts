@@ -13,12 +13,20 @@ export const TOKEN_REFRESH_MARGIN_MS = 5 * 60_000;
 
 export type InstallationToken = { token: string; expiresAt: Date };
 
+/**
+ * A token for one repository of the installation ("owner/name"), allowed only to read and write its
+ * contents (git fetch and push): what a job's runner gets (docs/runners.md, "Job credentials").
+ */
+export type TokenScope = { repository: string };
+/** What a repository-scoped token may do: git over HTTPS needs contents (metadata comes with any token). */
+const SCOPED_PERMISSIONS = { contents: "write" } as const;
+
 export type GithubApp = {
   settings: GithubAppSettings;
   /** Octokit's App, authenticated with the App JWT (GET /app, minting installation tokens). */
   app: App;
-  /** A cached installation token valid for at least the margin; `fresh` skips the cache. */
-  installationToken(installationId: number, options?: { fresh?: boolean }): Promise<InstallationToken>;
+  /** A cached installation token valid for at least the margin; `fresh` skips the cache; `scope` limits it to one repository. */
+  installationToken(installationId: number, options?: { fresh?: boolean; scope?: TokenScope }): Promise<InstallationToken>;
   /** A REST client against the App's GitHub: anonymous, or with `token` (a user's token). */
   client(token?: string): Octokit;
   /** Runs `call` with an Octokit that authenticates as the installation; after a 401, once more with a new token. */
@@ -32,19 +40,26 @@ export function createGithubApp(settings: GithubAppSettings, options: GithubAppO
   const margin = options.refreshMarginMs ?? TOKEN_REFRESH_MARGIN_MS;
   const RestClient = Octokit.defaults({ baseUrl: settings.apiUrl, userAgent: "taskboard" });
   const app = new App({ appId: settings.appId, privateKey: settings.privateKey, Octokit: RestClient, log: quietLog });
-  const tokens = new Map<number, Promise<InstallationToken>>();
+  const tokens = new Map<string, Promise<InstallationToken>>();
 
-  async function installationToken(installationId: number, { fresh = false } = {}): Promise<InstallationToken> {
-    const cached = fresh ? undefined : tokens.get(installationId);
+  async function installationToken(
+    installationId: number,
+    { fresh = false, scope }: { fresh?: boolean; scope?: TokenScope } = {},
+  ): Promise<InstallationToken> {
+    // The installation's own token and each repository's scoped one are cached apart: never is one handed out for the other.
+    const key = scope ? `${installationId}:${scope.repository}` : String(installationId);
+    const cached = fresh ? undefined : tokens.get(key);
     // An entry may still be minting: concurrent callers share it. A failed mint is retried by the next call.
     const token = cached && (await cached.catch(() => null));
     if (token && token.expiresAt.getTime() - margin > now()) return token;
     // refresh: true bypasses Octokit's cache (see above); Octokit still sends one request for concurrent mints.
-    const minting = app.octokit.auth({ type: "installation", installationId, refresh: true }).then((auth) => {
+    // GitHub takes the repository's name without its owner (the installation's account).
+    const scoped = scope ? { repositoryNames: [scope.repository.split("/")[1]], permissions: { ...SCOPED_PERMISSIONS } } : {};
+    const minting = app.octokit.auth({ type: "installation", installationId, refresh: true, ...scoped }).then((auth) => {
       const { token, expiresAt } = auth as { token: string; expiresAt: string };
       return { token, expiresAt: new Date(expiresAt) };
     });
-    tokens.set(installationId, minting);
+    tokens.set(key, minting);
     return minting;
   }
 

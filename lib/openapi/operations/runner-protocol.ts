@@ -14,6 +14,7 @@ import {
   permissionBody,
   permissionResponse,
   questionParams,
+  releaseBody,
   remoteBody,
   remoteResponse,
   updateExecutionBody,
@@ -126,5 +127,19 @@ export const runnerProtocolOperations: OperationSpec[] = [
     params: executionParams,
     body: finishBody,
     responses: { 204: { description: "Recorded" }, ...notHers },
+  },
+  {
+    ...base,
+    method: "post",
+    path: "/api/runner/executions/{execution_id}/release",
+    operationId: "runnerRelease",
+    summary: "Hand an unfinished run back (the runner is shutting down): it is queued again, its log kept, for another runner",
+    params: executionParams,
+    body: releaseBody,
+    responses: {
+      204: { description: "Queued again" },
+      ...notHers,
+      409: { description: "The run already ended (cancelled, or its lease ran out): nothing to hand back" },
+    },
   },
 ];

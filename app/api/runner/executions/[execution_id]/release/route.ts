@@ -1,0 +1,9 @@
+import { noContent } from "@/lib/api/handler";
+import { withRunner } from "@/lib/api/runner-route";
+import { executionParams, releaseBody } from "@/lib/runners/protocol-schemas";
+import { releaseRunnerExecution } from "@/lib/runners/release-execution";
+
+export const POST = withRunner({ params: executionParams, body: releaseBody }, async ({ db, runner, params, body }) => {
+  await releaseRunnerExecution(db, runner, params.execution_id, body.reason);
+  return noContent();
+});

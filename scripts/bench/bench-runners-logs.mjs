@@ -1,0 +1,192 @@
+// The log-ingestion half of `npm run bench:runners` (docs/runners.md; issue #23's goals): 20 command
+// agents at once, each printing 200 lines a second for 30 s (scripts/bench/log-printer.mjs), across
+// 2 runner processes on this machine, the server running no agent itself (RUNNER_EMBEDDED=false).
+// Measured meanwhile:
+// - log lag: a line printed until a reader polling the API's log endpoint with a cursor sees it
+//   (LAG_SAMPLED executions polled every POLL_MS, so a figure includes up to POLL_MS of polling);
+// - the server process's CPU (utime + stime from /proc/<pid>/stat) per 1,000 entries stored;
+// - the board column page (GET …/board/column/in_progress, what the board loads) p50/p99, while the
+//   agents print and idle before.
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { root } from "../lib/build-state.mjs";
+import { benchClient } from "../lib/bench-report.mjs";
+import { startServer } from "../lib/server.mjs";
+
+const AGENTS = 20;
+const RUNNERS = 2;
+const LINES_PER_SECOND = 200;
+const SECONDS = Number(process.env.BENCH_LOG_SECONDS ?? 30);
+const LAG_SAMPLED = 5;
+const POLL_MS = 100;
+const ADMIN = { username: "admin", password: "bench-admin-password" };
+const CLK_TCK = 100;
+
+export async function benchLogIngestion(kind, databaseUrl) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "taskboard-bench-logs-"));
+  const printer = path.join(root, "scripts", "bench", "log-printer.mjs");
+  const env = {
+    ADMIN_USERNAME: ADMIN.username,
+    ADMIN_PASSWORD: ADMIN.password,
+    RUNNER_EMBEDDED: "false",
+    AGENT_COMMAND: `${process.execPath} ${printer}`,
+  };
+  const server = await startServer({ databaseUrl, dataDir, label: `bench-logs-${kind}`, env });
+  const runners = [];
+  try {
+    const api = benchClient(server.url);
+    const token = (await api("POST", "/api/auth/login", ADMIN)).body.access_token;
+    const ws = (await api("POST", "/api/workspaces", { name: "bench-logs" }, token)).body.id;
+    // A board with something on it: 100 tasks in progress (the column page reads them).
+    const tasks = [];
+    for (let i = 0; i < 100; i++) {
+      tasks.push((await api("POST", `/api/workspaces/${ws}/tasks`, { title: `busy ${i}`, status: "in_progress" }, token)).body);
+    }
+    for (let i = 0; i < RUNNERS; i++) {
+      const registered = (await api("POST", "/api/runners", { name: `logs-${i}`, capacity: AGENTS / RUNNERS }, token)).body;
+      runners.push(
+        spawn(
+          process.execPath,
+          [
+            "--import",
+            "tsx",
+            "lib/runner/main.ts",
+            "--url",
+            server.url,
+            "--token",
+            registered.token,
+            "--capacity",
+            String(AGENTS / RUNNERS),
+          ],
+          {
+            cwd: root,
+            // The sandbox's start-up is measured elsewhere (bench:sandbox); here, ingestion only.
+            env: { ...process.env, AGENT_SANDBOX: "off", LINES_PER_SECOND: String(LINES_PER_SECOND), SECONDS_TO_PRINT: String(SECONDS) },
+            stdio: "ignore",
+          },
+        ),
+      );
+    }
+    await until(
+      async () => (await api("GET", "/api/runners", undefined, token)).body.filter((r) => r.status === "online").length === RUNNERS,
+    );
+
+    const column = `/api/workspaces/${ws}/board/column/in_progress?limit=50`;
+    for (let i = 0; i < 20; i++) await api("GET", column, undefined, token); // warm the route up
+    const idle = await timeRequests(api, column, token, 10_000);
+
+    const cpuBefore = cpuTicks(server.child.pid);
+    const started = [];
+    for (let i = 0; i < AGENTS; i++) {
+      started.push((await api("POST", `/api/workspaces/${ws}/tasks/${tasks[i].id}/runs`, {}, token)).body.id);
+    }
+    const lags = [];
+    let done = false;
+    const pollers = started
+      .slice(0, LAG_SAMPLED)
+      .map((id) => pollLog(api, `/api/workspaces/${ws}/executions/${id}/log`, token, lags, () => done));
+    const busy = timeRequests(api, column, token, SECONDS * 1000 - 5000, 2500);
+    await until(
+      async () => {
+        const rows = await Promise.all(started.map((id) => api("GET", `/api/workspaces/${ws}/executions/${id}`, undefined, token)));
+        const stored = rows.reduce((sum, row) => sum + row.body.line_count, 0);
+        console.log(
+          `${new Date().toISOString()} stored ${stored} entries; ${rows.filter((row) => row.body.status === "running").length} running`,
+        );
+        return rows.every((row) => !["queued", "running"].includes(row.body.status));
+      },
+      2000,
+      SECONDS * 1000 + 300_000,
+    );
+    done = true;
+    await Promise.all(pollers);
+    const cpuAfter = cpuTicks(server.child.pid);
+    const meanwhile = await busy;
+    const rows = await Promise.all(started.map((id) => api("GET", `/api/workspaces/${ws}/executions/${id}`, undefined, token)));
+    const entries = rows.reduce((sum, row) => sum + row.body.line_count, 0);
+    const statuses = [...new Set(rows.map((row) => row.body.status))];
+    const cpuSeconds = (cpuAfter - cpuBefore) / CLK_TCK;
+    const result = {
+      kind,
+      entries,
+      statuses,
+      lagP50: percentile(lags, 0.5),
+      lagP99: percentile(lags, 0.99),
+      lagMax: Math.max(...lags),
+      lagSamples: lags.length,
+      cpuPerThousand: (cpuSeconds * 1000) / Math.max(1, entries),
+      cpuSeconds,
+      idleP50: percentile(idle, 0.5),
+      idleP99: percentile(idle, 0.99),
+      busyP50: percentile(meanwhile, 0.5),
+      busyP99: percentile(meanwhile, 0.99),
+      busyCount: meanwhile.length,
+    };
+    console.log(`${kind}: log ingestion ${JSON.stringify(result)}`);
+    return result;
+  } finally {
+    for (const runner of runners) runner.kill("SIGTERM");
+    await Promise.all(
+      runners.map((runner) => new Promise((resolve) => (runner.exitCode !== null ? resolve() : runner.once("exit", resolve)))),
+    );
+    await server.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Reads the log from a cursor until the run is over; each new `output` line's lag is now − its print time. */
+async function pollLog(api, logPath, token, lags, over) {
+  let offset = 0;
+  for (;;) {
+    const page = (await api("GET", `${logPath}?offset=${offset}&limit=10000`, undefined, token)).body;
+    const seen = Date.now();
+    for (const entry of page.entries ?? []) {
+      const printed = entry.type === "output" ? Number(/^t=(\d+)/.exec(entry.update.text ?? "")?.[1]) : NaN;
+      if (Number.isFinite(printed)) lags.push(seen - printed);
+    }
+    offset = page.next_offset ?? offset;
+    if (over() && (page.entries ?? []).length === 0) return;
+    await sleep(POLL_MS);
+  }
+}
+
+/** Sequential requests for `ms` (after `delayMs`): their durations. */
+async function timeRequests(api, urlPath, token, ms, delayMs = 0) {
+  await sleep(delayMs);
+  const times = [];
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    const at = performance.now();
+    const response = await api("GET", urlPath, undefined, token);
+    if (response.status !== 200) throw new Error(`column page: HTTP ${response.status}`);
+    times.push(performance.now() - at);
+    await sleep(50);
+  }
+  return times;
+}
+
+function cpuTicks(pid) {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  // Fields 14 and 15 of stat (utime, stime), counted from after the command name (field 3 is index 0).
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+function percentile(values, q) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]);
+}
+
+async function until(check, everyMs = 200, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error("timed out");
+    await sleep(everyMs);
+  }
+}
+
+function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

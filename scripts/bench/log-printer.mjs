@@ -1,0 +1,15 @@
+#!/usr/bin/env node
+// The log-ingestion bench's agent (bench-runners-logs.mjs): `LINES_PER_SECOND` lines a second for
+// `SECONDS` seconds, in 10 ms ticks, each line carrying the clock when it was printed (ms), so the
+// bench can tell how long a line took to become readable through the API.
+const perSecond = Number(process.env.LINES_PER_SECOND ?? 200);
+const seconds = Number(process.env.SECONDS_TO_PRINT ?? 30);
+const started = Date.now();
+let n = 0;
+while (Date.now() - started < seconds * 1000) {
+  const due = Math.floor(((Date.now() - started) / 1000) * perSecond);
+  let block = "";
+  for (; n < due; n++) block += `t=${Date.now()} n=${n} ${"l".repeat(40)}\n`;
+  if (block && !process.stdout.write(block)) await new Promise((resolve) => process.stdout.once("drain", resolve));
+  await new Promise((resolve) => setTimeout(resolve, 10));
+}

@@ -1,0 +1,113 @@
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startFakeGithub, type FakeGithub } from "../fixtures/fake-github/server";
+import { engineServer, newStore, newTask, workspaceOn, type EngineServer, type Store } from "../helpers/engine";
+
+// A job's repository credential (docs/runners.md, "Job credentials"): for a workspace connected to
+// GitHub, the installation token a runner gets works for the workspace's repository only (git and
+// API), can read and push its contents and nothing more, and a fresh one is handed out only while
+// the run lasts. The fake GitHub refuses a token outside its scope as GitHub does.
+
+let fake: FakeGithub;
+let store: Store;
+let server: EngineServer;
+let token: string;
+let wsId: string;
+let runnerToken: string;
+
+beforeAll(async () => {
+  fake = await startFakeGithub();
+  store = await newStore("job-credentials");
+  server = await engineServer(store, { ...fake.env(), RUNNER_EMBEDDED: "false" }, "job-credentials");
+  ({ token, wsId } = await workspaceOn(server));
+  fake.addInstallation(7100, "acme", ["acme/app", "acme/other"]);
+  fake.createRepository("acme/app");
+  fake.createRepository("acme/other");
+  const put = await server.call("PUT", `/api/workspaces/${wsId}/codehost`, { token, json: { installation_id: 7100, repo: "acme/app" } });
+  expect(put.status).toBe(200);
+  const registered = await server.call("POST", "/api/runners", { token, json: { name: "credentials" } });
+  runnerToken = registered.body.token;
+}, 180_000);
+
+afterAll(async () => {
+  await server?.stop();
+  await store?.drop();
+  await fake?.close();
+});
+
+async function protocol(method: string, path: string, json?: unknown) {
+  const response = await fetch(`${server.url}/api/runner${path}`, {
+    method,
+    headers: { authorization: `Bearer ${runnerToken}`, "content-type": "application/json" },
+    body: json === undefined ? undefined : JSON.stringify(json),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : null };
+}
+
+/** The installation token inside a job's access (git's Basic header for the GitHub host). */
+function tokenOf(access: { secretConfig: [string, string][] }): string {
+  const header = access.secretConfig.find(([key]) => key.endsWith(".extraHeader"))![1];
+  return Buffer.from(header.replace(/^Authorization: Basic /, ""), "base64")
+    .toString()
+    .split(":")[1];
+}
+
+/** git ls-remote with the token, as the runner's git sends it; asynchronous, since the fake GitHub answers from this process. */
+async function lsRemote(repo: string, installationToken: string): Promise<boolean> {
+  const basic = Buffer.from(`x-access-token:${installationToken}`).toString("base64");
+  try {
+    await promisify(execFile)("git", ["-c", `http.extraHeader=Authorization: Basic ${basic}`, "ls-remote", `${fake.url}/${repo}.git`], {
+      timeout: 20_000,
+      env: { ...process.env, GIT_TERMINAL_PROMPT: "0" },
+    });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const github = (path: string, installationToken: string) =>
+  fetch(`${fake.url}${path}`, { headers: { authorization: `token ${installationToken}` } }).then(async (r) => ({
+    status: r.status,
+    body: await r.json(),
+  }));
+
+describe("a job's GitHub credential", () => {
+  it("works for the workspace's repository only, for its contents only, and only while the run lasts", async () => {
+    const task = await newTask(server.call, token, wsId, { title: "scoped" });
+    const started = await server.call("POST", `/api/workspaces/${wsId}/tasks/${task.id}/runs`, { token, json: { instructions: "x" } });
+    expect(started.status).toBe(202);
+    const claimed = await protocol("POST", "/claim", { version: "test", sandbox: "none", free: 1, wait_seconds: 10 });
+    expect(claimed.status).toBe(200);
+    const job = claimed.body.job;
+    expect(job.repository).toMatchObject({ url: `${fake.url}/acme/app.git` });
+    const scoped = tokenOf(job.repository.access);
+
+    expect(await lsRemote("acme/app", scoped)).toBe(true);
+    expect(await lsRemote("acme/other", scoped)).toBe(false);
+    expect((await github("/repos/acme/app", scoped)).status).toBe(200);
+    expect((await github("/repos/acme/other", scoped)).status).toBe(404);
+    expect((await github("/repos/acme/app/pulls", scoped)).status).toBe(403);
+    const seen = await github("/installation/repositories", scoped);
+    expect(seen.body.repositories.map((r: { full_name: string }) => r.full_name)).toEqual(["acme/app"]);
+
+    const renewed = await protocol("POST", `/executions/${job.execution_id}/remote`, { fresh: true });
+    expect(renewed.status).toBe(200);
+    const fresh = tokenOf(renewed.body.access);
+    expect(fresh).not.toBe(scoped);
+    expect(await lsRemote("acme/app", fresh)).toBe(true);
+    expect(await lsRemote("acme/other", fresh)).toBe(false);
+
+    expect((await protocol("POST", `/executions/${job.execution_id}/finish`, { status: "succeeded" })).status).toBe(204);
+    expect((await protocol("POST", `/executions/${job.execution_id}/remote`, { fresh: true })).status).toBe(409);
+  });
+
+  it("leaves the server's own uses of the installation unlimited", async () => {
+    // Listing the installation's repositories goes through the server's own (unscoped) token: it sees both.
+    const repos = await server.call("GET", `/api/workspaces/${wsId}/codehost/github/repositories`, { token });
+    expect(repos.status).toBe(200);
+    expect(repos.body.items.map((r: { full_name: string }) => r.full_name).sort()).toEqual(["acme/app", "acme/other"]);
+  });
+});
