@@ -100,7 +100,13 @@ export async function prepareJobWorkdir(port: JobPort, job: Job, log: WorkdirLog
  * After the agent. `agentSucceeded` false (it failed, was cancelled or timed out): its partial work
  * is still committed on the branch, but a conflict fix's merge is aborted.
  */
-export async function concludeJobWorkdir(port: JobPort, job: Job, cwd: string, log: WorkdirLog, agentSucceeded: boolean): Promise<Concluded> {
+export async function concludeJobWorkdir(
+  port: JobPort,
+  job: Job,
+  cwd: string,
+  log: WorkdirLog,
+  agentSucceeded: boolean,
+): Promise<Concluded> {
   const repository = job.repository;
   // A scratch directory (a `.git` an agent replaced by a link is still checked by every git command).
   if (!repository || !fs.lstatSync(path.join(cwd, ".git"), { throwIfNoEntry: false })) return {};
@@ -111,7 +117,8 @@ export async function concludeJobWorkdir(port: JobPort, job: Job, cwd: string, l
       result = await concludeFix(mergeContext(port, job, repository, worktree, log), agentSucceeded);
     } else if (!(await mergeInProgress(worktree))) {
       const message = `#${job.task.number} ${job.task.title}\n\nTask ${job.task.id} (execution ${job.execution_id}).`;
-      if (await commitAll(worktree, message)) await log("git", { step: "commit", message: `Committed the agent's changes on ${repository.branch}` });
+      if (await commitAll(worktree, message))
+        await log("git", { step: "commit", message: `Committed the agent's changes on ${repository.branch}` });
     }
     const changes = await branchChanges(worktree, repository.default_branch);
     result.changes = {
@@ -181,7 +188,8 @@ async function uploadDiff(port: JobPort, job: Job, worktree: Worktree, log: Work
       files: diff.files,
       patch: diff.patch,
     });
-    if (diff.truncated) await log("git", { step: "diff", message: "The branch's diff is too large to keep whole: it was stored truncated" });
+    if (diff.truncated)
+      await log("git", { step: "diff", message: "The branch's diff is too large to keep whole: it was stored truncated" });
   } catch (error) {
     await log("git", { step: "diff", message: `The branch's diff was not recorded: ${lastLine((error as Error).message)}` });
   }

@@ -54,8 +54,13 @@ async function waitUntil(db: Db, workspaceId: string, executionId: string, waitM
 /** Whether an online runner has a free slot: one small aggregate over the (few) runners. */
 async function runnerRoom(db: Db): Promise<boolean> {
   const since = new Date(Date.now() - runnerLeaseSeconds() * 1000);
-  const runners = await db.runner.findMany({ where: { revokedAt: null, lastSeenAt: { gte: since } }, select: { id: true, capacity: true } });
+  const runners = await db.runner.findMany({
+    where: { revokedAt: null, lastSeenAt: { gte: since } },
+    select: { id: true, capacity: true },
+  });
   if (runners.length === 0) return false;
-  const held = await db.execution.count({ where: { runnerId: { in: runners.map((r) => r.id) }, status: { in: [...STARTED_RUN_STATUSES] } } });
+  const held = await db.execution.count({
+    where: { runnerId: { in: runners.map((r) => r.id) }, status: { in: [...STARTED_RUN_STATUSES] } },
+  });
   return held < runners.reduce((sum, runner) => sum + runner.capacity, 0);
 }

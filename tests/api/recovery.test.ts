@@ -33,7 +33,7 @@ afterAll(async () => {
 
 async function fullLog(call: EngineServer["call"], token: string, path: string) {
   const entries = [];
-  for (let offset = 0; ; ) {
+  for (let offset = 0; ;) {
     const page = (await call("GET", `${path}/log?offset=${offset}`, { token })).body;
     entries.push(...page.entries);
     if (page.next_offset === offset) return entries;
