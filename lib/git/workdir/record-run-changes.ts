@@ -1,16 +1,9 @@
 import type { Db } from "@/lib/db/client";
 import type { Execution } from "@/lib/generated/prisma/client";
 import { recordEvents } from "@/lib/events/record-events";
-import { branchChanges, type Worktree } from "@/lib/git/task-worktree";
 import { serializeTaskRun } from "@/lib/runs/serialize";
 
-/** Stores the branch's changes against its base on the execution's task run (commit, files, lines). */
-export async function recordRunChanges(db: Db, execution: Execution, worktree: Worktree, defaultBranch: string) {
-  const changes = await branchChanges(worktree, defaultBranch);
-  await storeRunChanges(db, execution, changes);
-}
-
-/** The same, with the changes a runner measured in its worktree (POST /api/runner/executions/{id}/finish). */
+/** Stores the branch's changes against its base on the task run, as the runner measured them (POST /api/runner/executions/{id}/finish). */
 export async function storeRunChanges(
   db: Db,
   execution: Pick<Execution, "taskRunId" | "workspaceId">,
