@@ -61,7 +61,30 @@ export async function engineServer(store: Store, env: Record<string, string>, la
     port,
     env: { ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, ...env },
   });
-  return { ...server, call: client(server.url) };
+  const call = client(server.url);
+  if (env.RUNNER_EMBEDDED !== "false") await embeddedRunnerOnline(call, label);
+  return { ...server, call };
+}
+
+/**
+ * Until the server's own runner has come online: the web server answers health before its runner
+ * child (node with tsx) has started and claimed, and a run started in that moment stays queued
+ * ("waiting for a runner") where a test expects the answer to say it is running.
+ */
+async function embeddedRunnerOnline(call: ReturnType<typeof client>, label: string) {
+  const login = await call("POST", "/api/auth/login", { json: ADMIN });
+  if (login.status !== 200) return; // a server without the password admin: its tests wait themselves
+  const token = login.body.access_token as string;
+  await eventually(
+    async () => {
+      const runners = await call("GET", "/api/runners", { token });
+      return (
+        runners.body.some?.((r: { name: string; status: string }) => r.name.startsWith("embedded (") && r.status === "online") || undefined
+      );
+    },
+    60_000,
+    `${label}: the embedded runner online`,
+  );
 }
 
 export type EngineServer = Awaited<ReturnType<typeof engineServer>>;
