@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import type { Webhook } from "@/lib/client/types";
 import { useCreateWebhook, useDeleteWebhook, useUpdateWebhook, webhooksQuery } from "@/lib/client/webhooks";
-import { EVENT_TYPES } from "@/lib/events/event-types";
+import { DELIVERABLE_EVENT_TYPES } from "@/lib/events/event-types";
 import { ALL_EVENTS } from "@/lib/webhooks/statuses";
 import { dangerButton, ErrorText, inputClass, primaryButton, secondaryButton } from "@/components/ui/field";
 import { ShownOnce } from "@/components/ui/shown-once";
@@ -107,7 +107,7 @@ function AddWebhookForm({ workspaceId, onSecret }: { workspaceId: string; onSecr
         </label>
         {!all ? (
           <div className="mt-2 grid grid-cols-2 gap-1 sm:grid-cols-3">
-            {EVENT_TYPES.map((type) => (
+            {DELIVERABLE_EVENT_TYPES.map((type) => (
               <label key={type} className="inline-flex items-center gap-1.5">
                 <input
                   type="checkbox"

@@ -5,9 +5,9 @@ import { describeTask, type TaskRef } from "@/lib/dependencies/task-refs";
 import type { EventActor, EventType } from "@/lib/events/event-types";
 import { COLUMNS } from "@/lib/tasks/columns";
 
-// A task's history from the workspace event log, newest first. `execution.updated` is left out: it
-// repeats for every batch of an agent's output, and `run.updated` says what a person needs (queued,
-// running, finished). Retention (lib/events/prune-events.ts) bounds how far back it goes.
+// A task's history from the workspace event log, newest first. `execution.updated` and
+// `execution.log` are left out: they repeat for every step and batch of an agent's output, and
+// `run.updated` says what a person needs (queued, running, finished). Retention (lib/events/prune-events.ts) bounds how far back it goes.
 
 interface Row {
   found: boolean;
@@ -31,7 +31,7 @@ export async function readActivity(db: Db, workspaceId: string, taskId: string, 
     FROM (SELECT 1) one
     LEFT JOIN LATERAL (
       SELECT e.id, e.type, e.actor, e.at, e.data, e.task_id FROM workspace_events e
-      WHERE e.task_id = ${taskId} AND e.workspace_id = ${workspaceId} AND e.type <> 'execution.updated'
+      WHERE e.task_id = ${taskId} AND e.workspace_id = ${workspaceId} AND e.type NOT IN ('execution.updated', 'execution.log')
         AND (${before ?? null}::bigint IS NULL OR e.id < ${before ?? null}::bigint)
       ORDER BY e.id DESC
       LIMIT ${limit + 1}

@@ -6,7 +6,7 @@ import { RunLogModel } from "@/lib/client/run-log-model";
 import { ACTIVE_RUN_STATUSES, type LogEntry, type RunLogPage } from "@/lib/client/types";
 
 // A run's structured log in the browser: caught up with GET …/executions/{id}/log page by page,
-// then kept current by the `log` batches that `execution.updated` events carry (the workspace event
+// then kept current by the `log` batches that `execution.log` events carry (the workspace event
 // stream hands them over through publishLogBatch). A batch that starts beyond what we hold (a
 // dropped event) triggers a read from where we are; overlapping batches are skipped by seq.
 
@@ -18,7 +18,7 @@ export interface LogBatch {
 const PAGE = 10_000;
 const listeners = new Map<string, Set<(batch: LogBatch) => void>>();
 
-/** Called by the workspace event stream for each execution.updated that carries log entries. */
+/** Called by the workspace event stream for each execution.log that carries log entries. */
 export function publishLogBatch(executionId: string, batch: LogBatch) {
   for (const listener of listeners.get(executionId) ?? []) listener(batch);
 }

@@ -136,7 +136,8 @@ export function applyEvent(client: QueryClient, workspaceId: string, type: Event
       client.invalidateQueries({ queryKey: scheduleKeys.all(workspaceId) });
       return;
     }
-    case "execution.updated": {
+    case "execution.updated":
+    case "execution.log": {
       // The log batch goes to the open run view (lib/client/run-log.ts); the cache keeps the record only.
       const { log, ...execution } = data as Execution & { log?: LogBatch };
       if (log) publishLogBatch(execution.id, log);

@@ -14,9 +14,20 @@ export const EVENT_TYPES = [
   "question.deleted",
   "run.updated",
   "execution.updated",
+  "execution.log",
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
+
+/**
+ * For the event streams only: a run's new log entries (and its record, whose line_count and
+ * last_activity_at they change). A busy agent makes one a second, so they wake no background
+ * worker, reach no webhook and no reaction, and stay out of a task's history (docs/events.md).
+ */
+export const STREAM_ONLY_EVENT_TYPES: readonly EventType[] = ["execution.log"];
+
+/** What webhooks may subscribe to, and what `["*"]` means for them. */
+export const DELIVERABLE_EVENT_TYPES = EVENT_TYPES.filter((type) => !STREAM_ONLY_EVENT_TYPES.includes(type));
 
 /**
  * Not a logged event: the stream sends it when the reader is further behind than the log keeps

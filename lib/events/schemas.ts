@@ -28,6 +28,7 @@ export const workspaceEvent = z.object({
     .describe(
       "task.created/updated/moved: the task (TaskResponse); task.deleted: {id}; question.created/answered: the question; " +
         "task.dependency_added/removed: {task, blocker} (each {id, number, title}; logged once for each of the two tasks); " +
-        "question.deleted: {id, task_id}; run.updated: the task run; execution.updated: the execution (with `log` {offset, entries} for a small batch of new log entries).",
+        "question.deleted: {id, task_id}; run.updated: the task run; execution.updated: the execution; " +
+        "execution.log (streams only, never webhooks): the execution after new log entries, with `log` {offset, entries} when the batch is small.",
     ),
 }) satisfies z.ZodType<WorkspaceEvent>;

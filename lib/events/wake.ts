@@ -36,7 +36,7 @@ export function onWorkspaceEvents(workspaceId: string, wake: () => void): () => 
   };
 }
 
-/** Calls `wake` whenever any workspace's log may have grown; returns the unsubscribe function. */
+/** Calls `wake` whenever any workspace's log may have grown by more than a run's live log; returns the unsubscribe function. */
 export function onAnyWorkspaceEvents(wake: () => void): () => void {
   bus().on(EVERY_WORKSPACE, wake);
   bus().on(ANY, wake);
@@ -46,9 +46,14 @@ export function onAnyWorkspaceEvents(wake: () => void): () => void {
   };
 }
 
-export function wakeWorkspace(workspaceId: string) {
+/**
+ * A notification of the log: the workspace id, then " log" when the events were only a run's live
+ * log (execution.log), which streams read and the background workers ignore.
+ */
+export function wakeWorkspace(payload: string) {
+  const [workspaceId, only] = payload.split(" ");
   bus().emit(workspaceId);
-  bus().emit(EVERY_WORKSPACE);
+  if (only !== "log") bus().emit(EVERY_WORKSPACE);
 }
 
 export function wakeEveryWorkspace() {

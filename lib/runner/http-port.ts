@@ -13,6 +13,7 @@ import {
 } from "@/lib/runners/protocol-schemas";
 import { oversizedUpdate } from "@/lib/runs/oversized-entry";
 import { ProtocolClient, ProtocolError } from "@/lib/runner/protocol-client";
+import { LOG_REQUEST_CHARS, LogCourier } from "@/lib/runner/log-courier";
 import { WorkdirError } from "@/lib/git/workdir/workdir";
 import type { ExecutionFacts, Outcome, RunnerPort } from "@/lib/runner/runner-port";
 
@@ -23,11 +24,12 @@ import type { ExecutionFacts, Outcome, RunnerPort } from "@/lib/runner/runner-po
 // RUNNER_CLAIM_WAIT_SECONDS: shorter in tests, so a deleted token is noticed sooner.
 const CLAIM_WAIT_SECONDS = Math.min(30, Math.max(1, Number(process.env.RUNNER_CLAIM_WAIT_SECONDS) || 25));
 const ANSWER_WAIT_SECONDS = 25;
-/** A request body is at most 1 MiB (lib/api/handler.ts): batches are cut below that, in JSON characters. */
-const LOG_REQUEST_CHARS = 768 * 1024;
 
 export class HttpPort implements RunnerPort {
   readonly client: ProtocolClient;
+  private readonly courier = new LogCourier((batches, stalled) =>
+    this.client.call<z.output<typeof logResponse>>("POST", "/log", { batches }, { patient: true, stalled }),
+  );
 
   constructor(
     url: string,
@@ -50,14 +52,13 @@ export class HttpPort implements RunnerPort {
     return answer.executions.filter((run) => run.cancel).map((run) => ({ id: run.id, reason: run.reason ?? "stopped by the server" }));
   }
 
-  /** A batch as requests the server takes (at most MAX_LOG_BATCH entries and LOG_REQUEST_CHARS each), one after another. */
+  /** A run's batch, cut into parts the server takes (MAX_LOG_BATCH entries, LOG_REQUEST_CHARS), each delivered with the other runs' (LogCourier). */
   async log(executionId: string, entries: NewLogEntry[], firstSeq: number, stalled?: (yes: boolean) => void) {
     let part: unknown[] = [];
     let chars = 0;
     let first = firstSeq;
     const send = async () => {
-      const body = { first_seq: first, entries: part };
-      await this.client.call<z.output<typeof logResponse>>("POST", `/executions/${executionId}/log`, body, { patient: true, stalled });
+      await this.courier.deliver({ execution_id: executionId, first_seq: first, entries: part }, chars, stalled);
       first += part.length;
       part = [];
       chars = 0;

@@ -8,6 +8,8 @@ import { diffFile } from "@/lib/worktrees/schemas";
 export const SANDBOXES = ["bubblewrap", "none"] as const;
 export const MAX_CLAIM_WAIT_SECONDS = 30;
 export const MAX_LOG_BATCH = 5000;
+/** Batches (runs) per log request: a runner's capacity is at most this (claimBody.free). */
+export const MAX_LOG_RUNS = 64;
 /** A diff's patch may be up to 16 MB (a runner's DIFF_MAX_BYTES is 8 MB by default); its request up to DIFF_REQUEST_MAX_BYTES. */
 const DIFF_BODY_MAX_BYTES = 16 * 1024 * 1024;
 export const DIFF_REQUEST_MAX_BYTES = 48 * 1024 * 1024;
@@ -99,7 +101,9 @@ const newEntry = z.object({
   at: z.iso.datetime({ offset: true }).optional(),
 });
 
-export const logBody = z.object({
+/** One run's new entries in a runner's log request. */
+const logBatch = z.object({
+  execution_id: z.string(),
   first_seq: z
     .int()
     .min(0)
@@ -107,7 +111,31 @@ export const logBody = z.object({
     .describe("The first entry's seq: a batch sent again is stored once (entries below the stored count are skipped)"),
   entries: z.array(newEntry).min(1).max(MAX_LOG_BATCH),
 });
-export const logResponse = z.object({ next_seq: z.int().describe("How many entries are stored: the next batch's first_seq") });
+
+export const logBody = z.object({
+  batches: z
+    .array(logBatch)
+    .min(1)
+    .max(MAX_LOG_RUNS)
+    .refine((batches) => batches.reduce((sum, batch) => sum + batch.entries.length, 0) <= MAX_LOG_BATCH, {
+      message: `At most ${MAX_LOG_BATCH} entries per request`,
+    })
+    .describe("The new entries of the runner's runs, one batch per run, all stored in one transaction"),
+});
+export const logResponse = z.object({
+  results: z
+    .array(
+      z.object({
+        execution_id: z.string(),
+        next_seq: z.int().nullable().describe("How many entries are stored: the next batch's first_seq (null when refused)"),
+        error: z
+          .object({ status: z.int(), detail: z.string() })
+          .nullable()
+          .describe("A refused batch: 404 not a run this runner holds, 409 first_seq past the stored entries (send from the stored count)"),
+      }),
+    )
+    .describe("One result per batch, in order; a refused batch does not stop the others"),
+});
 
 export const updateExecutionBody = z.object({
   runner_pid: z.int().min(1).max(INT32_MAX).optional().describe("The agent process started (the start's answer waits for it)"),

@@ -1,14 +1,18 @@
 import type { Db } from "@/lib/db/client";
-import { conflict, notFound } from "@/lib/platform/errors";
-import { recordEvents } from "@/lib/events/record-events";
+import type { Execution } from "@/lib/generated/prisma/client";
+import { conflict, HttpError, notFound } from "@/lib/platform/errors";
+import { recordEventsOfWorkspaces } from "@/lib/events/record-events";
 import { executionEvent } from "@/lib/runs/finish-execution";
 import type { LogEntry } from "@/lib/runs/schemas";
 import { oversizedUpdate } from "@/lib/runs/oversized-entry";
 
-// The one writer of an execution's structured log (execution_log_entries). The runner calls it for
-// each batch of ACP updates and output lines; the worktree steps call it for their `git` entries.
-// Numbers come from the execution row (line_count, incremented in the same transaction under its
-// row lock), so several writers of one execution never share or skip a seq.
+// The one writer of executions' structured logs (execution_log_entries). A runner sends the new
+// entries of all its runs at once (POST /api/runner/log); the server adds its own notes (a run
+// handed back) the same way. Numbers come from the execution rows (line_count, incremented in the
+// same transaction under their row locks), so several writers of one execution never share or
+// skip a seq. The statements per call do not grow with the number of runs or entries in it: the
+// log of 20 busy agents costs the server a few statements per runner flush, not per run
+// (docs/PERFORMANCE.md, "Log ingestion").
 
 export interface NewLogEntry {
   type: string;
@@ -17,66 +21,131 @@ export interface NewLogEntry {
   at?: Date;
 }
 
+export interface LogBatch {
+  executionId: string;
+  entries: NewLogEntry[];
+  /**
+   * A runner's batch, which it may send again after a lost answer: the first entry's seq. Entries
+   * already stored are skipped, so each is stored exactly once and in order; a batch that would
+   * leave a gap is refused (409).
+   */
+  firstSeq?: number;
+}
+
+/** Where a batch went (the first entry's seq and how many were new), or why it was refused. */
+export type BatchResult = { executionId: string; offset: number; count: number } | { executionId: string; error: HttpError };
+
 /** An entry's payload is kept up to this size (JSON characters); a bigger one is stored as a stub saying so. */
 export const LOG_ENTRY_MAX_CHARS = 256 * 1024;
 /** Batches up to this many entries ride along in the execution.updated event; bigger ones are fetched. */
 const EVENT_ENTRIES_MAX = 100;
 const EVENT_CHARS_MAX = 64 * 1024;
 
+interface Row {
+  executionId: string;
+  seq: number;
+  at: string;
+  type: string;
+  json: string;
+}
+
 /**
- * Appends entries to the execution's log in one transaction, with the execution.updated event
- * (carrying the entries when the batch is small) as its last statement. Returns where they went:
- * the first entry's seq and how many. With `firstSeq` (a runner's batch, which it may send again
- * after a lost answer) entries already stored are skipped, so each is stored exactly once and in
- * order; a batch that would leave a gap is refused (409).
+ * Appends each batch to its execution's log, all in one transaction, with one execution.log
+ * event per execution (carrying its entries when they are few) as the last statement. `runnerId`:
+ * only executions that runner holds; any other is refused as not found. A refused batch (404, 409)
+ * does not stop the others.
  */
+export async function appendLogBatches(db: Db, batches: LogBatch[], options: { runnerId?: string } = {}): Promise<BatchResult[]> {
+  if (batches.length === 0) return [];
+  const ids = [...new Set(batches.map((batch) => batch.executionId))];
+  return db.$transaction(async (tx) => {
+    // Locked in id order, so two writers of overlapping sets cannot deadlock.
+    const locked = await tx.$queryRawUnsafe<{ id: string; line_count: number }[]>(
+      `SELECT id, line_count FROM executions WHERE id = ANY($1::text[]) AND ($2::text IS NULL OR runner_id = $2) ORDER BY id FOR UPDATE`,
+      ids,
+      options.runnerId ?? null,
+    );
+    const stored = new Map(locked.map((row) => [row.id, row.line_count]));
+    const lineCountBefore = new Map(stored);
+    const results: BatchResult[] = [];
+    const rows: Row[] = [];
+    for (const batch of batches) {
+      const count = stored.get(batch.executionId);
+      if (count === undefined) {
+        results.push({ executionId: batch.executionId, error: notFound("Execution") });
+        continue;
+      }
+      const skip = batch.firstSeq === undefined ? 0 : count - batch.firstSeq;
+      if (skip < 0) {
+        results.push({
+          executionId: batch.executionId,
+          error: conflict(`The log holds ${count} entries: the next batch must start at seq ${count}`),
+        });
+        continue;
+      }
+      const fresh = batch.entries.slice(skip);
+      fresh.forEach((entry, index) =>
+        rows.push({
+          executionId: batch.executionId,
+          seq: count + index,
+          at: (entry.at ?? new Date()).toISOString(),
+          type: entry.type,
+          json: storable(entry.update),
+        }),
+      );
+      stored.set(batch.executionId, count + fresh.length);
+      results.push({ executionId: batch.executionId, offset: count, count: fresh.length });
+    }
+    if (rows.length === 0) return results;
+
+    // The rows as one JSON text, built from each payload's JSON without parsing it again: one
+    // parameter however many entries, so no statement reaches the bind-parameter limit.
+    const json = `[${rows.map((row) => `{"x":${JSON.stringify(row.executionId)},"s":${row.seq},"at":${JSON.stringify(row.at)},"type":${JSON.stringify(row.type)},"update":${row.json}}`).join(",")}]`;
+    await tx.$executeRawUnsafe(
+      `INSERT INTO execution_log_entries (execution_id, seq, at, type, update)
+       SELECT t.e->>'x', (t.e->>'s')::int, (t.e->>'at')::timestamptz, t.e->>'type', t.e->'update'
+       FROM jsonb_array_elements($1::jsonb) AS t(e)`,
+      json,
+    );
+    const grown = [...stored].filter(([id, count]) => count > lineCountBefore.get(id)!).map(([id, count]) => ({ id, count }));
+    const lastAt = new Map(rows.map((row) => [row.executionId, row.at]));
+    await tx.$executeRawUnsafe(
+      `UPDATE executions e SET line_count = v.count, last_activity_at = v.at
+       FROM jsonb_to_recordset($1::jsonb) AS v(id text, count int, at timestamptz) WHERE e.id = v.id`,
+      JSON.stringify(grown.map(({ id, count }) => ({ id, count, at: lastAt.get(id) }))),
+    );
+    const executions = await tx.execution.findMany({ where: { id: { in: grown.map((row) => row.id) } } });
+    await recordEventsOfWorkspaces(
+      tx,
+      executions.map((execution) => ({
+        workspaceId: execution.workspaceId,
+        ...eventOf(execution, lineCountBefore.get(execution.id)!, rows),
+      })),
+    );
+    return results;
+  });
+}
+
+/** The execution.log event of a grown log (the record, and its new entries when they are few and small). */
+function eventOf(execution: Execution, first: number, rows: Row[]) {
+  const own = rows.filter((row) => row.executionId === execution.id);
+  const small = own.length <= EVENT_ENTRIES_MAX && own.reduce((sum, row) => sum + row.json.length, 0) <= EVENT_CHARS_MAX;
+  const log = small
+    ? { offset: first, entries: own.map((row): LogEntry => ({ seq: row.seq, at: row.at, type: row.type, update: JSON.parse(row.json) })) }
+    : undefined;
+  return { ...executionEvent(execution, log ? { log } : undefined), type: "execution.log" as const };
+}
+
+/** One execution's entries (see appendLogBatches); a refusal is thrown. */
 export async function appendLogEntries(
   db: Db,
   executionId: string,
   entries: NewLogEntry[],
-  options: { firstSeq?: number } = {},
+  options: { firstSeq?: number; runnerId?: string } = {},
 ): Promise<{ offset: number; count: number }> {
-  if (entries.length === 0) return { offset: 0, count: 0 };
-  return db.$transaction(async (tx) => {
-    let fresh = entries;
-    if (options.firstSeq !== undefined) {
-      const [row] = await tx.$queryRaw<{ line_count: number }[]>`SELECT line_count FROM executions WHERE id = ${executionId} FOR UPDATE`;
-      if (!row) throw notFound("Execution");
-      const skip = row.line_count - options.firstSeq;
-      if (skip < 0) throw conflict(`The log holds ${row.line_count} entries: the next batch must start at seq ${row.line_count}`);
-      fresh = entries.slice(skip);
-      if (fresh.length === 0) return { offset: row.line_count, count: 0 };
-    }
-    const rows = fresh.map((entry) => ({ type: entry.type, json: storable(entry.update), at: (entry.at ?? new Date()).toISOString() }));
-    // The batch as one JSON text, built from each payload's JSON without parsing it again.
-    const batch = `[${rows.map((row) => `{"at":${JSON.stringify(row.at)},"type":${JSON.stringify(row.type)},"update":${row.json}}`).join(",")}]`;
-    const execution = await tx.execution.update({
-      where: { id: executionId },
-      data: { lineCount: { increment: rows.length }, lastActivityAt: new Date(rows[rows.length - 1].at) },
-    });
-    const first = execution.lineCount - rows.length;
-    // One parameter however many entries (a fast agent's batch holds tens of thousands): the array
-    // is unpacked by the database, so no statement reaches the bind-parameter limit.
-    await tx.$executeRaw`
-      INSERT INTO "execution_log_entries" ("execution_id", "seq", "at", "type", "update")
-      SELECT ${executionId}, ${first}::int + (t.n - 1)::int, (t.e->>'at')::timestamptz, t.e->>'type', t.e->'update'
-      FROM jsonb_array_elements(${batch}::jsonb) WITH ORDINALITY AS t(e, n)`;
-    const small = rows.length <= EVENT_ENTRIES_MAX && batch.length <= EVENT_CHARS_MAX;
-    const log = small
-      ? {
-          offset: first,
-          entries: rows.map((row, index): LogEntry => ({ seq: first + index, at: row.at, type: row.type, update: JSON.parse(row.json) })),
-        }
-      : undefined;
-    await recordEvents(tx, execution.workspaceId, [executionEvent(execution, log ? { log } : undefined)]);
-    return { offset: first, count: rows.length };
-  });
-}
-
-/** Appends one entry (see appendLogEntries); returns its seq. */
-export async function appendLogEntry(db: Db, executionId: string, type: string, update: Record<string, unknown>): Promise<{ seq: number }> {
-  const { offset } = await appendLogEntries(db, executionId, [{ type, update }]);
-  return { seq: offset };
+  const [result] = await appendLogBatches(db, [{ executionId, entries, firstSeq: options.firstSeq }], { runnerId: options.runnerId });
+  if ("error" in result) throw result.error;
+  return result;
 }
 
 /**

@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import type { Db, Tx } from "@/lib/db/client";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { backoffMs, nextEventAfter, startLogConsumer } from "@/lib/events/consume-log";
+import { DELIVERABLE_EVENT_TYPES } from "@/lib/events/event-types";
 import { attemptTimeoutMs, deliveryConcurrency, retryBaseMs, retryMaxDelayMs, retryWindowMs } from "@/lib/webhooks/config";
 import { onDeliveryNudge } from "@/lib/webhooks/nudge-worker";
 import { sendDelivery, type AttemptResult } from "@/lib/webhooks/send-delivery";
@@ -125,7 +126,7 @@ async function takeNextEvent(db: Db, endpoint: Claimed, token: string): Promise<
     );
     if (!held) return null; // lease lost (deleted, disabled, or expired and taken)
     const all = endpoint.events.includes(ALL_EVENTS);
-    const next = await nextEventAfter(tx, endpoint.workspace_id, held.cursor, all ? null : endpoint.events);
+    const next = await nextEventAfter(tx, endpoint.workspace_id, held.cursor, all ? DELIVERABLE_EVENT_TYPES : endpoint.events);
     if (BigInt(held.cursor) < BigInt(next.prunedThrough)) {
       await tx.webhookDelivery.create({
         data: {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { queryInt } from "@/lib/platform/schema-primitives";
-import { EVENT_TYPES } from "@/lib/events/event-types";
+import { DELIVERABLE_EVENT_TYPES } from "@/lib/events/event-types";
 import { workspaceParams } from "@/lib/workspaces/schemas";
 import { ALL_EVENTS, DELIVERY_STATUSES } from "@/lib/webhooks/statuses";
 
@@ -19,10 +19,13 @@ const url = z
   );
 
 const events = z
-  .array(z.enum([...EVENT_TYPES, ALL_EVENTS]))
+  .array(z.enum([ALL_EVENTS, ...DELIVERABLE_EVENT_TYPES]))
   .min(1)
-  .max(EVENT_TYPES.length + 1)
-  .describe(`Event types to send (${EVENT_TYPES.join(", ")}), or ["*"] for all, including types added later.`);
+  .max(DELIVERABLE_EVENT_TYPES.length + 1)
+  .describe(
+    `Event types to send (${DELIVERABLE_EVENT_TYPES.join(", ")}), or ["*"] for all, including types added later. ` +
+      "The live log (execution.log) is for event streams only.",
+  );
 
 const secret = z
   .string()

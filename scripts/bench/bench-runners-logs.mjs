@@ -33,7 +33,9 @@ export async function benchLogIngestion(kind, databaseUrl) {
     RUNNER_EMBEDDED: "false",
     AGENT_COMMAND: `${process.execPath} ${printer}`,
   };
-  const server = await startServer({ databaseUrl, dataDir, label: `bench-logs-${kind}`, env });
+  // BENCH_CPU_PROF=<dir>: a V8 CPU profile of the server, written there when it stops.
+  const nodeArgs = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const server = await startServer({ databaseUrl, dataDir, label: `bench-logs-${kind}`, env, nodeArgs });
   const runners = [];
   try {
     const api = benchClient(server.url);
@@ -78,15 +80,18 @@ export async function benchLogIngestion(kind, databaseUrl) {
     const idle = await timeRequests(api, column, token, 10_000);
 
     const cpuBefore = cpuTicks(server.child.pid);
+    const machineBefore = machineTicks();
     const started = [];
-    for (let i = 0; i < AGENTS; i++) {
-      started.push((await api("POST", `/api/workspaces/${ws}/tasks/${tasks[i].id}/runs`, {}, token)).body.id);
-    }
     const lags = [];
     let done = false;
-    const pollers = started
-      .slice(0, LAG_SAMPLED)
-      .map((id) => pollLog(api, `/api/workspaces/${ws}/executions/${id}/log`, token, lags, () => done));
+    const pollers = [];
+    for (let i = 0; i < AGENTS; i++) {
+      const id = (await api("POST", `/api/workspaces/${ws}/tasks/${tasks[i].id}/runs`, {}, token)).body.id;
+      started.push(id);
+      // Read from the moment the run exists: a reader started after the last run would count the
+      // time spent starting the others as lag of the first runs' early lines.
+      if (i < LAG_SAMPLED) pollers.push(pollLog(api, `/api/workspaces/${ws}/executions/${id}/log`, token, lags, () => done));
+    }
     const busy = timeRequests(api, column, token, SECONDS * 1000 - 5000, 2500);
     await until(
       async () => {
@@ -103,6 +108,7 @@ export async function benchLogIngestion(kind, databaseUrl) {
     done = true;
     await Promise.all(pollers);
     const cpuAfter = cpuTicks(server.child.pid);
+    const machineAfter = machineTicks();
     const meanwhile = await busy;
     const rows = await Promise.all(started.map((id) => api("GET", `/api/workspaces/${ws}/executions/${id}`, undefined, token)));
     const entries = rows.reduce((sum, row) => sum + row.body.line_count, 0);
@@ -118,6 +124,8 @@ export async function benchLogIngestion(kind, databaseUrl) {
       lagSamples: lags.length,
       cpuPerThousand: (cpuSeconds * 1000) / Math.max(1, entries),
       cpuSeconds,
+      // How busy the whole machine was meanwhile (agents, runners, database, server, this bench): 1 = every core.
+      machineBusy: (machineAfter.busy - machineBefore.busy) / Math.max(1, machineAfter.total - machineBefore.total),
       idleP50: percentile(idle, 0.5),
       idleP99: percentile(idle, 0.99),
       busyP50: percentile(meanwhile, 0.5),
@@ -172,6 +180,13 @@ function cpuTicks(pid) {
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   // Fields 14 and 15 of stat (utime, stime), counted from after the command name (field 3 is index 0).
   return Number(fields[11]) + Number(fields[12]);
+}
+
+/** All cores' busy and total ticks since boot (/proc/stat's first line). */
+function machineTicks() {
+  const fields = fs.readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1).map(Number);
+  const total = fields.reduce((sum, value) => sum + value, 0);
+  return { total, busy: total - fields[3] - (fields[4] ?? 0) };
 }
 
 function percentile(values, q) {

@@ -48,6 +48,7 @@ const EVENT_DATA: Record<string, z.ZodType> = {
   "question.deleted": z.object({ id: z.string(), task_id: z.string() }),
   "run.updated": taskRunResponse,
   "execution.updated": executionEvent,
+  "execution.log": executionEvent,
 };
 
 interface Received {

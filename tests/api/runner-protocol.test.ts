@@ -100,12 +100,18 @@ describe("the runner protocol", () => {
     await claimed(runner, executionId);
     const entry = (text: string) => ({ type: "output", update: { stream: "stdout", text } });
     const send = (first_seq: number, texts: string[]) =>
-      runner.call("POST", `/executions/${executionId}/log`, { first_seq, entries: texts.map(entry) });
-    expect((await send(0, ["a", "b", "c"])).body).toEqual({ next_seq: 3 });
-    expect((await send(0, ["a", "b", "c"])).body).toEqual({ next_seq: 3 });
-    expect((await send(2, ["c", "d", "e"])).body).toEqual({ next_seq: 5 });
+      runner.call("POST", "/log", { batches: [{ execution_id: executionId, first_seq, entries: texts.map(entry) }] });
+    const stored = (next_seq: number) => ({ results: [{ execution_id: executionId, next_seq, error: null }] });
+    expect((await send(0, ["a", "b", "c"])).body).toEqual(stored(3));
+    expect((await send(0, ["a", "b", "c"])).body).toEqual(stored(3));
+    expect((await send(2, ["c", "d", "e"])).body).toEqual(stored(5));
     const gap = await send(9, ["z"]);
-    expect(gap.status).toBe(409);
+    expect(gap.status).toBe(200);
+    expect(gap.body.results[0]).toEqual({
+      execution_id: executionId,
+      next_seq: null,
+      error: { status: 409, detail: "The log holds 5 entries: the next batch must start at seq 5" },
+    });
     const log = (await server.call("GET", `/api/workspaces/${wsId}/executions/${executionId}/log`, { token })).body;
     expect(log.entries.map((e: { seq: number; update: { text: string } }) => [e.seq, e.update.text])).toEqual([
       [0, "a"],
@@ -114,8 +120,48 @@ describe("the runner protocol", () => {
       [3, "d"],
       [4, "e"],
     ]);
-    expect((await runner.call("POST", `/executions/${executionId}/log`, { first_seq: 0, entries: [] })).status).toBe(422);
+    expect((await runner.call("POST", "/log", { batches: [{ execution_id: executionId, first_seq: 0, entries: [] }] })).status).toBe(422);
+    expect((await runner.call("POST", "/log", { batches: [] })).status).toBe(422);
     await runner.call("POST", `/executions/${executionId}/finish`, { status: "succeeded" });
+  });
+
+  it("stores several runs' batches in one request; a batch refused (another runner's run) does not stop the others", async () => {
+    const runner = await register("two-runs");
+    const other = await register("other-runner");
+    const mine = await queued("protocol log, mine 1");
+    await claimed(runner, mine.executionId);
+    const second = await queued("protocol log, mine 2");
+    await claimed(runner, second.executionId);
+    const theirs = await queued("protocol log, theirs");
+    await claimed(other, theirs.executionId);
+    const entries = (texts: string[]) => texts.map((text) => ({ type: "output", update: { stream: "stdout", text } }));
+    const answer = await runner.call("POST", "/log", {
+      batches: [
+        { execution_id: mine.executionId, first_seq: 0, entries: entries(["1a", "1b"]) },
+        { execution_id: theirs.executionId, first_seq: 0, entries: entries(["not mine"]) },
+        { execution_id: second.executionId, first_seq: 0, entries: entries(["2a"]) },
+      ],
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body.results).toEqual([
+      { execution_id: mine.executionId, next_seq: 2, error: null },
+      { execution_id: theirs.executionId, next_seq: null, error: { status: 404, detail: "Execution not found" } },
+      { execution_id: second.executionId, next_seq: 1, error: null },
+    ]);
+    const texts = async (id: string) =>
+      (await server.call("GET", `/api/workspaces/${wsId}/executions/${id}/log`, { token })).body.entries.map(
+        (e: { update: { text: string } }) => e.update.text,
+      );
+    expect(await texts(mine.executionId)).toEqual(["1a", "1b"]);
+    expect(await texts(second.executionId)).toEqual(["2a"]);
+    expect(await texts(theirs.executionId)).toEqual([]);
+    expect((await execution(mine.executionId)).line_count).toBe(2);
+    for (const [who, id] of [
+      [runner, mine.executionId],
+      [runner, second.executionId],
+      [other, theirs.executionId],
+    ] as const)
+      await who.call("POST", `/executions/${id}/finish`, { status: "succeeded" });
   });
 
   it("tells the runner through its heartbeat that a run was cancelled", async () => {

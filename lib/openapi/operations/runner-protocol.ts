@@ -58,15 +58,12 @@ export const runnerProtocolOperations: OperationSpec[] = [
   {
     ...base,
     method: "post",
-    path: "/api/runner/executions/{execution_id}/log",
+    path: "/api/runner/log",
     operationId: "runnerAppendLog",
-    summary: "Append a batch of log entries; a batch sent again is stored once",
-    params: executionParams,
+    summary: "Append the new log entries of the runner's runs, one batch per run; a batch sent again is stored once",
     body: logBody,
     responses: {
-      200: { description: "How many entries are stored", schema: logResponse },
-      ...notHers,
-      409: { description: "first_seq is past the stored entries: a batch is missing; send from the stored count" },
+      200: { description: "One result per batch: the stored count, or why that batch was refused (404, 409)", schema: logResponse },
     },
   },
   {

@@ -1,8 +1,11 @@
 -- Trigger function of "workspace_events" (workspace_events_notify, AFTER INSERT FOR EACH STATEMENT):
 -- wakes the event streams (lib/events/wake.ts) of every workspace a statement wrote events for.
 -- NOTIFY is delivered at commit, and not at all on rollback, so a stream never reads too early.
+-- A statement that wrote only stream-only events (execution.log, a run's live log) says so with
+-- " log" after the workspace id: those wake the streams, not the background workers.
 CREATE OR REPLACE FUNCTION workspace_events_notify() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  PERFORM pg_notify('taskboard_events', w.workspace_id) FROM (SELECT DISTINCT workspace_id FROM added) w;
+  PERFORM pg_notify('taskboard_events', w.workspace_id || CASE WHEN w.log_only THEN ' log' ELSE '' END)
+  FROM (SELECT workspace_id, bool_and(type = 'execution.log') AS log_only FROM added GROUP BY workspace_id) w;
   RETURN NULL;
 END $$;

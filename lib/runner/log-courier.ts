@@ -1,0 +1,95 @@
+import type { z } from "zod";
+import { MAX_LOG_BATCH, MAX_LOG_RUNS, type logResponse } from "@/lib/runners/protocol-schemas";
+import { ProtocolError } from "@/lib/runner/protocol-client";
+
+// A runner's log requests, group-committed: while one request is on its way, the batches that the
+// runs' sinks hand over wait, and go together in the next one (POST /api/runner/log). An idle
+// runner's first batch leaves at once; a busy runner sends one request at a time however many
+// agents it runs, so the server's cost per flush does not grow with the runs (docs/runners.md).
+// A run's batches stay in order: a request holds at most one batch per run, and a run whose batch
+// had to wait (the request was full) sends nothing newer before it.
+
+/** A request body is at most 1 MiB (lib/api/handler.ts): requests are cut below that, in JSON characters. */
+export const LOG_REQUEST_CHARS = 768 * 1024;
+
+export interface WireBatch {
+  execution_id: string;
+  first_seq: number;
+  entries: unknown[];
+}
+
+type Send = (batches: WireBatch[], stalled: (yes: boolean) => void) => Promise<z.output<typeof logResponse>>;
+
+interface Submission {
+  batch: WireBatch;
+  chars: number;
+  stalled?: (yes: boolean) => void;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+export class LogCourier {
+  private queue: Submission[] = [];
+  private sending = false;
+
+  constructor(private readonly send: Send) {}
+
+  /** Resolves once the batch is stored; rejects with the server's refusal of it (ProtocolError 404/409) or the request's failure. */
+  deliver(batch: WireBatch, chars: number, stalled?: (yes: boolean) => void): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ batch, chars, stalled, resolve, reject });
+      void this.pump();
+    });
+  }
+
+  private async pump() {
+    if (this.sending) return;
+    this.sending = true;
+    try {
+      while (this.queue.length > 0) {
+        const taken = this.take();
+        try {
+          const answer = await this.send(
+            taken.map((submission) => submission.batch),
+            (yes) => taken.forEach((submission) => submission.stalled?.(yes)),
+          );
+          taken.forEach((submission, index) => {
+            const result = answer.results[index];
+            if (result?.error) submission.reject(new ProtocolError(result.error.status, { detail: result.error.detail }));
+            else submission.resolve();
+          });
+        } catch (error) {
+          for (const submission of taken) submission.reject(error);
+        }
+      }
+    } finally {
+      this.sending = false;
+    }
+  }
+
+  /** The next request's batches, in the order they came; what does not fit waits. */
+  private take(): Submission[] {
+    const taken: Submission[] = [];
+    const waiting: Submission[] = [];
+    const held = new Set<string>();
+    let chars = 0;
+    let entries = 0;
+    for (const submission of this.queue) {
+      const { batch } = submission;
+      const full =
+        taken.length > 0 &&
+        (taken.length >= MAX_LOG_RUNS || chars + submission.chars > LOG_REQUEST_CHARS || entries + batch.entries.length > MAX_LOG_BATCH);
+      if (held.has(batch.execution_id) || full) {
+        held.add(batch.execution_id);
+        waiting.push(submission);
+        continue;
+      }
+      held.add(batch.execution_id);
+      taken.push(submission);
+      chars += submission.chars;
+      entries += batch.entries.length;
+    }
+    this.queue = waiting;
+    return taken;
+  }
+}
