@@ -152,7 +152,7 @@ const FINISHED = ["succeeded", "failed", "cancelled", "timed_out"];
  * Every reaction of the workspace has handled every event recorded so far (GET …/reactions, owners):
  * after it, "nothing was started" is a fact, not a race.
  */
-export async function reactionsCaughtUp(call: ReturnType<typeof client>, token: string, wsId: string, timeoutMs = 10_000) {
+export async function reactionsCaughtUp(call: ReturnType<typeof client>, token: string, wsId: string, timeoutMs = 30_000) {
   return eventually(
     async () => {
       const response = await call("GET", `/api/workspaces/${wsId}/reactions`, { token });
