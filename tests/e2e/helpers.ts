@@ -30,10 +30,12 @@ export class Api {
   }
 
   async call<T = any>(method: string, path: string, data?: unknown, expected?: number): Promise<T> {
-    const response = await this.request.fetch(path, {
-      method,
-      headers: { authorization: `Bearer ${this.token}` },
-      data,
+    const send = () => this.request.fetch(path, { method, headers: { authorization: `Bearer ${this.token}` }, data });
+    // A kept-alive connection that the server closed as it sat idle (Node's 5 s keep-alive timeout)
+    // fails the next request with ECONNRESET before the server read it: send it once more.
+    const response = await send().catch((error: Error) => {
+      if (/ECONNRESET|socket hang up/.test(error.message)) return send();
+      throw error;
     });
     const text = await response.text();
     if (expected !== undefined) expect(response.status(), `${method} ${path}: ${text}`).toBe(expected);
