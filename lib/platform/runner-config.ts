@@ -50,7 +50,7 @@ export function killGraceMs(): number {
   return positiveNumber(process.env.AGENT_KILL_GRACE_SECONDS, 5) * 1000;
 }
 
-/** How often buffered output is written: each flush is one transaction (one chunk row, one execution update). */
+/** How often, at most, a runner sends its runs' logs: one request (one transaction) for all of them (lib/runner/log-courier.ts). */
 export function logFlushMs(): number {
   return positiveInt(process.env.AGENT_LOG_FLUSH_MS, 500);
 }

@@ -13,9 +13,10 @@ import {
 } from "@/lib/runners/protocol-schemas";
 import { oversizedUpdate } from "@/lib/runs/oversized-entry";
 import { ProtocolClient, ProtocolError } from "@/lib/runner/protocol-client";
-import { LOG_REQUEST_CHARS, LogCourier } from "@/lib/runner/log-courier";
+import { LOG_REQUEST_CHARS, LogCourier, type TopUp } from "@/lib/runner/log-courier";
 import { WorkdirError } from "@/lib/git/workdir/workdir";
-import type { ExecutionFacts, Outcome, RunnerPort } from "@/lib/runner/runner-port";
+import { logFlushMs } from "@/lib/platform/runner-config";
+import type { ExecutionFacts, Outcome, RunnerPort, TakeMore } from "@/lib/runner/runner-port";
 
 // The runner process's port: the protocol over HTTP. Deliveries (log batches, facts, the outcome)
 // are patient: while the server is away they wait and are sent when it is back, and a log batch
@@ -27,8 +28,9 @@ const ANSWER_WAIT_SECONDS = 25;
 
 export class HttpPort implements RunnerPort {
   readonly client: ProtocolClient;
-  private readonly courier = new LogCourier((batches, stalled) =>
-    this.client.call<z.output<typeof logResponse>>("POST", "/log", { batches }, { patient: true, stalled }),
+  private readonly courier = new LogCourier(
+    (batches, stalled) => this.client.call<z.output<typeof logResponse>>("POST", "/log", { batches }, { patient: true, stalled }),
+    logFlushMs(),
   );
 
   constructor(
@@ -52,19 +54,22 @@ export class HttpPort implements RunnerPort {
     return answer.executions.filter((run) => run.cancel).map((run) => ({ id: run.id, reason: run.reason ?? "stopped by the server" }));
   }
 
-  /** A run's batch, cut into parts the server takes (MAX_LOG_BATCH entries, LOG_REQUEST_CHARS), each delivered with the other runs' (LogCourier). */
-  async log(executionId: string, entries: NewLogEntry[], firstSeq: number, stalled?: (yes: boolean) => void) {
+  /**
+   * A run's batch, cut into parts the server takes (MAX_LOG_BATCH entries, LOG_REQUEST_CHARS), each delivered with the
+   * other runs' (LogCourier). The last part takes, when it is sent, what the run printed meanwhile (`more`).
+   */
+  async log(executionId: string, entries: NewLogEntry[], firstSeq: number, stalled?: (yes: boolean) => void, more?: TakeMore) {
     let part: unknown[] = [];
     let chars = 0;
     let first = firstSeq;
-    const send = async () => {
-      await this.courier.deliver({ execution_id: executionId, first_seq: first, entries: part }, chars, stalled);
+    const send = async (topUp?: TopUp) => {
+      await this.courier.deliver({ execution_id: executionId, first_seq: first, entries: part }, chars, stalled, topUp);
       first += part.length;
       part = [];
       chars = 0;
     };
     for (const entry of entries) {
-      const wire = { ...entry, at: (entry.at ?? new Date()).toISOString() };
+      const wire = wireEntry(entry);
       const size = JSON.stringify(wire).length;
       if (part.length > 0 && (part.length >= MAX_LOG_BATCH || chars + size > LOG_REQUEST_CHARS)) await send();
       // One entry bigger than a request is stored as the server stores an oversized payload: what it was and how big.
@@ -72,7 +77,23 @@ export class HttpPort implements RunnerPort {
       part.push(fits ? wire : { ...wire, update: oversizedUpdate(entry.update, size) });
       chars += fits ? size : 256;
     }
-    if (part.length > 0) await send();
+    // An entry too big for the room left stays with the run, for its next batch (which cuts it as above).
+    const topUp: TopUp | undefined =
+      more &&
+      ((room) => {
+        const added: unknown[] = [];
+        let used = 0;
+        more((entry) => {
+          const wire = wireEntry(entry);
+          const size = JSON.stringify(wire).length;
+          if (added.length >= room.entries || used + size > room.chars) return false;
+          added.push(wire);
+          used += size;
+          return true;
+        });
+        return { entries: added, chars: used };
+      });
+    if (part.length > 0) await send(topUp);
   }
 
   async update(executionId: string, facts: ExecutionFacts) {
@@ -127,4 +148,8 @@ export class HttpPort implements RunnerPort {
       if (!(error instanceof ProtocolError && error.status === 404)) throw error;
     }
   }
+}
+
+function wireEntry(entry: NewLogEntry) {
+  return { ...entry, at: (entry.at ?? new Date()).toISOString() };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { LOG_REQUEST_CHARS, LogCourier, type WireBatch } from "@/lib/runner/log-courier";
 import { ProtocolError } from "@/lib/runner/protocol-client";
+import { MAX_LOG_BATCH } from "@/lib/runners/protocol-schemas";
 
 // The runner's group commit of log batches (POST /api/runner/log), against a stand-in for the call.
 
@@ -66,6 +67,25 @@ describe("LogCourier", () => {
       ["b0"],
       ["b1"],
     ]);
+  });
+
+  it("adds a run's newer entries to its batch when the request is made, within the room left", async () => {
+    const { courier, requests, hold, release } = server();
+    hold();
+    const first = courier.deliver(batch("x", 0), 10);
+    const rooms: { chars: number; entries: number }[] = [];
+    const newer = { type: "output", update: { text: "a-1" } };
+    const topped = courier.deliver(batch("a", 0), 10, undefined, (room) => {
+      rooms.push(room);
+      return { entries: [newer], chars: 30 };
+    });
+    const plain = courier.deliver(batch("b", 0), 20);
+    await Promise.resolve();
+    release();
+    await Promise.all([first, topped, plain]);
+    expect(requests[1]).toEqual([{ ...batch("a", 0), entries: [...batch("a", 0).entries, newer] }, batch("b", 0)]);
+    // Asked once, when the request was made, with what the batches taken left of a request.
+    expect(rooms).toEqual([{ chars: LOG_REQUEST_CHARS - 30, entries: MAX_LOG_BATCH - 2 }]);
   });
 
   it("rejects a refused batch with the server's status and detail, and delivers the others", async () => {

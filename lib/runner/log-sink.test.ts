@@ -4,15 +4,11 @@ import type { NewLogEntry } from "@/lib/runs/append-log-entries";
 
 // The line splitter and batcher between an agent (pipes or ACP updates) and the database.
 
-function collect(intervalMs = 20, bufferChars?: number) {
+function collect(bufferChars?: number) {
   const batches: NewLogEntry[][] = [];
-  const sink = new LogSink(
-    intervalMs,
-    async (batch) => {
-      batches.push([...batch]);
-    },
-    bufferChars,
-  );
+  const sink = new LogSink(async (batch) => {
+    batches.push([...batch]);
+  }, bufferChars);
   const entries = () => batches.flat();
   return { sink, batches, entries, lines: () => entries().map((e) => e.update.text) };
 }
@@ -60,7 +56,7 @@ describe("LogSink", () => {
   });
 
   it("batches however fast lines arrive, and asks the writer to pause past its buffer limit", async () => {
-    const { sink, batches, entries } = collect(50);
+    const { sink, batches, entries } = collect();
     const block = Buffer.from(`${"z".repeat(99)}\n`.repeat(1000)); // 100 kB, 1000 lines
     let paused = false;
     let written = 0;
@@ -77,24 +73,45 @@ describe("LogSink", () => {
     expect(sink.tail).toHaveLength(50);
   });
 
+  it("hands what came while its batch waited to that batch as it is sent, in order; the rest goes next", async () => {
+    const batches: string[][] = [];
+    let send = () => {};
+    const sent = new Promise<void>((resolve) => (send = resolve));
+    let waiting = true;
+    const sink = new LogSink(async (batch, _stalled, more) => {
+      if (waiting) {
+        waiting = false;
+        await sent;
+      }
+      let room = 3;
+      const extra = more(() => room-- > 0);
+      batches.push([...batch, ...extra].map((entry) => String(entry.update.text)));
+    });
+    for (let n = 0; n < 5; n++) sink.write("stdout", Buffer.from(`${n}\n`));
+    await new Promise((resolve) => setTimeout(resolve, 10)); // the first batch is on its way
+    for (let n = 5; n < 10; n++) sink.write("stdout", Buffer.from(`${n}\n`));
+    send();
+    await sink.close();
+    expect(batches).toEqual([
+      ["0", "1", "2", "3", "4", "5", "6", "7"],
+      ["8", "9"],
+    ]);
+  });
+
   it("drops entries past its bound while the server is unreachable, and says how many where they are missing", async () => {
     const batches: NewLogEntry[][] = [];
     let reachable = false;
     let back = () => {};
     const serverBack = new Promise<void>((resolve) => (back = resolve));
     // The first delivery finds the server away: it says so and waits, as the HTTP port retries.
-    const sink = new LogSink(
-      10,
-      async (batch, stalled) => {
-        if (!reachable) {
-          stalled(true);
-          await serverBack;
-          stalled(false);
-        }
-        batches.push([...batch]);
-      },
-      1000,
-    );
+    const sink = new LogSink(async (batch, stalled) => {
+      if (!reachable) {
+        stalled(true);
+        await serverBack;
+        stalled(false);
+      }
+      batches.push([...batch]);
+    }, 1000);
     const line = (n: number) => Buffer.from(`line ${n} ${"q".repeat(60)}\n`); // about 100 characters an entry
     let n = 0;
     sink.write("stdout", line(n++));
@@ -125,7 +142,7 @@ describe("LogSink", () => {
   });
 
   it("pauses the writer rather than dropping while deliveries go through", async () => {
-    const { sink, entries } = collect(10, 100_000);
+    const { sink, entries } = collect(100_000);
     let paused = 0;
     for (let i = 0; i < 200; i++) if (!sink.write("stdout", Buffer.from(`${"p".repeat(5000)}\n`))) paused++;
     expect(paused).toBeGreaterThan(0);

@@ -1,11 +1,12 @@
 import { StringDecoder } from "node:string_decoder";
 import type { NewLogEntry } from "@/lib/runs/append-log-entries";
+import type { TakeMore } from "@/lib/runner/runner-port";
 
 // Collects an execution's log entries (a command agent's stdout and stderr lines as `output`
 // entries, an ACP agent's session updates, the runner's own notes) and hands them to `flush` in
-// batches. The first entry after a quiet spell is written at once (a watcher sees the agent start
-// without waiting an interval); after that at most one batch per interval however fast the agent
-// talks. Memory stays bounded: a line longer than MAX_LINE_CHARS is cut into several, at most
+// batches: one on its way at a time, the next as soon as it is stored, and what comes meanwhile
+// joins the batch on its way when it is actually sent (`more`). The pace is the runner's: its
+// courier sends all runs' batches together (lib/runner/log-courier.ts). Memory stays bounded: a line longer than MAX_LINE_CHARS is cut into several, at most
 // `bufferChars` (RUNNER_LOG_BUFFER_BYTES, 2 MB) wait besides the batch being delivered, and only
 // the last TAIL_LINES output lines are kept for the report.
 // Past the bound two cases differ. While deliveries succeed (a slow store) the caller pauses a
@@ -23,18 +24,21 @@ export function logBufferChars(): number {
   return Number.isInteger(configured) && configured > 0 ? configured : 2 * 1024 * 1024;
 }
 
-/** Delivers one batch; calls `stalled(true)` while it cannot (it keeps trying), `stalled(false)` once it can again. */
-export type Flush = (entries: NewLogEntry[], stalled: (yes: boolean) => void) => Promise<unknown>;
+/**
+ * Delivers one batch; calls `stalled(true)` while it cannot (it keeps trying), `stalled(false)` once it can again. `more`
+ * takes what came since the batch was handed over, for the request that carries it.
+ */
+export type Flush = (entries: NewLogEntry[], stalled: (yes: boolean) => void, more: TakeMore) => Promise<unknown>;
 
 export class LogSink {
   private readonly decoders = { stdout: new StringDecoder("utf8"), stderr: new StringDecoder("utf8") };
   private readonly partial = { stdout: "", stderr: "" };
   private pending: NewLogEntry[] = [];
+  private pendingSizes: number[] = [];
   private pendingChars = 0;
-  private lastFlushAt = 0;
-  private expedited = false;
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
+  private delivering = false;
   private drainWaiters: (() => void)[] = [];
   private stalled = false;
   private dropped = 0;
@@ -43,7 +47,6 @@ export class LogSink {
   lastActivityAt: Date | null = null;
 
   constructor(
-    private readonly intervalMs: number,
     private readonly flush: Flush,
     private readonly bufferChars = logBufferChars(),
   ) {}
@@ -71,11 +74,6 @@ export class LogSink {
     this.add({ type, update, at: new Date() }, size);
     this.schedule();
     return this.roomy();
-  }
-
-  /** The next entry is written at once, whenever the last batch was (the agent's first words, which a watcher waits for). */
-  expedite() {
-    this.expedited = true;
   }
 
   /** Resolves when the caller may resume its streams: the buffer has room, or the delivery is stalled (then entries are dropped). */
@@ -126,6 +124,7 @@ export class LogSink {
     }
     this.sayDropped();
     this.pending.push(entry);
+    this.pendingSizes.push(size);
     this.pendingChars += size;
   }
 
@@ -134,7 +133,18 @@ export class LogSink {
     if (this.dropped === 0) return;
     const message = `${this.dropped} log ${this.dropped === 1 ? "entry was" : "entries were"} dropped while the server was unreachable`;
     this.pending.push({ type: "error", update: { message, dropped: this.dropped }, at: new Date() });
+    this.pendingSizes.push(message.length + 64);
     this.dropped = 0;
+  }
+
+  /** The pending entries from the front while `fits` says yes: they join the batch on its way. */
+  private takeMore(fits: (entry: NewLogEntry) => boolean): NewLogEntry[] {
+    let count = 0;
+    while (count < this.pending.length && fits(this.pending[count])) count++;
+    const taken = this.pending.splice(0, count);
+    this.pendingChars -= this.pendingSizes.splice(0, count).reduce((sum, size) => sum + size, 0);
+    if (this.roomy()) for (const resolve of this.drainWaiters.splice(0)) resolve();
+    return taken;
   }
 
   private setStalled(yes: boolean) {
@@ -145,13 +155,13 @@ export class LogSink {
   }
 
   private schedule() {
-    if (this.timer || this.pending.length === 0) return;
-    const wait = this.expedited ? 0 : Math.max(0, this.lastFlushAt + this.intervalMs - Date.now());
-    this.expedited = false;
+    // While a batch is on its way, what comes meanwhile waits for it (and goes as one batch after).
+    if (this.timer || this.delivering || this.pending.length === 0) return;
+    // A moment for the rest of what the agent wrote at once, so one write is one batch.
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      void this.flushNow().then(() => this.schedule());
-    }, wait);
+      void this.flushNow();
+    }, 0);
   }
 
   private flushNow(): Promise<void> {
@@ -160,17 +170,24 @@ export class LogSink {
       if (this.pending.length === 0) return;
       const batch = this.pending;
       this.pending = [];
+      this.pendingSizes = [];
       this.pendingChars = 0;
-      this.lastFlushAt = Date.now();
       for (const resolve of this.drainWaiters.splice(0)) resolve();
+      this.delivering = true;
       try {
-        await this.flush(batch, (yes) => this.setStalled(yes));
+        await this.flush(
+          batch,
+          (yes) => this.setStalled(yes),
+          (fits) => this.takeMore(fits),
+        );
       } catch (error) {
         // A lost batch leaves a gap in the stored log but must not stop the agent or the bookkeeping.
         console.error(`[taskboard] could not store ${batch.length} log entries: ${(error as Error).message}`);
       } finally {
+        this.delivering = false;
         this.setStalled(false);
       }
+      this.schedule();
     });
     return this.flushing;
   }

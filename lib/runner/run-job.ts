@@ -9,7 +9,7 @@ import { WorkdirError, type PreparedWorkdir, type WorkdirLog } from "@/lib/git/w
 import { agentOf } from "@/lib/runner/acp-run";
 import { concludeJobWorkdir, prepareJobWorkdir } from "@/lib/runner/job-workdir";
 import { driveAcp } from "@/lib/runner/acp-turn";
-import { agentSessionsDir, killGraceMs, logFlushMs, reportsDir } from "@/lib/platform/runner-config";
+import { agentSessionsDir, killGraceMs, reportsDir } from "@/lib/platform/runner-config";
 import { agentEnvironment } from "@/lib/runner/environment";
 import { LogSink } from "@/lib/runner/log-sink";
 import type { Outcome, RunnerPort } from "@/lib/runner/runner-port";
@@ -31,10 +31,14 @@ export async function runJob(port: RunnerPort, entry: Active) {
   const agent = agentOf(job.agent);
   // A run handed back by another runner keeps its log: numbering goes on from what is stored.
   let seq = job.log_seq;
-  const sink = new LogSink(logFlushMs(), (entries, stalled) => {
+  const sink = new LogSink((entries, stalled, more) => {
     const first = seq;
     seq += entries.length;
-    return port.log(id, entries, first, stalled);
+    return port.log(id, entries, first, stalled, (fits) => {
+      const extra = more(fits);
+      seq += extra.length;
+      return extra;
+    });
   });
   const gitLog: WorkdirLog = async (type, update) => {
     sink.push(type, { ...update });
@@ -101,7 +105,6 @@ async function runLaunched(
   });
   entry.child = child;
   entry.acp = agent.kind === "acp";
-  sink.expedite();
   const spawnError = await new Promise<Error | null>((resolve) => {
     child.once("spawn", () => resolve(null));
     child.once("error", resolve);

@@ -24,13 +24,20 @@ export interface Concluded {
   changes?: Outcome["changes"];
 }
 
+/** The entries that came since, from the front, while `fits` says yes to each. */
+export type TakeMore = (fits: (entry: NewLogEntry) => boolean) => NewLogEntry[];
+
 export interface RunnerPort {
   /** Claimed jobs, at most `room`; an HTTP port holds the request open (long poll) while there are none. */
   claim(room: number): Promise<Job[]>;
   /** Renews the runs' leases; returns those to stop, with the reason. */
   heartbeat(executionIds: string[]): Promise<{ id: string; reason: string }[]>;
-  /** Stores a batch; `firstSeq` is the first entry's number. `stalled` hears when the server cannot be reached and when it can again. */
-  log(executionId: string, entries: NewLogEntry[], firstSeq: number, stalled?: (yes: boolean) => void): Promise<void>;
+  /**
+   * Stores a batch; `firstSeq` is the first entry's number. `stalled` hears when the server cannot be reached and when it
+   * can again. `more` hands over the run's entries that came since, as long as `fits` says they fit, when the batch is
+   * actually sent: they go with it instead of waiting for the next request.
+   */
+  log(executionId: string, entries: NewLogEntry[], firstSeq: number, stalled?: (yes: boolean) => void, more?: TakeMore): Promise<void>;
   update(executionId: string, facts: ExecutionFacts): Promise<void>;
   ask(executionId: string, request: RequestPermissionRequest): Promise<z.output<typeof permissionResponse>>;
   answer(executionId: string, questionId: string, signal: AbortSignal): Promise<z.output<typeof answerResponse>>;

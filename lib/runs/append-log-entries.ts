@@ -38,7 +38,7 @@ export type BatchResult = { executionId: string; offset: number; count: number }
 /** An entry's payload is kept up to this size (JSON characters); a bigger one is stored as a stub saying so. */
 export const LOG_ENTRY_MAX_CHARS = 256 * 1024;
 /** Batches up to this many entries ride along in the execution.updated event; bigger ones are fetched. */
-const EVENT_ENTRIES_MAX = 100;
+const EVENT_ENTRIES_MAX = 500;
 const EVENT_CHARS_MAX = 64 * 1024;
 
 interface Row {

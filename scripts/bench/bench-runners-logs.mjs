@@ -2,8 +2,9 @@
 // agents at once, each printing 200 lines a second for 30 s (scripts/bench/log-printer.mjs), across
 // 2 runner processes on this machine, the server running no agent itself (RUNNER_EMBEDDED=false).
 // Measured meanwhile:
-// - log lag: a line printed until a reader polling the API's log endpoint with a cursor sees it
-//   (LAG_SAMPLED executions polled every POLL_MS, so a figure includes up to POLL_MS of polling);
+// - log lag: a line printed until a reader sees it the way the run view does: the workspace's event
+//   stream (GET …/events), whose execution.log events carry a batch's entries when they are few,
+//   and the log endpoint from its cursor when they are not (or one was missed). Every run's lines;
 // - the server process's CPU (utime + stime from /proc/<pid>/stat) per 1,000 entries stored;
 // - the board column page (GET …/board/column/in_progress, what the board loads) p50/p99, while the
 //   agents print and idle before.
@@ -19,8 +20,6 @@ const AGENTS = 20;
 const RUNNERS = 2;
 const LINES_PER_SECOND = 200;
 const SECONDS = Number(process.env.BENCH_LOG_SECONDS ?? 30);
-const LAG_SAMPLED = 5;
-const POLL_MS = 100;
 const ADMIN = { username: "admin", password: "bench-admin-password" };
 const CLK_TCK = 100;
 
@@ -83,14 +82,11 @@ export async function benchLogIngestion(kind, databaseUrl) {
     const machineBefore = machineTicks();
     const started = [];
     const lags = [];
-    let done = false;
-    const pollers = [];
+    // Reading from before the first run starts: every line of every run is measured.
+    const reader = readLive(server.url, api, ws, token, lags);
+    await reader.open;
     for (let i = 0; i < AGENTS; i++) {
-      const id = (await api("POST", `/api/workspaces/${ws}/tasks/${tasks[i].id}/runs`, {}, token)).body.id;
-      started.push(id);
-      // Read from the moment the run exists: a reader started after the last run would count the
-      // time spent starting the others as lag of the first runs' early lines.
-      if (i < LAG_SAMPLED) pollers.push(pollLog(api, `/api/workspaces/${ws}/executions/${id}/log`, token, lags, () => done));
+      started.push((await api("POST", `/api/workspaces/${ws}/tasks/${tasks[i].id}/runs`, {}, token)).body.id);
     }
     const busy = timeRequests(api, column, token, SECONDS * 1000 - 5000, 2500);
     await until(
@@ -105,8 +101,11 @@ export async function benchLogIngestion(kind, databaseUrl) {
       2000,
       SECONDS * 1000 + 300_000,
     );
-    done = true;
-    await Promise.all(pollers);
+    await until(async () => {
+      const rows = await Promise.all(started.map((id) => api("GET", `/api/workspaces/${ws}/executions/${id}`, undefined, token)));
+      return rows.every((row) => reader.has(row.body.id) >= row.body.line_count);
+    });
+    reader.stop();
     const cpuAfter = cpuTicks(server.child.pid);
     const machineAfter = machineTicks();
     const meanwhile = await busy;
@@ -144,20 +143,72 @@ export async function benchLogIngestion(kind, databaseUrl) {
   }
 }
 
-/** Reads the log from a cursor until the run is over; each new `output` line's lag is now − its print time. */
-async function pollLog(api, logPath, token, lags, over) {
-  let offset = 0;
-  for (;;) {
-    const page = (await api("GET", `${logPath}?offset=${offset}&limit=10000`, undefined, token)).body;
+/**
+ * The run view's way of reading logs: the workspace event stream, each execution.log's entries when
+ * it carries them, else (too many for the event, or a batch missed) the log endpoint from where it
+ * is. Each `output` line's lag is the moment it is seen − its print time (`t=<ms>` it starts with).
+ */
+function readLive(url, api, ws, token, lags) {
+  const have = new Map();
+  const fetching = new Map();
+  const abort = new AbortController();
+  const take = (entries) => {
     const seen = Date.now();
-    for (const entry of page.entries ?? []) {
+    for (const entry of entries) {
       const printed = entry.type === "output" ? Number(/^t=(\d+)/.exec(entry.update.text ?? "")?.[1]) : NaN;
       if (Number.isFinite(printed)) lags.push(seen - printed);
     }
-    offset = page.next_offset ?? offset;
-    if (over() && (page.entries ?? []).length === 0) return;
-    await sleep(POLL_MS);
-  }
+  };
+  const fetchFrom = (id, lineCount) => {
+    if (fetching.has(id)) return;
+    const job = (async () => {
+      while ((have.get(id) ?? 0) < lineCount) {
+        const page = (
+          await api("GET", `/api/workspaces/${ws}/executions/${id}/log?offset=${have.get(id) ?? 0}&limit=10000`, undefined, token)
+        ).body;
+        take(page.entries);
+        have.set(id, page.next_offset);
+        if (page.entries.length === 0) break;
+      }
+    })().finally(() => fetching.delete(id));
+    fetching.set(id, job);
+  };
+  const apply = (execution) => {
+    const at = have.get(execution.id) ?? 0;
+    const log = execution.log;
+    if (log && log.offset <= at && !fetching.has(execution.id)) {
+      take(log.entries.filter((entry) => entry.seq >= at));
+      have.set(execution.id, Math.max(at, log.offset + log.entries.length));
+    } else if (execution.line_count > at) fetchFrom(execution.id, execution.line_count);
+  };
+  const open = fetch(`${url}/api/workspaces/${ws}/events`, {
+    headers: { authorization: `Bearer ${token}`, accept: "text/event-stream" },
+    signal: abort.signal,
+  }).then((response) => {
+    if (response.status !== 200) throw new Error(`event stream: HTTP ${response.status}`);
+    void (async () => {
+      const decoder = new TextDecoder();
+      let text = "";
+      try {
+        for await (const chunk of response.body) {
+          text += decoder.decode(chunk, { stream: true });
+          for (let end = text.indexOf("\n\n"); end !== -1; end = text.indexOf("\n\n")) {
+            const block = text.slice(0, end).split("\n");
+            text = text.slice(end + 2);
+            const type = block.find((line) => line.startsWith("event: "))?.slice(7);
+            const data = block
+              .filter((line) => line.startsWith("data: "))
+              .map((line) => line.slice(6))
+              .join("\n");
+            if (type === "execution.log" || type === "execution.updated") apply(JSON.parse(data).data);
+          }
+        }
+      } catch (error) {
+        if (!abort.signal.aborted) throw error;
+      }
+    })();
+  });
+  return { open, has: (id) => have.get(id) ?? 0, stop: () => abort.abort() };
 }
 
 /** Sequential requests for `ms` (after `delayMs`): their durations. */

@@ -173,11 +173,20 @@ describe("the runner protocol", () => {
     expect((await runner.call("POST", "/heartbeat", { executions: [executionId] })).body.executions).toEqual([
       { id: executionId, cancel: false, reason: null },
     ]);
-    expect((await server.call("POST", `/api/workspaces/${wsId}/executions/${executionId}/cancel`, { token })).status).toBe(200);
-    const beat = await runner.call("POST", "/heartbeat", { executions: [executionId] });
+    // The cancel answers once the runner has reported the run stopped: it is sent first, and the
+    // runner hears of it with its next heartbeat.
+    const cancel = server.call("POST", `/api/workspaces/${wsId}/executions/${executionId}/cancel`, { token });
+    let beat = await runner.call("POST", "/heartbeat", { executions: [executionId] });
+    for (let i = 0; i < 50 && !beat.body.executions[0].cancel; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      beat = await runner.call("POST", "/heartbeat", { executions: [executionId] });
+    }
     expect(beat.body.executions[0]).toMatchObject({ id: executionId, cancel: true, reason: expect.stringContaining("cancelled") });
     // The runner's outcome after a cancel keeps the cancel's verdict and adds what only it knew.
     await runner.call("POST", `/executions/${executionId}/finish`, { status: "cancelled", exit_code: 143, report: "stopped" });
+    const answered = await cancel;
+    expect(answered.status).toBe(200);
+    expect(answered.body).toMatchObject({ status: "cancelled", exit_code: 143 });
     expect(await execution(executionId)).toMatchObject({ status: "cancelled", exit_code: 143, report: "stopped" });
   });
 
