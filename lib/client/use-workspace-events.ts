@@ -3,7 +3,7 @@
 import { useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { useEffect, useState, useSyncExternalStore } from "react";
 import { api } from "@/lib/client/api";
-import { findTask, patchTask, placeTask, removeTask } from "@/lib/client/board-cache";
+import { allColumnCaches, findTask, patchTask, placeTask, removeTask } from "@/lib/client/board-cache";
 import { refreshDependencies } from "@/lib/client/dependencies";
 import { publishLogBatch, type LogBatch } from "@/lib/client/run-log";
 import { boardKeys, executionKeys, questionKeys, scheduleKeys, taskKeys } from "@/lib/client/query-keys";
@@ -145,7 +145,33 @@ export function applyEvent(client: QueryClient, workspaceId: string, type: Event
       patchRunActivity(client, workspaceId, execution);
       return;
     }
+    case "runner.updated":
+      return refreshWaitingReasons(client, workspaceId);
   }
+}
+
+/** Queued cards on the board at most refreshed one by one; past that, their columns are read again. */
+const QUEUED_CARDS_REFRESHED = 20;
+
+/**
+ * A runner came online or went away: why queued runs wait (worked out by the server when read) may
+ * have changed. The cards with a queued run are read again, and so are the open run views and run
+ * histories of queued runs; nothing else is touched.
+ */
+function refreshWaitingReasons(client: QueryClient, workspaceId: string) {
+  const columns = allColumnCaches(client, workspaceId).filter(([, data]) =>
+    data?.pages.some((page) => page.items.some((task) => task.latest_run_status === RUN_STATUS.queued)),
+  );
+  const queued = columns.flatMap(([, data]) =>
+    data!.pages.flatMap((page) => page.items.filter((task) => task.latest_run_status === RUN_STATUS.queued).map((task) => task.id)),
+  );
+  if (queued.length <= QUEUED_CARDS_REFRESHED) for (const id of new Set(queued)) void refreshTask(client, workspaceId, id);
+  else for (const [key] of columns) client.invalidateQueries({ queryKey: key, exact: true });
+  client.invalidateQueries({
+    queryKey: executionKeys.all(workspaceId),
+    predicate: (query) => (query.state.data as Execution | undefined)?.status === RUN_STATUS.queued,
+  });
+  client.invalidateQueries({ queryKey: taskKeys.all(workspaceId), predicate: (query) => query.queryKey[3] === "runs" });
 }
 
 /** A running run's last word on its card ("no output for N min"); written at most every 10 s per card. */

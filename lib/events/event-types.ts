@@ -15,16 +15,20 @@ export const EVENT_TYPES = [
   "run.updated",
   "execution.updated",
   "execution.log",
+  "runner.updated",
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /**
  * For the event streams only: a run's new log entries (and its record, whose line_count and
- * last_activity_at they change). A busy agent makes one a second, so they wake no background
- * worker, reach no webhook and no reaction, and stay out of a task's history (docs/events.md).
+ * last_activity_at they change), and a runner coming online or going away (which changes why the
+ * workspace's queued runs wait). A busy agent makes a log event a second, so they wake no
+ * background worker, reach no webhook and no reaction, and stay out of a task's history; a runner's
+ * change is recorded only in the workspaces that have queued runs at the time, so it is no record
+ * of the runner a webhook could follow (docs/events.md).
  */
-export const STREAM_ONLY_EVENT_TYPES: readonly EventType[] = ["execution.log"];
+export const STREAM_ONLY_EVENT_TYPES: readonly EventType[] = ["execution.log", "runner.updated"];
 
 /** What webhooks may subscribe to, and what `["*"]` means for them. */
 export const DELIVERABLE_EVENT_TYPES = EVENT_TYPES.filter((type) => !STREAM_ONLY_EVENT_TYPES.includes(type));

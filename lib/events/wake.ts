@@ -47,8 +47,9 @@ export function onAnyWorkspaceEvents(wake: () => void): () => void {
 }
 
 /**
- * A notification of the log: the workspace id, then " log" when the events were only a run's live
- * log (execution.log), which streams read and the background workers ignore.
+ * A notification of the log: the workspace id, then " log" when the events were only stream-only
+ * ones (execution.log, runner.updated: STREAM_ONLY_EVENT_TYPES), which streams read and the
+ * background workers ignore.
  */
 export function wakeWorkspace(payload: string) {
   const [workspaceId, only] = payload.split(" ");

@@ -2,6 +2,7 @@ import type { Db } from "@/lib/db/client";
 import type { Runner } from "@/lib/generated/prisma/client";
 import { unauthorized } from "@/lib/platform/errors";
 import { hashSecret } from "@/lib/auth/tokens";
+import { touchRunner } from "@/lib/runners/runner-status-events";
 
 // The runner protocol's only credential: a runner token, looked up in `runners` (never in
 // auth_tokens), so a runner token works nowhere else and no person's token, API key, agent token or
@@ -17,7 +18,8 @@ export async function authenticateRunner(request: Request, db: Db): Promise<Runn
   if (!runner || runner.revokedAt) throw unauthorized("Invalid or revoked runner token");
   const now = new Date();
   if (!runner.lastSeenAt || now.getTime() - runner.lastSeenAt.getTime() > TOUCH_MS) {
-    await db.runner.update({ where: { id: runner.id }, data: { lastSeenAt: now } });
+    // Coming online (first contact, or back after RUNNER_LEASE_SECONDS of silence) is recorded once.
+    await touchRunner(db, runner, now);
     runner.lastSeenAt = now;
   }
   return runner;

@@ -24,7 +24,7 @@ export async function buildJob(db: Db, executionId: string, token: string): Prom
   });
   const repository = await db.workspaceRepository.findUnique({ where: { workspaceId: execution.workspaceId } });
   const remote = repository
-    ? await gitRemoteFor(db, execution.workspaceId, { job: true }).catch((error: Error) => {
+    ? await gitRemoteFor(db, execution.workspaceId, { job: { executionId } }).catch((error: Error) => {
         throw new JobRefused(error.message);
       })
     : null;

@@ -2,6 +2,7 @@ import type { Db } from "@/lib/db/client";
 import { runnerLeaseSeconds } from "@/lib/config";
 import { finishExecution } from "@/lib/runs/finish-execution";
 import { RUN_STATUS, STARTED_RUN_STATUSES } from "@/lib/runs/statuses";
+import { announceRunnersGone } from "@/lib/runners/runner-status-events";
 
 // Only an expired lease ends a run a runner holds: a runner that stops renewing (killed, its
 // machine gone, its token deleted) loses its runs, each `failed` in words. Every instance sweeps;
@@ -35,6 +36,8 @@ export async function startLeaseSweeper(db: Db) {
   });
   const timer = setInterval(() => {
     expireLeases(db).catch((error: Error) => console.error(`[taskboard] lease sweep: ${error.message}`));
+    // The same silence makes a runner offline: recorded once, for the boards' waiting reasons.
+    announceRunnersGone(db).catch((error: Error) => console.error(`[taskboard] runner status sweep: ${error.message}`));
   }, SWEEP_MS);
   timer.unref();
 }

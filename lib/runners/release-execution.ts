@@ -8,6 +8,7 @@ import { agentTokenName, executionEvent } from "@/lib/runs/finish-execution";
 import { serializeTaskRun } from "@/lib/runs/serialize";
 import { RUN_STATUS, STARTED_RUN_STATUSES } from "@/lib/runs/statuses";
 import { runnerExecution } from "@/lib/runners/runner-execution";
+import { endJobTokens } from "@/lib/git/remote/job-tokens";
 
 // A runner that shuts down hands back the runs it could not finish within its grace period
 // (docs/runners.md, "Handing a run back"). The run is queued again, as it was before the claim
@@ -40,6 +41,8 @@ export async function releaseRunnerExecution(db: Db, runner: Runner, executionId
       where: { kind: "agent", name: agentTokenName(executionId), revokedAt: null },
       data: { tokenHash: hashSecret(newSecret("agent")) },
     });
+    // So does its repository token (revoked after commit); the next claim mints its own.
+    await endJobTokens(tx, executionId, new Date());
     await recordEvents(tx, execution.workspaceId, [
       { type: "run.updated", taskId: run.taskId, data: serializeTaskRun(run) },
       executionEvent(execution),

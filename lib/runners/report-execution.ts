@@ -105,7 +105,7 @@ export async function runnerRemote(db: Db, runner: Runner, executionId: string, 
     throw conflict(`The run is ${execution.status}: no credential for it`);
   }
   if (push !== undefined) await checkPush(db, execution, push);
-  const remote = await gitRemoteFor(db, execution.workspaceId, { fresh, job: true });
+  const remote = await gitRemoteFor(db, execution.workspaceId, { fresh, job: { executionId } });
   if (!remote) throw notFound("Repository");
   return { url: remote.url, access: remote.access };
 }

@@ -5,6 +5,7 @@ import { hashSecret, newRunnerSecret } from "@/lib/auth/tokens";
 import { runnerLeaseSeconds } from "@/lib/config";
 import { STARTED_RUN_STATUSES } from "@/lib/runs/statuses";
 import { RUNNER_STATUS, type createRunnerBody, type RunnerRecord } from "@/lib/runners/schemas";
+import { announceRunnersGone } from "@/lib/runners/runner-status-events";
 import type { z } from "zod";
 
 // Registering, listing and deleting runners (administrators only; the routes check). A deleted
@@ -32,6 +33,8 @@ export async function listRunners(db: Db): Promise<RunnerRecord[]> {
 export async function deleteRunner(db: Db, runnerId: string) {
   const { count } = await db.runner.updateMany({ where: { id: runnerId, revokedAt: null }, data: { revokedAt: new Date() } });
   if (count === 0) throw notFound("Runner");
+  // Its queued-run reasons change now, not when the lease sweep next looks.
+  await announceRunnersGone(db);
 }
 
 export function isOnline(lastSeenAt: Date | null, now = Date.now()): boolean {

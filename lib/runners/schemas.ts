@@ -36,6 +36,18 @@ export const runnerRecord = z.object({
 });
 export type RunnerRecord = z.output<typeof runnerRecord>;
 
+/**
+ * A runner.updated event's data (stream-only; docs/events.md): which runner came online or went
+ * away. Workspace members see no more of it than runs already show (runner_name), so no labels,
+ * capacity or version: the browser reads its queued runs' waiting_for_runner again.
+ */
+export const runnerEventData = z.object({
+  id: z.string(),
+  name: z.string(),
+  status: z.enum([RUNNER_STATUS.online, RUNNER_STATUS.offline]),
+});
+export type RunnerEventData = z.output<typeof runnerEventData>;
+
 export const createdRunner = runnerRecord.extend({
   token: z.string().describe("The runner's token, shown only in this answer; it works only under /api/runner/…"),
 });

@@ -5,6 +5,7 @@ import { serializeExecution, serializeTaskRun } from "@/lib/runs/serialize";
 import { RUN_STATUS, RUN_TRIGGER, STARTED_RUN_STATUSES, type FinishedRunStatus, type RunStatus } from "@/lib/runs/statuses";
 import type { Db, Tx } from "@/lib/db/client";
 import { endOfColumn, lockColumn } from "@/lib/tasks/positions";
+import { endJobTokens } from "@/lib/git/remote/job-tokens";
 
 // What the API (lib/runs) and the runner (lib/runner) both need of an execution's lifetime. The
 // runner imports lib/runs, never the other way round.
@@ -29,7 +30,7 @@ export interface Outcome {
 
 /**
  * Records how an execution ended, on the execution and its task run in one transaction, revokes
- * its agent token and, for a successful conflict fix, clears the task's conflict. Only an
+ * its agent token, marks its GitHub job tokens for revocation and, for a successful conflict fix, clears the task's conflict. Only an
  * execution still in one of `from` is changed (a cancel from another instance may have finished it
  * first); then only the process's own facts (exit code, report, lines) are added. Returns the
  * execution after the change, or null when it was not found.
@@ -94,6 +95,8 @@ export async function finishExecution(
       where: { kind: "agent", name: agentTokenName(executionId), revokedAt: null },
       data: { revokedAt: now },
     });
+    // Its GitHub tokens are revoked after commit (lib/git/remote/revoke-job-tokens.ts), not in here.
+    await endJobTokens(tx, executionId, now);
     const task =
       execution.trigger === RUN_TRIGGER.fix_conflicts && outcome.status === RUN_STATUS.succeeded
         ? await resolveConflict(tx, execution.taskId, execution.keepStatus)

@@ -5,6 +5,7 @@ import { execution, executionEvent, executionLog, runHistoryItem } from "@/lib/r
 import { scheduleDetailResponse, scheduleResponse, triggerResponse } from "@/lib/schedules/schemas";
 import { boardResponse, paginatedTasksResponse, taskResponse, taskRunResponse } from "@/lib/tasks/schemas";
 import { activityResponse } from "@/lib/activity/schemas";
+import { runnerEventData } from "@/lib/runners/schemas";
 import { dependenciesResponse, dependencyEventData } from "@/lib/dependencies/schemas";
 import {
   createdWebhookResponse,
@@ -49,6 +50,7 @@ const EVENT_DATA: Record<string, z.ZodType> = {
   "run.updated": taskRunResponse,
   "execution.updated": executionEvent,
   "execution.log": executionEvent,
+  "runner.updated": runnerEventData,
 };
 
 interface Received {
@@ -62,7 +64,8 @@ const events: Received[] = [];
 const stream = new AbortController();
 
 beforeAll(async () => {
-  token = (await newUser()).token;
+  // An administrator: the runner.updated case adds an agent profile and a runner.
+  token = (await newUser({ isAdmin: true })).token;
   ws = (await newWorkspace(token)).id;
   const response = await fetch(`${baseUrl()}/api/workspaces/${ws}/events`, {
     headers: { authorization: `Bearer ${token}` },
@@ -135,6 +138,20 @@ describe("every response and event matches its schema exactly", () => {
     expectShape(boardResponse, await ok("GET", `${base()}/board`), "board");
     expectShape(z.array(runHistoryItem), await ok("GET", `${base()}/tasks/${task.id}/runs`), "GET runs");
     expectShape(z.array(questionResponse), await ok("GET", `${base()}/questions`), "GET questions");
+
+    // A runner coming online while a run waits (for labels no runner has): runner.updated.
+    const picky = await ok(
+      "POST",
+      `${base()}/agents`,
+      { name: uniqueName("a"), kind: "command", command: "/bin/true", labels: ["contracts-only"] },
+      201,
+    );
+    const waiting = await ok("POST", `${base()}/tasks/${blocker.id}/runs`, { agent_id: picky.id }, 202);
+    const runner = await call("POST", "/api/runners", { token, json: { name: uniqueName("contracts") } });
+    expect(runner.status).toBe(201);
+    expect((await call("POST", "/api/runner/heartbeat", { token: runner.body.token, json: { executions: [] } })).status).toBe(200);
+    await ok("POST", `${base()}/executions/${waiting.id}/cancel`);
+    expect((await call("DELETE", `/api/runners/${runner.body.id}`, { token })).status).toBe(204);
 
     // Live events: every type seen, each payload the record it names.
     const deadline = Date.now() + 10_000;

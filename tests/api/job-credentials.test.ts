@@ -2,12 +2,13 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeGithub, type FakeGithub } from "../fixtures/fake-github/server";
-import { engineServer, newStore, newTask, workspaceOn, type EngineServer, type Store } from "../helpers/engine";
+import { engineServer, eventually, newStore, newTask, workspaceOn, type EngineServer, type Store } from "../helpers/engine";
 
 // A job's repository credential (docs/runners.md, "Job credentials"): for a workspace connected to
 // GitHub, the installation token a runner gets works for the workspace's repository only (git and
 // API), can read and push its contents and nothing more, and a fresh one is handed out only while
-// the run lasts. The fake GitHub refuses a token outside its scope as GitHub does.
+// the run lasts; each job's token is its own, revoked at GitHub once the run ends. The fake GitHub
+// refuses a token outside its scope, and a revoked one, as GitHub does.
 
 let fake: FakeGithub;
 let store: Store;
@@ -74,6 +75,26 @@ const github = (path: string, installationToken: string) =>
     body: await r.json(),
   }));
 
+/** Starts a run and claims it: the job. */
+async function claimedJob(title: string) {
+  const task = await newTask(server.call, token, wsId, { title });
+  const started = await server.call("POST", `/api/workspaces/${wsId}/tasks/${task.id}/runs`, { token, json: { instructions: "x" } });
+  expect(started.status).toBe(202);
+  const claimed = await protocol("POST", "/claim", { version: "test", sandbox: "none", free: 1, wait_seconds: 10 });
+  expect(claimed.status).toBe(200);
+  expect(claimed.body.job.execution_id).toBe(started.body.id);
+  return claimed.body.job;
+}
+
+/** Until GitHub answers 401 for the token (revoked after the run's end commits, by the server's revoker). */
+async function untilRevoked(installationToken: string) {
+  await eventually(
+    async () => ((await github("/repos/acme/app", installationToken)).status === 401 ? true : undefined),
+    15_000,
+    "the token revoked",
+  );
+}
+
 describe("a job's GitHub credential", () => {
   it("works for the workspace's repository only, for its contents only, and only while the run lasts", async () => {
     const task = await newTask(server.call, token, wsId, { title: "scoped" });
@@ -100,8 +121,32 @@ describe("a job's GitHub credential", () => {
     expect(await lsRemote("acme/app", fresh)).toBe(true);
     expect(await lsRemote("acme/other", fresh)).toBe(false);
 
+    // Without `fresh`, the run's newest token again: a token is minted per job, not per call.
+    const again = await protocol("POST", `/executions/${job.execution_id}/remote`, {});
+    expect(tokenOf(again.body.access)).toBe(fresh);
+
     expect((await protocol("POST", `/executions/${job.execution_id}/finish`, { status: "succeeded" })).status).toBe(204);
     expect((await protocol("POST", `/executions/${job.execution_id}/remote`, { fresh: true })).status).toBe(409);
+    // The run ended: every token its job carried is revoked at GitHub (DELETE /installation/token).
+    await untilRevoked(scoped);
+    await untilRevoked(fresh);
+    expect(await lsRemote("acme/app", scoped)).toBe(false);
+  });
+
+  it("mints each job a token of its own, and revokes it when the run is cancelled", async () => {
+    const first = await claimedJob("first");
+    const second = await claimedJob("second");
+    const [one, two] = [tokenOf(first.repository.access), tokenOf(second.repository.access)];
+    expect(one).not.toBe(two);
+    // The cancel is recorded at once; its answer waits for the runner to report the agent stopped.
+    const cancelling = server.call("POST", `/api/workspaces/${wsId}/executions/${first.execution_id}/cancel`, { token });
+    await untilRevoked(one);
+    expect((await protocol("POST", `/executions/${first.execution_id}/finish`, { status: "cancelled" })).status).toBe(204);
+    expect((await cancelling).status).toBe(200);
+    // The other run's token is its own: it still works.
+    expect((await github("/repos/acme/app", two)).status).toBe(200);
+    expect((await protocol("POST", `/executions/${second.execution_id}/finish`, { status: "failed" })).status).toBe(204);
+    await untilRevoked(two);
   });
 
   it("leaves the server's own uses of the installation unlimited", async () => {

@@ -1,7 +1,8 @@
 import type { Db } from "@/lib/db/client";
 import type { RemoteAccess } from "@/lib/git/remote-access";
 import { githubAppFromEnv } from "@/lib/github/client/app-client";
-import { gitRemoteAccess, isGitAuthFailure } from "@/lib/git/remote/github-remote";
+import { githubRemote, gitRemoteAccess, isGitAuthFailure } from "@/lib/git/remote/github-remote";
+import { keepJobToken, keptJobToken } from "@/lib/git/remote/job-tokens";
 import { reachRemote } from "@/lib/git/remote/reach-remote";
 import { openCredential } from "@/lib/repositories/repository-credential";
 
@@ -26,14 +27,15 @@ export interface GitRemote {
 }
 
 /**
- * How to reach the workspace's repository, or null when none is connected. `job`: for a runner's
- * job, an installation token limited to the one repository and its contents (docs/runners.md,
- * "Job credentials"); the workspace's stored credential is the repository's own already.
+ * How to reach the workspace's repository, or null when none is connected. `job`: for that run's
+ * job, an installation token minted for it alone, limited to the one repository and its contents,
+ * kept (sealed) until the run ends and then revoked (docs/runners.md, "Job credentials"); the
+ * workspace's stored credential is the repository's own already.
  */
 export async function gitRemoteFor(
   db: Db,
   workspaceId: string,
-  options: { fresh?: boolean; job?: boolean } = {},
+  options: { fresh?: boolean; job?: { executionId: string } } = {},
 ): Promise<GitRemote | null> {
   const row = await db.workspace.findUnique({
     where: { id: workspaceId },
@@ -46,7 +48,11 @@ export async function gitRemoteFor(
   if (!row) return null;
   const github = githubAppFromEnv();
   if (github && row.githubInstallationId !== null && row.githubRepo !== null) {
-    const access = await gitRemoteAccess(github, row.githubInstallationId, row.githubRepo, options);
+    const { job, fresh } = options;
+    const kept = job && !fresh ? await keptJobToken(db, job.executionId) : null;
+    if (kept) return githubRemote(github, row.githubRepo, kept);
+    const access = await gitRemoteAccess(github, row.githubInstallationId, row.githubRepo, { fresh, job: job !== undefined });
+    if (job) await keepJobToken(db, job.executionId, row.githubInstallationId, access.token, access.expiresAt);
     return { url: access.url, access: access.access };
   }
   return row.repository ? reachRemote(workspaceId, row.repository.url, openCredential(row.repository)) : null;

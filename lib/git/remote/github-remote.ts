@@ -15,13 +15,16 @@ export type GitRemoteAccess = {
   /** How each git command that talks to the remote reaches it; valid until `expiresAt`. */
   access: RemoteAccess;
   expiresAt: Date;
+  /** The token inside `access`: for the server to keep (sealed) when it must revoke it later; never handed out as such. */
+  token: string;
 };
 
 /**
  * The remote of the connected repository with a token valid for at least the cache's margin (a fresh
  * one once the cached token is that close to `expires_at`). `fresh` mints a new one regardless: after
- * git was refused, because a token can be revoked or expire early. `job`: a token for this
- * repository only, that can read and push its contents and nothing else (what a runner gets).
+ * git was refused, because a token can be revoked or expire early. `job`: a token minted for this
+ * job alone (never cached: it is revoked when the run ends), for this repository only, that can read
+ * and push its contents and nothing else (what a runner gets).
  */
 export async function gitRemoteAccess(
   github: GithubApp,
@@ -32,9 +35,14 @@ export async function gitRemoteAccess(
   // A job's token is limited to this one repository and to its contents; the server's own work
   // (pull requests, checks) uses the installation's.
   const scope = options.job ? { repository: repoFullName.parse(repo) } : undefined;
-  const { token, expiresAt } = await github.installationToken(installationId, { fresh: options.fresh, scope });
+  const { token, expiresAt } = await github.installationToken(installationId, { fresh: options.fresh, scope, own: options.job });
+  return { ...githubRemote(github, repo, token), expiresAt, token };
+}
+
+/** The plain URL of the connected repository and git's access to it with `token`. */
+export function githubRemote(github: GithubApp, repo: string, token: string): { url: string; access: RemoteAccess } {
   const web = github.settings.webUrl;
-  return { url: `${web}/${repoFullName.parse(repo)}.git`, access: tokenAccess(web, token), expiresAt };
+  return { url: `${web}/${repoFullName.parse(repo)}.git`, access: tokenAccess(web, token) };
 }
 
 /** git's own words when the remote refused the credentials (HTTP 401/403), as opposed to any other failure. */

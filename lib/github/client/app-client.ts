@@ -25,8 +25,13 @@ export type GithubApp = {
   settings: GithubAppSettings;
   /** Octokit's App, authenticated with the App JWT (GET /app, minting installation tokens). */
   app: App;
-  /** A cached installation token valid for at least the margin; `fresh` skips the cache; `scope` limits it to one repository. */
-  installationToken(installationId: number, options?: { fresh?: boolean; scope?: TokenScope }): Promise<InstallationToken>;
+  /**
+   * A cached installation token valid for at least the margin; `fresh` skips the cache; `scope` limits it to one repository;
+   * `own`: a token minted for the caller alone, never cached or shared (a job's, revoked when its run ends).
+   */
+  installationToken(installationId: number, options?: { fresh?: boolean; scope?: TokenScope; own?: boolean }): Promise<InstallationToken>;
+  /** Revokes an installation token at GitHub (`DELETE /installation/token`, authenticated with the token itself). */
+  revokeInstallationToken(token: string): Promise<void>;
   /** A REST client against the App's GitHub: anonymous, or with `token` (a user's token). */
   client(token?: string): Octokit;
   /** Runs `call` with an Octokit that authenticates as the installation; after a 401, once more with a new token. */
@@ -44,11 +49,11 @@ export function createGithubApp(settings: GithubAppSettings, options: GithubAppO
 
   async function installationToken(
     installationId: number,
-    { fresh = false, scope }: { fresh?: boolean; scope?: TokenScope } = {},
+    { fresh = false, scope, own = false }: { fresh?: boolean; scope?: TokenScope; own?: boolean } = {},
   ): Promise<InstallationToken> {
     // The installation's own token and each repository's scoped one are cached apart: never is one handed out for the other.
     const key = scope ? `${installationId}:${scope.repository}` : String(installationId);
-    const cached = fresh ? undefined : tokens.get(key);
+    const cached = fresh || own ? undefined : tokens.get(key);
     // An entry may still be minting: concurrent callers share it. A failed mint is retried by the next call.
     const token = cached && (await cached.catch(() => null));
     if (token && token.expiresAt.getTime() - margin > now()) return token;
@@ -59,8 +64,14 @@ export function createGithubApp(settings: GithubAppSettings, options: GithubAppO
       const { token, expiresAt } = auth as { token: string; expiresAt: string };
       return { token, expiresAt: new Date(expiresAt) };
     });
+    // A token of its own is revoked by its holder: handed to anyone else, it would fail them early.
+    if (own) return minting;
     tokens.set(key, minting);
     return minting;
+  }
+
+  async function revokeInstallationToken(token: string): Promise<void> {
+    await new RestClient({ auth: token }).request("DELETE /installation/token");
   }
 
   async function asInstallation<T>(installationId: number, call: (octokit: Octokit) => Promise<T>): Promise<T> {
@@ -76,7 +87,7 @@ export function createGithubApp(settings: GithubAppSettings, options: GithubAppO
 
   const client = (token?: string) => new RestClient(token ? { auth: token } : {});
 
-  return { settings, app, installationToken, client, asInstallation };
+  return { settings, app, installationToken, revokeInstallationToken, client, asInstallation };
 }
 
 // On globalThis: Next bundles the routes and instrumentation (the runner) separately, and one token
