@@ -1,10 +1,7 @@
 import fs from "node:fs";
-import path from "node:path";
 import type { z } from "zod";
 import type { Db } from "@/lib/db/client";
 import type { Runner } from "@/lib/generated/prisma/client";
-import { bundleMaxBytes, dataDir } from "@/lib/config";
-import { saveRequestBody } from "@/lib/api/save-request-body";
 import { InvalidBundle, storeBranchBundle } from "@/lib/git/bundle/store-branch-bundle";
 import { withGitRemote } from "@/lib/git/remote/git-remote-for";
 import { syncClone } from "@/lib/git/task-worktree";
@@ -27,7 +24,8 @@ export async function storeRunnerBundle(
   db: Db,
   runner: Runner,
   executionId: string,
-  request: Request,
+  /** Saves the request's body to a file (the route's, lib/api/save-request-body.ts): read only once the run and branch pass. */
+  saveBody: () => Promise<{ file: string; bytes: number }>,
 ): Promise<z.output<typeof bundleResponse>> {
   const execution = await runnerExecution(db, runner, executionId);
   const task = await db.task.findFirst({
@@ -41,7 +39,7 @@ export async function storeRunnerBundle(
   const reason = foreignBranchReason(branch, task, repository.defaultBranch);
   if (reason) throw conflict(`${reason}; the bundle was not stored`);
 
-  const { file, bytes } = await saveRequestBody(request, path.join(dataDir(), "incoming-bundles"), bundleMaxBytes());
+  const { file, bytes } = await saveBody();
   try {
     if (bytes === 0) throw invalid("The body is empty: a git bundle was expected");
     const cloneDir = repositoryCloneDir(execution.workspaceId);
