@@ -148,6 +148,11 @@ export function diffMaxBytes(): number {
   return positiveInt(process.env.DIFF_MAX_BYTES, 8 * 1024 * 1024);
 }
 
+/** The largest bundle of a run's branch a runner may upload (PUT /api/runner/executions/{id}/bundle); 413 beyond. */
+export function bundleMaxBytes(): number {
+  return positiveInt(process.env.RUNNER_BUNDLE_MAX_BYTES, 256 * 1024 * 1024);
+}
+
 /** A positive whole number from the environment, or the fallback when unset or not one. */
 export function positiveInt(raw: string | undefined, fallback: number): number {
   const value = Number(raw);

@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import fs from "node:fs";
 import path from "node:path";
 import { gitEnvironment, gitHome } from "@/lib/git/git-environment";
 import { checkRepositoryConfig, gitDirs, hardenedConfig, type GitPlace } from "@/lib/git/worktree-guard";
@@ -20,6 +21,8 @@ export interface RunGitOptions {
   /** The working directory when there is no repository yet (clone, ls-remote). */
   cwd?: string;
   input?: string;
+  /** Standard input read from this file from byte `start` on, instead of `input` (a bundle's pack: lib/git/bundle/store-branch-bundle.ts). */
+  inputFile?: { path: string; start: number };
   timeoutMs?: number;
 }
 
@@ -78,6 +81,12 @@ function spawnGit(args: string[], env: Record<string, string>, cwd: string, opti
       reject(new GitFailed(stderr || stdout.trim() || why, code, stdout));
     });
     child.stdin.on("error", () => {}); // git exiting early shows in its exit code
-    child.stdin.end(options.input ?? "");
+    if (!options.inputFile) return child.stdin.end(options.input ?? "");
+    const source = fs.createReadStream(options.inputFile.path, { start: options.inputFile.start });
+    source.on("error", (error) => {
+      child.kill("SIGKILL");
+      reject(error);
+    });
+    source.pipe(child.stdin);
   });
 }

@@ -130,6 +130,16 @@ export function buildOpenApiDocument(operations: OperationSpec[]): JsonObject {
       tags: op.tags,
       ...(parameters.length > 0 ? { parameters } : {}),
       ...(op.body ? { requestBody: { required: true, content: { "application/json": { schema: convert(op.body, "input") } } } } : {}),
+      ...(op.rawBody
+        ? {
+            requestBody: {
+              required: true,
+              description: op.rawBody.description,
+              // OpenAPI 3.1's way to say "these bytes": a media type with no schema to validate.
+              content: { [op.rawBody.contentType]: {} },
+            },
+          }
+        : {}),
       responses: responsesOf(op, convert),
       ...(op.auth === false ? { security: [] } : op.auth === "runner" ? { security: [{ runnerToken: [] }] } : {}),
     };

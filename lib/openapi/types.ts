@@ -15,6 +15,8 @@ export interface OperationSpec {
   params?: z.ZodType;
   query?: z.ZodType;
   body?: z.ZodType;
+  /** A request body that is not JSON (a runner's git bundle): its media type and what it is. */
+  rawBody?: { contentType: string; description: string };
   /** Success and error responses by status; a schema-less entry means no body (e.g. 204). */
   responses: Record<number, { description: string; schema?: z.ZodType; /** default application/json */ contentType?: string }>;
 }

@@ -4,6 +4,7 @@ import type { NewLogEntry } from "@/lib/runs/append-log-entries";
 import {
   MAX_LOG_BATCH,
   type answerResponse,
+  type bundleResponse,
   type diffBody,
   type heartbeatResponse,
   type Job,
@@ -129,6 +130,10 @@ export class HttpPort implements RunnerPort {
 
   async diff(executionId: string, diff: z.input<typeof diffBody>) {
     await this.client.call("PUT", `/executions/${executionId}/diff`, diff, { patient: true });
+  }
+
+  async bundle(executionId: string, bundle: Uint8Array) {
+    return this.client.call<z.output<typeof bundleResponse>>("PUT", `/executions/${executionId}/bundle`, bundle, { patient: true });
   }
 
   async release(executionId: string, reason: string) {

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { diffMaxBytes, diffMaxFileBytes } from "@/lib/config";
 import { computeBranchDiff } from "@/lib/git/branch-diff";
+import { createBranchBundle } from "@/lib/git/bundle/create-branch-bundle";
 import { isGitAuthFailure } from "@/lib/git/remote/github-remote";
 import { remoteFailureMessage } from "@/lib/git/remote/remote-failure";
 import { pushRef } from "@/lib/git/task-branch-git";
@@ -26,17 +27,20 @@ import { directoryBytes } from "@/lib/worktrees/worktree-records";
 import type { Job } from "@/lib/runners/protocol-schemas";
 import { agentWorkdir } from "@/lib/platform/runner-config";
 import type { Concluded, RunnerPort } from "@/lib/runner/runner-port";
+import { ProtocolError } from "@/lib/runner/protocol-client";
 
 // A run's working directory on its runner, from what the job says. Without a repository: a scratch
 // directory per task. With one: the runner's clone (fetched with the job's credential for that one
 // repository) and the task's worktree on the branch the server chose. After the agent, its changes
-// are committed on the branch, and the branch's changes and diff against its base go to the server.
+// are committed on the branch, and the branch's changes and diff against its base go to the server,
+// and its commits too, as a git bundle the server takes into its own clone (so a pull request can
+// be opened or pushed from there whichever machine ran the run).
 // A conflict fix merges the default branch first and pushes the merge (fix-conflicts-flow). Every git
 // command checks the worktree first (lib/git/run-git.ts): an agent that tampered with `.git` or the
 // repository's configuration fails the run in words.
 
 type Repository = NonNullable<Job["repository"]>;
-type JobPort = Pick<RunnerPort, "update" | "remote" | "diff">;
+type JobPort = Pick<RunnerPort, "update" | "remote" | "diff" | "bundle">;
 
 /** The runner's clones, one per workspace. The embedded runner's RUNNER_DIR is the server's DATA_DIR. */
 function cloneDir(workspaceId: string): string {
@@ -92,7 +96,10 @@ export async function prepareJobWorkdir(port: JobPort, job: Job, log: WorkdirLog
   if (!fixing) return { cwd: dir, branch };
   const prepared = await mergeForFix({ ...mergeContext(port, job, repository, worktree, log), access });
   // The agent is skipped, so no conclusion follows: the merged branch's diff goes up here.
-  if (prepared.skipAgent) await uploadDiff(port, job, worktree, log);
+  if (prepared.skipAgent) {
+    await uploadDiff(port, job, worktree, log);
+    await uploadBundle(port, job, worktree, log);
+  }
   return prepared;
 }
 
@@ -131,6 +138,7 @@ export async function concludeJobWorkdir(
     result = { failed: `git: ${lastLine((error as Error).message)}` };
   }
   await uploadDiff(port, job, worktree, log);
+  await uploadBundle(port, job, worktree, log);
   const bytes = await directoryBytes(cwd).catch(() => null);
   if (bytes !== null) await port.update(job.execution_id, { worktree: { path: cwd, branch: repository.branch, bytes } });
   return result;
@@ -193,4 +201,35 @@ async function uploadDiff(port: JobPort, job: Job, worktree: Worktree, log: Work
   } catch (error) {
     await log("git", { step: "diff", message: `The branch's diff was not recorded: ${lastLine((error as Error).message)}` });
   }
+}
+
+/**
+ * The branch's commits beyond the default branch, as a git bundle the server takes into its own
+ * clone (PUT …/bundle), before the outcome is reported: the push to an open pull request that the
+ * outcome sets off finds them there. Delivered patiently like the diff; what the server could not
+ * take, and any failure here, is logged in words and never fails the run.
+ */
+async function uploadBundle(port: JobPort, job: Job, worktree: Worktree, log: WorkdirLog) {
+  const dir = path.join(os.tmpdir(), "taskboard-bundles");
+  const file = path.join(dir, `${job.execution_id}.bundle`);
+  try {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    fs.rmSync(file, { force: true });
+    const repository = job.repository!;
+    if (!(await createBranchBundle(worktree.cloneDir, repository.branch, repository.default_branch, file))) return;
+    const answer = await port.bundle(job.execution_id, fs.readFileSync(file));
+    if (!answer.stored) await log("git", { step: "bundle", message: answer.message ?? "The server did not store the run's commits" });
+  } catch (error) {
+    await log("git", { step: "bundle", message: `The run's commits were not sent to the server: ${refusal(error)}` });
+  } finally {
+    fs.rmSync(file, { force: true });
+  }
+}
+
+/** A failure in words: the server's refusal by its detail (a 413, a 422's messages), else git's last line. */
+function refusal(error: unknown): string {
+  if (!(error instanceof ProtocolError)) return lastLine((error as Error).message);
+  const detail = (error.body as { detail?: unknown } | null)?.detail;
+  const text = Array.isArray(detail) ? detail.map((entry: { msg?: unknown }) => String(entry?.msg)).join("; ") : String(detail);
+  return `${text} (HTTP ${error.status})`;
 }

@@ -37,10 +37,14 @@ export class ProtocolClient {
     for (let attempt = 0; ; attempt++) {
       let retryable: Error;
       try {
+        // Bytes (a bundle) go as they are; anything else as JSON.
+        const raw = body instanceof Uint8Array;
+        const headers: Record<string, string> = { authorization: `Bearer ${this.token}` };
+        if (body !== undefined) headers["content-type"] = raw ? "application/octet-stream" : "application/json";
         const response = await fetch(`${this.baseUrl}/api/runner${path}`, {
           method,
-          headers: { authorization: `Bearer ${this.token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-          body: body === undefined ? undefined : JSON.stringify(body),
+          headers,
+          body: body === undefined ? undefined : raw ? new Blob([body as Uint8Array<ArrayBuffer>]) : JSON.stringify(body),
           signal: options.signal,
         });
         const text = await response.text();

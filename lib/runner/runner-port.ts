@@ -3,6 +3,7 @@ import type { RequestPermissionRequest } from "@agentclientprotocol/sdk";
 import type { NewLogEntry } from "@/lib/runs/append-log-entries";
 import type {
   answerResponse,
+  bundleResponse,
   diffBody,
   finishBody,
   Job,
@@ -45,6 +46,8 @@ export interface RunnerPort {
   /** git's way to the job's repository; `fresh` mints a new credential (git was refused); `push` asks leave to push that branch. */
   remote(executionId: string, options: { fresh?: boolean; push?: string }): Promise<z.output<typeof remoteResponse>>;
   diff(executionId: string, diff: z.input<typeof diffBody>): Promise<void>;
+  /** The task branch's commits as a git bundle, for the server's clone; the answer says whether it took them. */
+  bundle(executionId: string, bundle: Uint8Array): Promise<z.output<typeof bundleResponse>>;
   finish(executionId: string, outcome: Outcome): Promise<void>;
   /** Hands a run back unfinished (the runner is stopping): it is queued again for another runner. Ports without it cancel instead. */
   release?(executionId: string, reason: string): Promise<void>;

@@ -224,3 +224,11 @@ export const remoteBody = z
   })
   .optional();
 export const remoteResponse = z.object({ url: z.string(), access: remoteAccess });
+
+/** What the server did with a run's bundle (PUT …/bundle): taken into its clone, or why not in words. */
+export const bundleResponse = z.object({
+  branch: z.string().describe("The task's branch, the one ref taken from the bundle"),
+  commit_sha: z.string().nullable().describe("The bundle's tip of that branch"),
+  stored: z.boolean().describe("The server's clone has the branch at commit_sha now"),
+  message: z.string().nullable().describe("Why it was not stored, in words (the runner logs it as a `git` entry); null when stored"),
+});

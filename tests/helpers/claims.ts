@@ -20,6 +20,7 @@ export async function registerRunner(
   const call = (method: string, path: string, json?: unknown) => server.call(method, `/api/runner${path}`, { token: runnerToken, json });
   return {
     id: created.body.id as string,
+    token: runnerToken,
     call,
     /** One claim attempt: the job's execution id, or null. */
     async claim(): Promise<string | null> {

@@ -11,12 +11,16 @@ import { engineServer, eventually, finished, newStore, newTask, workspaceOn, typ
 // own whose GitHub is the fake (REST, and git over smart HTTP with installation tokens, backed by a real
 // bare repository) and whose agent is tests/fixtures/git-agent.mjs (it writes the file its instructions name).
 
-const GIT_AGENT = `${process.execPath} ${path.resolve(import.meta.dirname, "../fixtures/git-agent.mjs")}`;
+export const GIT_AGENT = `${process.execPath} ${path.resolve(import.meta.dirname, "../fixtures/git-agent.mjs")}`;
 
 const SECRET = "pull-request-test-secret";
 
-/** Starts the fake GitHub and a server using it before the file's tests, stops both after; the helpers act on them. */
-export function githubPullRequestServer(label: string) {
+/**
+ * Starts the fake GitHub and a server using it before the file's tests, stops both after; the
+ * helpers act on them. `env` adds to the server's environment (RUNNER_EMBEDDED=false: runs go to
+ * runners the test starts).
+ */
+export function githubPullRequestServer(label: string, env: Record<string, string> = {}) {
   let fake: FakeGithub;
   let store: Store;
   let server: EngineServer;
@@ -27,7 +31,7 @@ export function githubPullRequestServer(label: string) {
     store = await newStore(label);
     server = await engineServer(
       store,
-      { ...fake.env(SECRET), AGENT_COMMAND: GIT_AGENT, AGENT_LOG_FLUSH_MS: "100", REACTION_RETRY_BASE_SECONDS: "0.5" },
+      { ...fake.env(SECRET), AGENT_COMMAND: GIT_AGENT, AGENT_LOG_FLUSH_MS: "100", REACTION_RETRY_BASE_SECONDS: "0.5", ...env },
       label,
     );
   }, 180_000);

@@ -3,7 +3,7 @@
 
 /** One `git` entry of the execution log: what the server did in git, in words. */
 export type GitLogUpdate = {
-  step: "sync" | "branch" | "worktree" | "merge" | "commit" | "push" | "abort" | "diff" | "guard";
+  step: "sync" | "branch" | "worktree" | "merge" | "commit" | "push" | "abort" | "diff" | "bundle" | "guard";
   message: string;
   files?: string[];
 };

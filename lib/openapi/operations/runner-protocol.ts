@@ -2,6 +2,7 @@ import type { OperationSpec } from "@/lib/openapi/types";
 import {
   answerQuery,
   answerResponse,
+  bundleResponse,
   claimBody,
   claimResponse,
   executionParams,
@@ -114,6 +115,31 @@ export const runnerProtocolOperations: OperationSpec[] = [
     params: executionParams,
     body: diffBody,
     responses: { 204: { description: "Stored" }, ...notHers },
+  },
+  {
+    ...base,
+    method: "put",
+    path: "/api/runner/executions/{execution_id}/bundle",
+    operationId: "runnerBundle",
+    summary:
+      "The task branch's commits after the run, as a git bundle, taken into the server's clone (only the task's own branch, fast-forward only, objects fsck-checked) so a pull request can be opened or pushed from there; sent before the outcome",
+    params: executionParams,
+    rawBody: {
+      contentType: "application/octet-stream",
+      description:
+        "A git bundle (`git bundle create <file> refs/heads/<task branch> ^refs/remotes/origin/<default branch>`), at most RUNNER_BUNDLE_MAX_BYTES (256 MiB)",
+    },
+    responses: {
+      200: {
+        description:
+          "Taken (stored true, also when the clone had the commits already), or not, with the reason in words for the run's log (its base missing even after a fetch, a branch that went another way, git failing here)",
+        schema: bundleResponse,
+      },
+      ...notHers,
+      409: { description: "The task has no branch, no repository, or a branch that is not its own (the board never takes or pushes it)" },
+      413: { description: "Larger than RUNNER_BUNDLE_MAX_BYTES" },
+      422: { description: "Not a git bundle, no ref of the task's branch in it, or objects that fail git's checks; nothing was changed" },
+    },
   },
   {
     ...base,
