@@ -52,7 +52,7 @@ export function killGraceMs(): number {
 
 /** How often, at most, a runner sends its runs' logs: one request (one transaction) for all of them (lib/runner/log-courier.ts). */
 export function logFlushMs(): number {
-  return positiveInt(process.env.AGENT_LOG_FLUSH_MS, 500);
+  return positiveInt(process.env.AGENT_LOG_FLUSH_MS, 250);
 }
 
 /** How often the runner looks for queued executions started elsewhere (a start here wakes it at once). */

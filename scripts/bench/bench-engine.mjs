@@ -200,7 +200,7 @@ function writeReport(results) {
     "<!-- bench:engine:start -->",
     "## Agent executions (`npm run bench:engine`)",
     "",
-    `Measured ${new Date().toISOString().slice(0, 10)} on ${os.cpus().length} shared cores (${os.cpus()[0]?.model ?? "cpu"}; load average ${os.loadavg()[0].toFixed(1)} from other work at the time), Node ${process.version}, production build, log flush interval 500 ms (AGENT_LOG_FLUSH_MS).`,
+    `Measured ${new Date().toISOString().slice(0, 10)} on ${os.cpus().length} shared cores (${os.cpus()[0]?.model ?? "cpu"}; load average ${os.loadavg()[0].toFixed(1)} from other work at the time), Node ${process.version}, production build, log flush interval ${process.env.AGENT_LOG_FLUSH_MS ?? 250} ms (AGENT_LOG_FLUSH_MS).`,
     "",
     `- **Start overhead**: from sending \`POST …/tasks/{task_id}/runs\` to the agent's shell running (it writes \`date +%s%N\` first), over ${STARTS} sequential runs; "202 after" is when the response arrived (it waits until the process has started, so it carries \`runner_pid\`).`,
     `- **Writes at ${RATE.toLocaleString("en")} lines/s**: an agent printing ${RATE.toLocaleString("en")} lines a second for ${RATE_SECONDS} s. Output is written in batches: each flush is one transaction with one INSERT into execution_log_chunks and one UPDATE of the execution (line_count, last_activity_at). "Write statements/s" counts those; "PG row writes/s" is every row inserted or updated in the database during the run according to pg_stat_user_tables (chunk rows — a flush splits its batch into rows of at most 256 KiB — plus the run's own start, finish and token).`,

@@ -124,7 +124,7 @@ function writeLogReport(results) {
     `${os.cpus().length} cores shared with other work (load average ${os.loadavg()[0].toFixed(1)} at the end; ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC):`,
     "20 command agents at once, each printing 200 lines a second for 30 s (`scripts/bench/log-printer.mjs`), across 2 runner",
     "processes (capacity 10 each) on this machine; the server runs no agent (`RUNNER_EMBEDDED=false`), the sandbox is off",
-    "(its start-up is `bench:sandbox`'s), `AGENT_LOG_FLUSH_MS` is the default 500.",
+    "(its start-up is `bench:sandbox`'s), `AGENT_LOG_FLUSH_MS` is the default 250.",
     "",
     `| figure | ${results.map((r) => r.kind).join(" | ")} | goal |`,
     `|---|${results.map(() => "---|").join("")}---|`,
@@ -137,7 +137,7 @@ function writeLogReport(results) {
     "",
     "A line's lag is from its printing to a reader seeing it the way the run view does: the workspace event stream, whose",
     "`execution.log` events carry a batch's entries when they are few (up to 500 and 64 KiB), else the log endpoint from its",
-    "cursor. It includes the runner's pacing: one request per runner at most every 500 ms, for all its runs.",
+    "cursor. It includes the runner's pacing: one request per runner at most every 250 ms, for all its runs.",
     "This machine has 2 cores shared with other sessions' builds and tests: the figures vary between runs by tens of percent.",
   ];
   writeBenchSection("runners-logs", section);
