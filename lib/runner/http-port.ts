@@ -17,7 +17,7 @@ import { ProtocolClient, ProtocolError } from "@/lib/runner/protocol-client";
 import { LOG_REQUEST_CHARS, LogCourier, type TopUp } from "@/lib/runner/log-courier";
 import { WorkdirError } from "@/lib/git/workdir/workdir";
 import { logFlushMs } from "@/lib/platform/runner-config";
-import type { ExecutionFacts, Outcome, RunnerPort, TakeMore } from "@/lib/runner/runner-port";
+import type { ExecutionFacts, LogOptions, Outcome, RunnerPort } from "@/lib/runner/runner-port";
 
 // The runner process's port: the protocol over HTTP. Deliveries (log batches, facts, the outcome)
 // are patient: while the server is away they wait and are sent when it is back, and a log batch
@@ -59,12 +59,12 @@ export class HttpPort implements RunnerPort {
    * A run's batch, cut into parts the server takes (MAX_LOG_BATCH entries, LOG_REQUEST_CHARS), each delivered with the
    * other runs' (LogCourier). The last part takes, when it is sent, what the run printed meanwhile (`more`).
    */
-  async log(executionId: string, entries: NewLogEntry[], firstSeq: number, stalled?: (yes: boolean) => void, more?: TakeMore) {
+  async log(executionId: string, entries: NewLogEntry[], firstSeq: number, { stalled, more, now }: LogOptions = {}) {
     let part: unknown[] = [];
     let chars = 0;
     let first = firstSeq;
     const send = async (topUp?: TopUp) => {
-      await this.courier.deliver({ execution_id: executionId, first_seq: first, entries: part }, chars, stalled, topUp);
+      await this.courier.deliver({ execution_id: executionId, first_seq: first, entries: part }, chars, { stalled, topUp, now });
       first += part.length;
       part = [];
       chars = 0;

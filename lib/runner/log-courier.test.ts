@@ -75,9 +75,11 @@ describe("LogCourier", () => {
     const first = courier.deliver(batch("x", 0), 10);
     const rooms: { chars: number; entries: number }[] = [];
     const newer = { type: "output", update: { text: "a-1" } };
-    const topped = courier.deliver(batch("a", 0), 10, undefined, (room) => {
-      rooms.push(room);
-      return { entries: [newer], chars: 30 };
+    const topped = courier.deliver(batch("a", 0), 10, {
+      topUp: (room) => {
+        rooms.push(room);
+        return { entries: [newer], chars: 30 };
+      },
     });
     const plain = courier.deliver(batch("b", 0), 20);
     await Promise.resolve();
@@ -86,6 +88,24 @@ describe("LogCourier", () => {
     expect(requests[1]).toEqual([{ ...batch("a", 0), entries: [...batch("a", 0).entries, newer] }, batch("b", 0)]);
     // Asked once, when the request was made, with what the batches taken left of a request.
     expect(rooms).toEqual([{ chars: LOG_REQUEST_CHARS - 30, entries: MAX_LOG_BATCH - 2 }]);
+  });
+
+  it("paces requests, except a batch someone waits for", async () => {
+    const requests: string[] = [];
+    const courier = new LogCourier(async (batches) => {
+      requests.push(batches.map((b) => b.execution_id).join());
+      return { results: batches.map((b) => ({ execution_id: b.execution_id, next_seq: b.first_seq + b.entries.length, error: null })) };
+    }, 60_000);
+    await courier.deliver(batch("a", 0), 10); // an idle runner's first batch leaves at once
+    const started = Date.now();
+    await courier.deliver(batch("a", 1), 10, { now: true });
+    await courier.deliver(batch("a", 2), 10, { now: true });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    let paced = false;
+    void courier.deliver(batch("b", 0), 10).then(() => (paced = true));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(paced).toBe(false); // waits for the pace (a minute here)
+    expect(requests).toEqual(["a", "a", "a"]);
   });
 
   it("rejects a refused batch with the server's status and detail, and delivers the others", async () => {

@@ -27,11 +27,16 @@ type Send = (batches: WireBatch[], stalled: (yes: boolean) => void) => Promise<z
 /** Adds the run's newer entries to its batch as it is sent, within the room left in the request. */
 export type TopUp = (room: { chars: number; entries: number }) => { entries: unknown[]; chars: number };
 
-interface Submission {
-  batch: WireBatch;
-  chars: number;
+export interface Delivery {
   stalled?: (yes: boolean) => void;
   topUp?: TopUp;
+  /** Someone waits for it: the request leaves without waiting for the pace. */
+  now?: boolean;
+}
+
+interface Submission extends Delivery {
+  batch: WireBatch;
+  chars: number;
   resolve: () => void;
   reject: (error: unknown) => void;
 }
@@ -47,9 +52,9 @@ export class LogCourier {
   ) {}
 
   /** Resolves once the batch is stored; rejects with the server's refusal of it (ProtocolError 404/409) or the request's failure. */
-  deliver(batch: WireBatch, chars: number, stalled?: (yes: boolean) => void, topUp?: TopUp): Promise<void> {
+  deliver(batch: WireBatch, chars: number, delivery: Delivery = {}): Promise<void> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ batch, chars, stalled, topUp, resolve, reject });
+      this.queue.push({ batch, chars, ...delivery, resolve, reject });
       void this.pump();
     });
   }
@@ -61,7 +66,8 @@ export class LogCourier {
       for (let first = true; this.queue.length > 0; first = false) {
         // After an answer, a moment for the runs it released to hand over their next batches, so
         // they go together rather than the first alone.
-        const wait = Math.max(this.lastSentAt + this.gapMs - Date.now(), first ? 0 : SETTLE_MS);
+        const paced = this.queue.some((submission) => submission.now) ? 0 : this.lastSentAt + this.gapMs - Date.now();
+        const wait = Math.max(paced, first ? 0 : SETTLE_MS);
         if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
         this.lastSentAt = Date.now();
         const taken = this.take();

@@ -78,7 +78,7 @@ describe("LogSink", () => {
     let send = () => {};
     const sent = new Promise<void>((resolve) => (send = resolve));
     let waiting = true;
-    const sink = new LogSink(async (batch, _stalled, more) => {
+    const sink = new LogSink(async (batch, { more }) => {
       if (waiting) {
         waiting = false;
         await sent;
@@ -104,7 +104,7 @@ describe("LogSink", () => {
     let back = () => {};
     const serverBack = new Promise<void>((resolve) => (back = resolve));
     // The first delivery finds the server away: it says so and waits, as the HTTP port retries.
-    const sink = new LogSink(async (batch, stalled) => {
+    const sink = new LogSink(async (batch, { stalled }) => {
       if (!reachable) {
         stalled(true);
         await serverBack;

@@ -26,9 +26,12 @@ export function logBufferChars(): number {
 
 /**
  * Delivers one batch; calls `stalled(true)` while it cannot (it keeps trying), `stalled(false)` once it can again. `more`
- * takes what came since the batch was handed over, for the request that carries it.
+ * takes what came since the batch was handed over, for the request that carries it; `now`: settled() waits for it.
  */
-export type Flush = (entries: NewLogEntry[], stalled: (yes: boolean) => void, more: TakeMore) => Promise<unknown>;
+export type Flush = (
+  entries: NewLogEntry[],
+  options: { stalled: (yes: boolean) => void; more: TakeMore; now: boolean },
+) => Promise<unknown>;
 
 export class LogSink {
   private readonly decoders = { stdout: new StringDecoder("utf8"), stderr: new StringDecoder("utf8") };
@@ -95,7 +98,7 @@ export class LogSink {
   settled(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
-    return this.flushNow();
+    return this.flushNow(true);
   }
 
   /** After the process has exited and its streams ended: the unterminated last lines, then a final flush. */
@@ -164,7 +167,7 @@ export class LogSink {
     }, 0);
   }
 
-  private flushNow(): Promise<void> {
+  private flushNow(now = false): Promise<void> {
     this.flushing = this.flushing.then(async () => {
       this.sayDropped();
       if (this.pending.length === 0) return;
@@ -175,11 +178,7 @@ export class LogSink {
       for (const resolve of this.drainWaiters.splice(0)) resolve();
       this.delivering = true;
       try {
-        await this.flush(
-          batch,
-          (yes) => this.setStalled(yes),
-          (fits) => this.takeMore(fits),
-        );
+        await this.flush(batch, { stalled: (yes) => this.setStalled(yes), more: (fits) => this.takeMore(fits), now });
       } catch (error) {
         // A lost batch leaves a gap in the stored log but must not stop the agent or the bookkeeping.
         console.error(`[taskboard] could not store ${batch.length} log entries: ${(error as Error).message}`);

@@ -12,7 +12,7 @@ import { driveAcp } from "@/lib/runner/acp-turn";
 import { agentSessionsDir, killGraceMs, reportsDir } from "@/lib/platform/runner-config";
 import { agentEnvironment } from "@/lib/runner/environment";
 import { LogSink } from "@/lib/runner/log-sink";
-import type { Outcome, RunnerPort } from "@/lib/runner/runner-port";
+import type { Outcome, RunnerPort, TakeMore } from "@/lib/runner/runner-port";
 import { delay, type Active, type Exited, type Ran, type Verdict } from "@/lib/runner/job-types";
 import { killGroup, stopGroup } from "@/lib/platform/processes";
 
@@ -31,14 +31,15 @@ export async function runJob(port: RunnerPort, entry: Active) {
   const agent = agentOf(job.agent);
   // A run handed back by another runner keeps its log: numbering goes on from what is stored.
   let seq = job.log_seq;
-  const sink = new LogSink((entries, stalled, more) => {
+  const sink = new LogSink((entries, { stalled, more, now }) => {
     const first = seq;
     seq += entries.length;
-    return port.log(id, entries, first, stalled, (fits) => {
+    const takeMore: TakeMore = (fits) => {
       const extra = more(fits);
       seq += extra.length;
       return extra;
-    });
+    };
+    return port.log(id, entries, first, { stalled, more: takeMore, now });
   });
   const gitLog: WorkdirLog = async (type, update) => {
     sink.push(type, { ...update });

@@ -28,17 +28,22 @@ export interface Concluded {
 /** The entries that came since, from the front, while `fits` says yes to each. */
 export type TakeMore = (fits: (entry: NewLogEntry) => boolean) => NewLogEntry[];
 
+export interface LogOptions {
+  /** Hears when the server cannot be reached and when it can again. */
+  stalled?: (yes: boolean) => void;
+  /** The run's entries that came since, taken when the batch is actually sent: they go with it, not in the next request. */
+  more?: TakeMore;
+  /** Someone waits for this batch (a git step, the run's end): it does not wait for the runner's pace. */
+  now?: boolean;
+}
+
 export interface RunnerPort {
   /** Claimed jobs, at most `room`; an HTTP port holds the request open (long poll) while there are none. */
   claim(room: number): Promise<Job[]>;
   /** Renews the runs' leases; returns those to stop, with the reason. */
   heartbeat(executionIds: string[]): Promise<{ id: string; reason: string }[]>;
-  /**
-   * Stores a batch; `firstSeq` is the first entry's number. `stalled` hears when the server cannot be reached and when it
-   * can again. `more` hands over the run's entries that came since, as long as `fits` says they fit, when the batch is
-   * actually sent: they go with it instead of waiting for the next request.
-   */
-  log(executionId: string, entries: NewLogEntry[], firstSeq: number, stalled?: (yes: boolean) => void, more?: TakeMore): Promise<void>;
+  /** Stores a batch; `firstSeq` is the first entry's number. */
+  log(executionId: string, entries: NewLogEntry[], firstSeq: number, options?: LogOptions): Promise<void>;
   update(executionId: string, facts: ExecutionFacts): Promise<void>;
   ask(executionId: string, request: RequestPermissionRequest): Promise<z.output<typeof permissionResponse>>;
   answer(executionId: string, questionId: string, signal: AbortSignal): Promise<z.output<typeof answerResponse>>;

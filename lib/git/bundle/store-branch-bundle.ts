@@ -63,11 +63,14 @@ export async function storeBranchBundle(
       message: `${branch} on the server has commits the run's branch lacks (it is at ${old.slice(0, 12)}): it was not replaced, as a push never replaces them either`,
     };
   }
-  const worktree = await worktreeOn(cloneDir, ref);
+  // Moving a branch under a worktree would leave its files behind the branch, and the server runs
+  // no git in a worktree an agent wrote to (docs/runners.md): that branch stays where it is.
+  if (await worktreeOn(cloneDir, ref)) {
+    const message = `${branch} is checked out in a worktree of the embedded runner on the server, so it was not moved to ${tip.slice(0, 12)}: run the task on that runner again, or push the branch`;
+    return { stored: false, commitSha: tip, message };
+  }
   try {
-    // Moving a branch under a worktree would leave its files behind the branch: the worktree goes forward with it.
-    if (worktree) await runGit({ cloneDir, dir: worktree }, ["merge", "--ff-only", "--quiet", tip]);
-    else await git(cloneDir, ["update-ref", "-m", "taskboard: a run's bundle", ref, tip, old ?? "0".repeat(tip.length)]);
+    await git(cloneDir, ["update-ref", "-m", "taskboard: a run's bundle", ref, tip, old ?? "0".repeat(tip.length)]);
   } catch (error) {
     return {
       stored: false,
