@@ -8,7 +8,7 @@ import { agentTokenName, executionEvent } from "@/lib/runs/finish-execution";
 import { serializeTaskRun } from "@/lib/runs/serialize";
 import { RUN_STATUS, STARTED_RUN_STATUSES } from "@/lib/runs/statuses";
 import { runnerExecution } from "@/lib/runners/runner-execution";
-import { endJobTokens } from "@/lib/git/remote/job-tokens";
+import { endJobTokens } from "@/lib/runs/end-job-tokens";
 
 // A runner that shuts down hands back the runs it could not finish within its grace period
 // (docs/runners.md, "Handing a run back"). The run is queued again, as it was before the claim

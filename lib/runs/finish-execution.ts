@@ -5,7 +5,7 @@ import { serializeExecution, serializeTaskRun } from "@/lib/runs/serialize";
 import { RUN_STATUS, RUN_TRIGGER, STARTED_RUN_STATUSES, type FinishedRunStatus, type RunStatus } from "@/lib/runs/statuses";
 import type { Db, Tx } from "@/lib/db/client";
 import { endOfColumn, lockColumn } from "@/lib/tasks/positions";
-import { endJobTokens } from "@/lib/git/remote/job-tokens";
+import { endJobTokens } from "@/lib/runs/end-job-tokens";
 
 // What the API (lib/runs) and the runner (lib/runner) both need of an execution's lifetime. The
 // runner imports lib/runs, never the other way round.

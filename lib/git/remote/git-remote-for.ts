@@ -1,7 +1,7 @@
 import type { Db } from "@/lib/db/client";
 import type { RemoteAccess } from "@/lib/git/remote-access";
 import { githubAppFromEnv } from "@/lib/github/client/app-client";
-import { githubRemote, gitRemoteAccess, isGitAuthFailure } from "@/lib/git/remote/github-remote";
+import { githubRemote, gitRemoteAccess, isGitAuthFailure, jobRemoteAccess } from "@/lib/git/remote/github-remote";
 import { keepJobToken, keptJobToken } from "@/lib/git/remote/job-tokens";
 import { reachRemote } from "@/lib/git/remote/reach-remote";
 import { openCredential } from "@/lib/repositories/repository-credential";
@@ -49,10 +49,14 @@ export async function gitRemoteFor(
   const github = githubAppFromEnv();
   if (github && row.githubInstallationId !== null && row.githubRepo !== null) {
     const { job, fresh } = options;
-    const kept = job && !fresh ? await keptJobToken(db, job.executionId) : null;
-    if (kept) return githubRemote(github, row.githubRepo, kept);
-    const access = await gitRemoteAccess(github, row.githubInstallationId, row.githubRepo, { fresh, job: job !== undefined });
-    if (job) await keepJobToken(db, job.executionId, row.githubInstallationId, access.token, access.expiresAt);
+    if (job) {
+      const kept = fresh ? null : await keptJobToken(db, job.executionId);
+      if (kept) return githubRemote(github, row.githubRepo, kept);
+      const { remote, token } = await jobRemoteAccess(github, row.githubInstallationId, row.githubRepo);
+      await keepJobToken(db, job.executionId, row.githubInstallationId, token, remote.expiresAt);
+      return { url: remote.url, access: remote.access };
+    }
+    const access = await gitRemoteAccess(github, row.githubInstallationId, row.githubRepo, { fresh });
     return { url: access.url, access: access.access };
   }
   return row.repository ? reachRemote(workspaceId, row.repository.url, openCredential(row.repository)) : null;

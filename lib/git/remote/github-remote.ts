@@ -15,28 +15,37 @@ export type GitRemoteAccess = {
   /** How each git command that talks to the remote reaches it; valid until `expiresAt`. */
   access: RemoteAccess;
   expiresAt: Date;
-  /** The token inside `access`: for the server to keep (sealed) when it must revoke it later; never handed out as such. */
-  token: string;
 };
 
 /**
  * The remote of the connected repository with a token valid for at least the cache's margin (a fresh
  * one once the cached token is that close to `expires_at`). `fresh` mints a new one regardless: after
- * git was refused, because a token can be revoked or expire early. `job`: a token minted for this
- * job alone (never cached: it is revoked when the run ends), for this repository only, that can read
- * and push its contents and nothing else (what a runner gets).
+ * git was refused, because a token can be revoked or expire early.
  */
 export async function gitRemoteAccess(
   github: GithubApp,
   installationId: number,
   repo: string,
-  options: { fresh?: boolean; job?: boolean } = {},
+  options: { fresh?: boolean } = {},
 ): Promise<GitRemoteAccess> {
-  // A job's token is limited to this one repository and to its contents; the server's own work
-  // (pull requests, checks) uses the installation's.
-  const scope = options.job ? { repository: repoFullName.parse(repo) } : undefined;
-  const { token, expiresAt } = await github.installationToken(installationId, { fresh: options.fresh, scope, own: options.job });
-  return { ...githubRemote(github, repo, token), expiresAt, token };
+  const { token, expiresAt } = await github.installationToken(installationId, { fresh: options.fresh });
+  return { ...githubRemote(github, repo, token), expiresAt };
+}
+
+/**
+ * A job's remote (what a runner gets): a token minted for this job alone (never cached: it is
+ * revoked when the run ends), limited to this one repository and its contents; the server's own
+ * work (pull requests, checks) uses the installation's. The token comes apart from the access, for
+ * the server to keep sealed until it revokes it; it is never handed out as such.
+ */
+export async function jobRemoteAccess(
+  github: GithubApp,
+  installationId: number,
+  repo: string,
+): Promise<{ remote: GitRemoteAccess; token: string }> {
+  const scope = { repository: repoFullName.parse(repo) };
+  const { token, expiresAt } = await github.installationToken(installationId, { scope, own: true });
+  return { remote: { ...githubRemote(github, repo, token), expiresAt }, token };
 }
 
 /** The plain URL of the connected repository and git's access to it with `token`. */

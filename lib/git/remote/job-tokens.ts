@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import type { Db, Tx } from "@/lib/db/client";
+import type { Db } from "@/lib/db/client";
 import { seal, unseal } from "@/lib/crypto/seal";
 import { TOKEN_REFRESH_MARGIN_MS } from "@/lib/github/client/app-client";
 import { STARTED_RUN_STATUSES } from "@/lib/runs/statuses";
@@ -31,9 +31,4 @@ export async function keepJobToken(db: Db, executionId: string, installationId: 
     SELECT ${crypto.randomUUID()}, ${executionId}, ${installationId}, ${seal(token)}, ${expiresAt},
       CASE WHEN EXISTS (SELECT 1 FROM executions WHERE id = ${executionId} AND status = ANY(${[...STARTED_RUN_STATUSES]}::text[]))
            THEN NULL ELSE now() END`;
-}
-
-/** In the transaction that ends the run (or hands it back): its tokens are to be revoked from now on. */
-export async function endJobTokens(tx: Tx, executionId: string, now: Date): Promise<void> {
-  await tx.jobCredential.updateMany({ where: { executionId, endedAt: null }, data: { endedAt: now } });
 }
