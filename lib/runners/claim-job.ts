@@ -7,6 +7,7 @@ import { recordEvents } from "@/lib/events/record-events";
 import { onAnyWorkspaceEvents } from "@/lib/events/wake";
 import { agentTokenName, executionEvent, finishExecution } from "@/lib/runs/finish-execution";
 import { serializeTaskRun } from "@/lib/runs/serialize";
+import { QUEUED_WORKSPACES_CTE } from "@/lib/runners/queued-workspaces-sql";
 import { RUN_STATUS, STARTED_RUN_STATUSES } from "@/lib/runs/statuses";
 import { killGraceMs, timeoutSeconds } from "@/lib/platform/runner-config";
 import { buildJob, JobRefused } from "@/lib/runners/build-job";
@@ -130,13 +131,7 @@ const CANDIDATES = 8;
 async function lockNextRun(tx: Tx, labels: string[]) {
   const queued = RUN_STATUS.queued;
   const candidates = await tx.$queryRaw<{ id: string; workspace_id: string }[]>`
-    WITH RECURSIVE queued_workspaces(workspace_id) AS (
-      (SELECT workspace_id FROM executions WHERE status = ${queued} ORDER BY workspace_id LIMIT 1)
-      UNION ALL
-      SELECT (SELECT e.workspace_id FROM executions e
-              WHERE e.status = ${queued} AND e.workspace_id > q.workspace_id ORDER BY e.workspace_id LIMIT 1)
-      FROM queued_workspaces q WHERE q.workspace_id IS NOT NULL
-    )
+    ${QUEUED_WORKSPACES_CTE}
     SELECT head.id, w.id AS workspace_id
     FROM queued_workspaces q
     JOIN workspaces w ON w.id = q.workspace_id

@@ -2,7 +2,7 @@ import type { Db, Tx } from "@/lib/db/client";
 import type { Runner } from "@/lib/generated/prisma/client";
 import { runnerLeaseSeconds } from "@/lib/config";
 import { recordEventsOfWorkspaces } from "@/lib/events/record-events";
-import { RUN_STATUS } from "@/lib/runs/statuses";
+import { QUEUED_WORKSPACES_CTE } from "@/lib/runners/queued-workspaces-sql";
 import { RUNNER_STATUS, type RunnerEventData } from "@/lib/runners/schemas";
 
 // A runner coming online or going away changes why queued runs wait (waiting_for_runner, worked
@@ -59,15 +59,8 @@ export async function announceRunnersGone(db: Db, now = new Date()): Promise<num
  */
 async function recordRunnerChanges(tx: Tx, runners: { id: string; name: string }[], status: RunnerEventData["status"]) {
   if (runners.length === 0) return;
-  const queued = RUN_STATUS.queued;
   const workspaces = await tx.$queryRaw<{ workspace_id: string }[]>`
-    WITH RECURSIVE queued_workspaces(workspace_id) AS (
-      (SELECT workspace_id FROM executions WHERE status = ${queued} ORDER BY workspace_id LIMIT 1)
-      UNION ALL
-      SELECT (SELECT e.workspace_id FROM executions e
-              WHERE e.status = ${queued} AND e.workspace_id > q.workspace_id ORDER BY e.workspace_id LIMIT 1)
-      FROM queued_workspaces q WHERE q.workspace_id IS NOT NULL
-    )
+    ${QUEUED_WORKSPACES_CTE}
     SELECT workspace_id FROM queued_workspaces WHERE workspace_id IS NOT NULL`;
   await recordEventsOfWorkspaces(
     tx,
