@@ -8,6 +8,7 @@ import { agentRefused, forbidden, HttpError, notFound, unauthorized } from "@/li
 import { parseJsonText, parseWith } from "@/lib/api/validation";
 import { DataDirInUseError } from "@/lib/db/pglite-lock";
 import { countSqlStatements } from "@/lib/db/sql-count";
+import { answering } from "@/lib/db/requests-first";
 import { actingAs } from "@/lib/events/actor";
 import { trackingRecorded } from "@/lib/events/recorded-events";
 import { waitForReactions } from "@/lib/reactions/wait-for-reactions";
@@ -227,23 +228,40 @@ export function membershipOf(caller: Caller, workspaceId: string) {
   return caller.workspaceScope ? { ...caller.membership, role: "member" as MemberRole } : caller.membership;
 }
 
-export function respond(run: (request: Request, rawParams: Record<string, unknown>, requestId: string) => Promise<Response>): RouteHandler {
+/**
+ * The route handler around `run`: the request id, errors as responses, the statement count. A
+ * runner's request is `background`: people's requests go first (lib/db/requests-first.ts).
+ */
+export function respond(
+  run: (request: Request, rawParams: Record<string, unknown>, requestId: string) => Promise<Response>,
+  { background = false } = {},
+): RouteHandler {
   return async (request, context) => {
     const requestId = request.headers.get("x-request-id") || crypto.randomUUID();
     const counted = countSqlStatements(async () => {
-      try {
-        const response = await run(request, (await context?.params) ?? {}, requestId);
-        response.headers.set("x-request-id", requestId);
-        return response;
-      } catch (error) {
-        return errorResponse(error, requestId);
-      }
+      if (!background) return answering(() => answer(run, request, context, requestId));
+      return answer(run, request, context, requestId);
     });
     const response = await counted.result;
     // How many SQL statements this request sent (tests and the benchmark check it stays constant).
     response.headers.set("x-sql-statements", String(counted.count()));
     return response;
   };
+}
+
+async function answer(
+  run: (request: Request, rawParams: Record<string, unknown>, requestId: string) => Promise<Response>,
+  request: Request,
+  context: NextRouteContext,
+  requestId: string,
+): Promise<Response> {
+  try {
+    const response = await run(request, (await context?.params) ?? {}, requestId);
+    response.headers.set("x-request-id", requestId);
+    return response;
+  } catch (error) {
+    return errorResponse(error, requestId);
+  }
 }
 
 export async function parseInputs<S extends Schemas>(schemas: S, request: Request, rawParams: Record<string, unknown>) {

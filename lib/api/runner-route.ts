@@ -12,10 +12,13 @@ export interface RunnerContext<S extends Schemas> extends PublicContext<S> {
 }
 
 export function withRunner<S extends Schemas>(schemas: S, handler: (ctx: RunnerContext<S>) => Promise<Response>) {
-  return respond(async (request, rawParams, requestId) => {
-    const { db, sql } = await connection();
-    const runner = await authenticateRunner(request, db);
-    const inputs = await parseInputs(schemas, request, rawParams);
-    return handler({ request, db, sql, requestId, runner, ...inputs });
-  });
+  return respond(
+    async (request, rawParams, requestId) => {
+      const { db, sql } = await connection();
+      const runner = await authenticateRunner(request, db);
+      const inputs = await parseInputs(schemas, request, rawParams);
+      return handler({ request, db, sql, requestId, runner, ...inputs });
+    },
+    { background: true },
+  );
 }

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { Db } from "@/lib/db/client";
 import type { Runner } from "@/lib/generated/prisma/client";
+import { afterRequests } from "@/lib/db/requests-first";
 import { appendLogBatches } from "@/lib/runs/append-log-entries";
 import type { logBody, logResponse } from "@/lib/runners/protocol-schemas";
 
@@ -11,7 +12,7 @@ export async function appendRunnerLog(db: Db, runner: Runner, body: z.output<typ
     firstSeq: batch.first_seq,
     entries: batch.entries.map((entry) => ({ type: entry.type, update: entry.update, at: entry.at ? new Date(entry.at) : undefined })),
   }));
-  const results = await appendLogBatches(db, batches, { runnerId: runner.id });
+  const results = await afterRequests(() => appendLogBatches(db, batches, { runnerId: runner.id }));
   return {
     results: results.map((result) =>
       "error" in result

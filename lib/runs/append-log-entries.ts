@@ -5,6 +5,7 @@ import { recordEventsOfWorkspaces } from "@/lib/events/record-events";
 import { executionEvent } from "@/lib/runs/finish-execution";
 import type { LogEntry } from "@/lib/runs/schemas";
 import { oversizedUpdate } from "@/lib/runs/oversized-entry";
+import { nextTurn } from "@/lib/db/requests-first";
 
 // The one writer of executions' structured logs (execution_log_entries). A runner sends the new
 // entries of all its runs at once (POST /api/runner/log); the server adds its own notes (a run
@@ -58,8 +59,12 @@ interface Row {
 export async function appendLogBatches(db: Db, batches: LogBatch[], options: { runnerId?: string } = {}): Promise<BatchResult[]> {
   if (batches.length === 0) return [];
   const ids = [...new Set(batches.map((batch) => batch.executionId))];
+  // Each statement after a turn of the event loop: on PGlite the whole transaction would otherwise
+  // run as one uninterrupted task, and answers already made would wait for it to end
+  // (lib/db/requests-first.ts).
   return db.$transaction(async (tx) => {
     // Locked in id order, so two writers of overlapping sets cannot deadlock.
+    await nextTurn();
     const locked = await tx.$queryRawUnsafe<{ id: string; line_count: number }[]>(
       `SELECT id, line_count FROM executions WHERE id = ANY($1::text[]) AND ($2::text IS NULL OR runner_id = $2) ORDER BY id FOR UPDATE`,
       ids,
@@ -101,6 +106,7 @@ export async function appendLogBatches(db: Db, batches: LogBatch[], options: { r
     // The rows as one JSON text, built from each payload's JSON without parsing it again: one
     // parameter however many entries, so no statement reaches the bind-parameter limit.
     const json = `[${rows.map((row) => `{"x":${JSON.stringify(row.executionId)},"s":${row.seq},"at":${JSON.stringify(row.at)},"type":${JSON.stringify(row.type)},"update":${row.json}}`).join(",")}]`;
+    await nextTurn();
     await tx.$executeRawUnsafe(
       `INSERT INTO execution_log_entries (execution_id, seq, at, type, update)
        SELECT t.e->>'x', (t.e->>'s')::int, (t.e->>'at')::timestamptz, t.e->>'type', t.e->'update'
@@ -109,12 +115,15 @@ export async function appendLogBatches(db: Db, batches: LogBatch[], options: { r
     );
     const grown = [...stored].filter(([id, count]) => count > lineCountBefore.get(id)!).map(([id, count]) => ({ id, count }));
     const lastAt = new Map(rows.map((row) => [row.executionId, row.at]));
+    await nextTurn();
     await tx.$executeRawUnsafe(
       `UPDATE executions e SET line_count = v.count, last_activity_at = v.at
        FROM jsonb_to_recordset($1::jsonb) AS v(id text, count int, at timestamptz) WHERE e.id = v.id`,
       JSON.stringify(grown.map(({ id, count }) => ({ id, count, at: lastAt.get(id) }))),
     );
+    await nextTurn();
     const executions = await tx.execution.findMany({ where: { id: { in: grown.map((row) => row.id) } } });
+    await nextTurn();
     await recordEventsOfWorkspaces(
       tx,
       executions.map((execution) => ({

@@ -1,0 +1,62 @@
+import { databaseKind } from "@/lib/config";
+
+// On the embedded database (PGlite) every query runs in the server's own thread, one at a time, and
+// a transaction holds the database until it ends. A runner's log batch is the server's busiest
+// write (20 agents printing: eight transactions a second, ~20 ms each); a page request that came
+// meanwhile waited for one, often for two back to back. So log batches go one at a time and only
+// while no request is being answered: a person's page waits for at most the batch in progress,
+// and a batch for at most MAX_WAIT_MS (the log's lag goal is 1 s). On PostgreSQL queries run side
+// by side on their own connections and batches go at once. docs/PERFORMANCE.md, "Log ingestion".
+
+const MAX_WAIT_MS = 100;
+
+interface State {
+  answering: number;
+  quiet: Set<() => void>;
+  lane: Promise<void>;
+}
+
+// On globalThis: Next bundles each route (the requests and the log route) separately.
+const holder = globalThis as typeof globalThis & { __taskboardRequestsFirst?: State };
+const state = () => (holder.__taskboardRequestsFirst ??= { answering: 0, quiet: new Set(), lane: Promise.resolve() });
+
+/** Runs the answer to a request (not a runner's): background work waits while any is running. */
+export async function answering<T>(work: () => Promise<T>): Promise<T> {
+  const s = state();
+  s.answering++;
+  try {
+    return await work();
+  } finally {
+    if (--s.answering === 0) for (const go of s.quiet) go();
+  }
+}
+
+/** Runs `work` (a log batch's transaction) after the one before it, once no request is being answered; on PGlite only. */
+export function afterRequests<T>(work: () => Promise<T>): Promise<T> {
+  if (databaseKind() !== "pglite") return work();
+  const s = state();
+  const turn = s.lane.then(() => quiet(s)).then(work);
+  s.lane = turn.then(
+    () => undefined,
+    () => undefined,
+  );
+  return turn;
+}
+
+function quiet(s: State): Promise<void> {
+  if (s.answering === 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    const go = () => {
+      clearTimeout(timer);
+      s.quiet.delete(go);
+      resolve();
+    };
+    const timer = setTimeout(go, MAX_WAIT_MS);
+    s.quiet.add(go);
+  });
+}
+
+/** A turn of the event loop: on PGlite, between two statements of a long transaction, the answers already made go out. */
+export function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
