@@ -228,40 +228,28 @@ export function membershipOf(caller: Caller, workspaceId: string) {
   return caller.workspaceScope ? { ...caller.membership, role: "member" as MemberRole } : caller.membership;
 }
 
-/**
- * The route handler around `run`: the request id, errors as responses, the statement count. A
- * runner's request is `background`: people's requests go first (lib/db/requests-first.ts).
- */
+/** The route handler around `run`. A runner's request is `background`: people's go first (lib/db/requests-first.ts). */
 export function respond(
   run: (request: Request, rawParams: Record<string, unknown>, requestId: string) => Promise<Response>,
   { background = false } = {},
 ): RouteHandler {
   return async (request, context) => {
     const requestId = request.headers.get("x-request-id") || crypto.randomUUID();
-    const counted = countSqlStatements(async () => {
-      if (!background) return answering(() => answer(run, request, context, requestId));
-      return answer(run, request, context, requestId);
-    });
+    const answer = async () => {
+      try {
+        const response = await run(request, (await context?.params) ?? {}, requestId);
+        response.headers.set("x-request-id", requestId);
+        return response;
+      } catch (error) {
+        return errorResponse(error, requestId);
+      }
+    };
+    const counted = countSqlStatements(background ? answer : () => answering(answer));
     const response = await counted.result;
     // How many SQL statements this request sent (tests and the benchmark check it stays constant).
     response.headers.set("x-sql-statements", String(counted.count()));
     return response;
   };
-}
-
-async function answer(
-  run: (request: Request, rawParams: Record<string, unknown>, requestId: string) => Promise<Response>,
-  request: Request,
-  context: NextRouteContext,
-  requestId: string,
-): Promise<Response> {
-  try {
-    const response = await run(request, (await context?.params) ?? {}, requestId);
-    response.headers.set("x-request-id", requestId);
-    return response;
-  } catch (error) {
-    return errorResponse(error, requestId);
-  }
 }
 
 export async function parseInputs<S extends Schemas>(schemas: S, request: Request, rawParams: Record<string, unknown>) {

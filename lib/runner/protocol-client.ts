@@ -3,6 +3,8 @@
 // server may be restarting: the runner keeps its agents running and delivers later). A 401 means
 // the runner's token was deleted: the runner stops.
 
+import { withoutNul } from "@/lib/runs/without-nul";
+
 export class RunnerRevoked extends Error {}
 
 export class ProtocolError extends Error {
@@ -34,17 +36,20 @@ export class ProtocolClient {
     body?: unknown,
     options: { patient?: boolean; signal?: AbortSignal; stalled?: (yes: boolean) => void } = {},
   ): Promise<T> {
+    // Bytes (a bundle) go as they are; anything else as JSON, with what an agent printed NUL-free
+    // (lib/runs/without-nul.ts): the server refuses a request with a NUL anywhere in it.
+    const raw = body instanceof Uint8Array;
+    const json = body === undefined || raw ? undefined : JSON.stringify(body);
+    const sent = json?.includes("\\u0000") ? JSON.stringify(withoutNul(body, json)) : json;
     for (let attempt = 0; ; attempt++) {
       let retryable: Error;
       try {
-        // Bytes (a bundle) go as they are; anything else as JSON.
-        const raw = body instanceof Uint8Array;
         const headers: Record<string, string> = { authorization: `Bearer ${this.token}` };
         if (body !== undefined) headers["content-type"] = raw ? "application/octet-stream" : "application/json";
         const response = await fetch(`${this.baseUrl}/api/runner${path}`, {
           method,
           headers,
-          body: body === undefined ? undefined : raw ? new Blob([body as Uint8Array<ArrayBuffer>]) : JSON.stringify(body),
+          body: raw ? new Blob([body as Uint8Array<ArrayBuffer>]) : sent,
           signal: options.signal,
         });
         const text = await response.text();

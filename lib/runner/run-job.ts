@@ -116,7 +116,12 @@ async function runLaunched(
   const pid = child.pid!;
   if (entry.stop) stopGroup(pid, killGraceMs()); // cancelled while it was being started
   const exited: Exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
-  await port.update(job.execution_id, { runner_pid: pid });
+  // Reported while the agent runs, not before it is read: Node discards what a child printed when
+  // nothing reads its pipes by the time it exits, and a quick command lost its whole output.
+  const pidReported = port.update(job.execution_id, { runner_pid: pid }).then(
+    () => null,
+    (error: unknown) => error,
+  );
   const limit = job.timeout_seconds;
   const timeout = () => entry.terminate(RUN_STATUS.timed_out, `timed out after ${limit} s; the process group was killed`);
   entry.timers.push(setTimeout(timeout, limit * 1000));
@@ -127,6 +132,8 @@ async function runLaunched(
       : await driveCommand(entry, child, run.instructions, sink, exited);
   // Nothing of the execution outlives it.
   killGroup(pid, "SIGTERM");
+  const unreported = await pidReported;
+  if (unreported) throw unreported;
 
   let verdict = ran.verdict;
   const concluded = await concludeJobWorkdir(port, job, cwd, run.gitLog, verdict.status === RUN_STATUS.succeeded).catch((error: Error) => ({

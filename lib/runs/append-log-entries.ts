@@ -5,6 +5,7 @@ import { recordEventsOfWorkspaces } from "@/lib/events/record-events";
 import { executionEvent } from "@/lib/runs/finish-execution";
 import type { LogEntry } from "@/lib/runs/schemas";
 import { oversizedUpdate } from "@/lib/runs/oversized-entry";
+import { withoutNul } from "@/lib/runs/without-nul";
 import { nextTurn } from "@/lib/db/requests-first";
 
 // The one writer of executions' structured logs (execution_log_entries). A runner sends the new
@@ -42,12 +43,17 @@ export const LOG_ENTRY_MAX_CHARS = 256 * 1024;
 const EVENT_ENTRIES_MAX = 500;
 const EVENT_CHARS_MAX = 64 * 1024;
 
-interface Row {
-  executionId: string;
-  seq: number;
+/** An entry as it is stored: its payload's JSON text, and the payload that JSON says (for the event). */
+interface Prepared {
   at: string;
   type: string;
   json: string;
+  update: Record<string, unknown>;
+}
+
+interface Row extends Prepared {
+  executionId: string;
+  seq: number;
 }
 
 /**
@@ -59,6 +65,8 @@ interface Row {
 export async function appendLogBatches(db: Db, batches: LogBatch[], options: { runnerId?: string } = {}): Promise<BatchResult[]> {
   if (batches.length === 0) return [];
   const ids = [...new Set(batches.map((batch) => batch.executionId))];
+  // Everything that needs no lock is done before the transaction, to keep it short.
+  const prepared = batches.map((batch) => batch.entries.map(prepare));
   // Each statement after a turn of the event loop: on PGlite the whole transaction would otherwise
   // run as one uninterrupted task, and answers already made would wait for it to end
   // (lib/db/requests-first.ts).
@@ -74,7 +82,7 @@ export async function appendLogBatches(db: Db, batches: LogBatch[], options: { r
     const lineCountBefore = new Map(stored);
     const results: BatchResult[] = [];
     const rows: Row[] = [];
-    for (const batch of batches) {
+    for (const [index, batch] of batches.entries()) {
       const count = stored.get(batch.executionId);
       if (count === undefined) {
         results.push({ executionId: batch.executionId, error: notFound("Execution") });
@@ -88,16 +96,8 @@ export async function appendLogBatches(db: Db, batches: LogBatch[], options: { r
         });
         continue;
       }
-      const fresh = batch.entries.slice(skip);
-      fresh.forEach((entry, index) =>
-        rows.push({
-          executionId: batch.executionId,
-          seq: count + index,
-          at: (entry.at ?? new Date()).toISOString(),
-          type: entry.type,
-          json: storable(entry.update),
-        }),
-      );
+      const fresh = prepared[index].slice(skip);
+      fresh.forEach((entry, offset) => rows.push({ ...entry, executionId: batch.executionId, seq: count + offset }));
       stored.set(batch.executionId, count + fresh.length);
       results.push({ executionId: batch.executionId, offset: count, count: fresh.length });
     }
@@ -140,7 +140,7 @@ function eventOf(execution: Execution, first: number, rows: Row[]) {
   const own = rows.filter((row) => row.executionId === execution.id);
   const small = own.length <= EVENT_ENTRIES_MAX && own.reduce((sum, row) => sum + row.json.length, 0) <= EVENT_CHARS_MAX;
   const log = small
-    ? { offset: first, entries: own.map((row): LogEntry => ({ seq: row.seq, at: row.at, type: row.type, update: JSON.parse(row.json) })) }
+    ? { offset: first, entries: own.map((row): LogEntry => ({ seq: row.seq, at: row.at, type: row.type, update: row.update })) }
     : undefined;
   return { ...executionEvent(execution, log ? { log } : undefined), type: "execution.log" as const };
 }
@@ -158,14 +158,20 @@ export async function appendLogEntries(
 }
 
 /**
- * The payload's JSON text. PostgreSQL's jsonb refuses the NUL character, and an agent may print
- * anything: NULs become U+FFFD. An oversized payload is replaced by what it was and how big, so one
+ * The entry as stored: NULs become U+FFFD (lib/runs/without-nul.ts). An oversized payload is replaced by what it was and how big, so one
  * entry never holds megabytes.
  */
-function storable(update: Record<string, unknown>): string {
-  const json = JSON.stringify(update ?? {}).replaceAll("\\u0000", "\\ufffd");
-  if (json.length <= LOG_ENTRY_MAX_CHARS) return json;
-  return JSON.stringify(oversizedUpdate(update, json.length));
+function prepare(entry: NewLogEntry): Prepared {
+  const at = (entry.at ?? new Date()).toISOString();
+  const given = entry.update ?? {};
+  const plain = JSON.stringify(given);
+  const update = withoutNul(given, plain);
+  const json = update === given ? plain : JSON.stringify(update);
+  if (json.length > LOG_ENTRY_MAX_CHARS) {
+    const stub = oversizedUpdate(entry.update, json.length);
+    return { at, type: entry.type, json: JSON.stringify(stub), update: stub };
+  }
+  return { at, type: entry.type, json, update };
 }
 
 /** How the runner hands its log to others during a run (the worktree steps write `git` entries with it). */

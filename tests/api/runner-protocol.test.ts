@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openStream } from "../helpers/sse";
 import { engineServer, eventually, newStore, newTask, workspaceOn, type EngineServer, type Store } from "../helpers/engine";
 
 // The runner protocol (/api/runner/…, docs/runners.md "Protocol") spoken by hand, against a server
@@ -122,6 +123,41 @@ describe("the runner protocol", () => {
     ]);
     expect((await runner.call("POST", "/log", { batches: [{ execution_id: executionId, first_seq: 0, entries: [] }] })).status).toBe(422);
     expect((await runner.call("POST", "/log", { batches: [] })).status).toBe(422);
+    await runner.call("POST", `/executions/${executionId}/finish`, { status: "succeeded" });
+  });
+
+  it("stores an oversized entry as a stub saying how big it was, the same in the log and in the live event", async () => {
+    const runner = await register("odd-entries");
+    const { executionId } = await queued("protocol log, odd entries");
+    await claimed(runner, executionId);
+    const stream = await openStream(`${server.url}/api/workspaces/${wsId}/events?after=0`, { authorization: `Bearer ${token}` });
+    const big = "x".repeat(300 * 1024);
+    const answer = await runner.call("POST", "/log", {
+      batches: [
+        {
+          execution_id: executionId,
+          first_seq: 0,
+          entries: [
+            { type: "output", update: { stream: "stdout", text: "before" } },
+            { type: "output", update: { stream: "stdout", text: big } },
+            { type: "output", update: { stream: "stdout", text: "plain" } },
+          ],
+        },
+      ],
+    });
+    expect(answer.body).toEqual({ results: [{ execution_id: executionId, next_seq: 3, error: null }] });
+    const expected = [
+      { stream: "stdout", text: "before" },
+      { truncated: true, chars: JSON.stringify({ stream: "stdout", text: big }).length },
+      { stream: "stdout", text: "plain" },
+    ];
+    const log = (await server.call("GET", `/api/workspaces/${wsId}/executions/${executionId}/log`, { token })).body;
+    expect(log.entries.map((e: { update: unknown }) => e.update)).toEqual(expected);
+    const seen = await stream.until((message) => message.event === "execution.log" && JSON.parse(message.data!).data.id === executionId);
+    stream.close();
+    const event = JSON.parse(seen.at(-1)!.data!);
+    expect(event.data.log).toMatchObject({ offset: 0 });
+    expect(event.data.log.entries.map((e: { update: unknown }) => e.update)).toEqual(expected);
     await runner.call("POST", `/executions/${executionId}/finish`, { status: "succeeded" });
   });
 
