@@ -1,7 +1,6 @@
 "use client";
 
 import { useEffect, useState } from "react";
-import { ACTIVE_RUN_STATUSES } from "@/lib/client/types";
 import { RUN_STATUS } from "@/lib/runs/statuses";
 
 // Runs that went quiet: a running agent that has sent nothing for AGENT_SILENCE_SECONDS says so
@@ -18,7 +17,9 @@ interface Quiet {
 /** How long the agent has been quiet, once past the threshold ("4 min", or "20 s" under a minute); null while it talks or once it ended. */
 export function useSilentMinutes(execution: Quiet | undefined): string | null {
   const [now, setNow] = useState(() => Date.now());
-  const active = execution ? ACTIVE_RUN_STATUSES.has(execution.status) && execution.status !== RUN_STATUS.waiting_for_input : false;
+  // Only a running agent can be quiet: a queued run has no agent yet (it says why it waits), and one
+  // waiting for input waits for a person.
+  const active = execution?.status === RUN_STATUS.running;
   useEffect(() => {
     if (!active) return;
     const timer = setInterval(() => setNow(Date.now()), 5_000);

@@ -118,7 +118,15 @@ export function RunView({
         </div>
         <div>
           <dt className="text-slate-600 dark:text-slate-400">Duration</dt>
-          <dd className="font-medium">{data?.duration != null ? `${data.duration.toFixed(1)} s` : active ? "running" : "—"}</dd>
+          <dd data-testid="run-duration" className="font-medium">
+            {data?.duration != null
+              ? `${data.duration.toFixed(1)} s`
+              : data?.status === RUN_STATUS.queued
+                ? "not started"
+                : active
+                  ? "running"
+                  : "—"}
+          </dd>
         </div>
         <div>
           <dt className="text-slate-600 dark:text-slate-400">Usage</dt>

@@ -105,6 +105,10 @@ test("add a runner in Settings, start it with the command shown, see it online a
     await expect(note).toHaveText(`Waiting for a runner with the labels gpu-${label}: no online runner has them all`);
     await expect(note).toHaveAttribute("data-reason", "no_matching_labels");
     await expect(waiting.getByTestId("run-status-value")).toHaveText("queued");
+    // No agent yet: nothing has a duration, and nothing "went quiet" (AGENT_SILENCE_SECONDS is 3 here).
+    await expect(waiting.getByTestId("run-duration")).toHaveText("not started");
+    await page.waitForTimeout(5_000);
+    await expect(waiting.getByTestId("run-quiet")).toHaveCount(0);
     await screenshot(page, "run-view-waiting-for-runner");
     await page.keyboard.press("Escape");
     const gpuCard = page.getByRole("group", { name: "succeed on a GPU" });
