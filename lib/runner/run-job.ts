@@ -117,11 +117,11 @@ async function runLaunched(
   if (entry.stop) stopGroup(pid, killGraceMs()); // cancelled while it was being started
   const exited: Exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
   // Reported while the agent runs, not before it is read: Node discards what a child printed when
-  // nothing reads its pipes by the time it exits, and a quick command lost its whole output.
-  const pidReported = port.update(job.execution_id, { runner_pid: pid }).then(
-    () => null,
-    (error: unknown) => error,
-  );
+  // nothing reads its pipes by the time it exits, and a quick command lost its whole output. The
+  // report retries while the server is away; a refusal (the run is no longer this runner's) stops the agent.
+  const pidReported = port
+    .update(job.execution_id, { runner_pid: pid })
+    .catch((error: Error) => entry.terminate(RUN_STATUS.cancelled, `the server refused the agent's start: ${error.message}`));
   const limit = job.timeout_seconds;
   const timeout = () => entry.terminate(RUN_STATUS.timed_out, `timed out after ${limit} s; the process group was killed`);
   entry.timers.push(setTimeout(timeout, limit * 1000));
@@ -132,8 +132,7 @@ async function runLaunched(
       : await driveCommand(entry, child, run.instructions, sink, exited);
   // Nothing of the execution outlives it.
   killGroup(pid, "SIGTERM");
-  const unreported = await pidReported;
-  if (unreported) throw unreported;
+  await pidReported;
 
   let verdict = ran.verdict;
   const concluded = await concludeJobWorkdir(port, job, cwd, run.gitLog, verdict.status === RUN_STATUS.succeeded).catch((error: Error) => ({
