@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import os from "node:os";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -70,7 +71,9 @@ describe("Claude Code in the sandbox", () => {
       const result = JSON.stringify(played[played.length - 1].body.messages);
       expect(result).toMatch(/cat=1/);
       expect(result).not.toContain(secret);
-      expect(result).toMatch(/write=[12]/);
+      // The installation is outside the sandbox, unless it lies under /tmp itself (a clone in
+      // /tmp): then the write lands in the sandbox's own /tmp like the others, and succeeds there.
+      if (!process.cwd().startsWith(os.tmpdir() + path.sep)) expect(result).toMatch(/write=[12]/);
       expect(fs.existsSync(intoServer)).toBe(false);
       expect(fs.existsSync(intoData)).toBe(false);
       expect(fs.existsSync(outside)).toBe(false);
