@@ -4,7 +4,7 @@ import { useDroppable } from "@dnd-kit/core";
 import { SortableContext, verticalListSortingStrategy } from "@dnd-kit/sortable";
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { forwardRef, useEffect, useImperativeHandle, useMemo, useRef, useState } from "react";
+import { type FormEvent, forwardRef, useEffect, useImperativeHandle, useMemo, useRef, useState } from "react";
 import { columnQueryOptions } from "@/lib/client/board";
 import { flatItems } from "@/lib/client/board-cache";
 import { useCreateTask } from "@/lib/client/tasks";
@@ -251,29 +251,27 @@ const QuickAdd = forwardRef<HTMLInputElement, { workspaceId: string; column: Col
   const toast = useToast();
   const [text, setText] = useState("");
   const create = useCreateTask(workspaceId);
+  // The field stays editable while a task saves: disabling it dropped the focus, so the `n` shortcut
+  // and the next title typed went nowhere until the server answered.
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const saving = text.trim();
+    if (!saving) return;
+    setText("");
+    try {
+      const { task, shown } = await create.mutateAsync({ title: saving, status: column });
+      if (!shown) toast(`Added “${task.title}” at the end of ${title}`);
+    } catch (error) {
+      setText((current) => current || saving);
+      toast(`“${saving}” was not added: ${(error as Error).message}`, "error");
+    }
+  };
   return (
-    <form
-      className="px-3 pb-2"
-      onSubmit={(event) => {
-        event.preventDefault();
-        if (!text.trim()) return;
-        create.mutate(
-          { title: text.trim(), status: column },
-          {
-            onSuccess: ({ task, shown }) => {
-              setText("");
-              if (!shown) toast(`Added “${task.title}” at the end of ${title}`);
-            },
-            onError: (error) => toast(`The task was not added: ${error.message}`, "error"),
-          },
-        );
-      }}
-    >
+    <form className="px-3 pb-2" onSubmit={submit} aria-busy={create.isPending}>
       <input
         ref={ref}
         value={text}
         onChange={(event) => setText(event.target.value)}
-        disabled={create.isPending}
         aria-label={`Add a task to ${title}`}
         placeholder="+ Add a task"
         maxLength={500}
