@@ -13,11 +13,15 @@ const POLL_MS = 50;
 
 export async function waitForReactions(db: Db, recorded: Map<string, Recorded>): Promise<void> {
   const deadline = Date.now() + WAIT_MS;
-  nudgeReactions();
-  for (const [workspaceId, { lastId, types }] of recorded) {
+  const waits = [...recorded].flatMap(([workspaceId, { lastId, types }]) => {
     const names = REACTIONS.filter((reaction) => reaction.types.some((type) => types.has(type))).map((reaction) => reaction.name);
-    if (names.length > 0) await waitFor(db, workspaceId, lastId, names, deadline);
-  }
+    return names.length > 0 ? [{ workspaceId, lastId, names }] : [];
+  });
+  // No reaction reads these events (a runner's log batch, say): nothing to nudge or wait for. A
+  // nudge for every log batch sent the worker chasing the head of the log through events it skips.
+  if (waits.length === 0) return;
+  nudgeReactions();
+  for (const { workspaceId, lastId, names } of waits) await waitFor(db, workspaceId, lastId, names, deadline);
 }
 
 async function waitFor(db: Db, workspaceId: string, lastId: bigint, names: string[], deadline: number) {

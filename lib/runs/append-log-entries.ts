@@ -8,12 +8,13 @@ import { oversizedUpdate } from "@/lib/runs/oversized-entry";
 import { withoutNul } from "@/lib/runs/without-nul";
 import { nextTurn } from "@/lib/db/requests-first";
 
-// The one writer of executions' structured logs (execution_log_entries). A runner sends the new
+// The one writer of executions' structured logs (execution_log_chunks). A runner sends the new
 // entries of all its runs at once (POST /api/runner/log); the server adds its own notes (a run
 // handed back) the same way. Numbers come from the execution rows (line_count, incremented in the
 // same transaction under their row locks), so several writers of one execution never share or
-// skip a seq. The statements per call do not grow with the number of runs or entries in it: the
-// log of 20 busy agents costs the server a few statements per runner flush, not per run
+// skip a seq. The statements per call do not grow with the number of runs or entries in it, and
+// each run's new entries are stored as one row (a chunk, a JSON array text): the log of 20 busy
+// agents costs the server a few statements per runner flush and a row per run, not per line
 // (docs/PERFORMANCE.md, "Log ingestion").
 
 export interface NewLogEntry {
@@ -39,6 +40,11 @@ export type BatchResult = { executionId: string; offset: number; count: number }
 
 /** An entry's payload is kept up to this size (JSON characters); a bigger one is stored as a stub saying so. */
 export const LOG_ENTRY_MAX_CHARS = 256 * 1024;
+/** A chunk holds up to this many entries, and past this many characters starts the next one (an entry is never split). */
+const CHUNK_MAX_ENTRIES = 500;
+const CHUNK_MAX_CHARS = 64 * 1024;
+/** 4 bind parameters per chunk, far below PostgreSQL's 65,535 for any one statement. */
+const CHUNKS_PER_STATEMENT = 1000;
 /** Batches up to this many entries ride along in the execution.updated event; bigger ones are fetched. */
 const EVENT_ENTRIES_MAX = 500;
 const EVENT_CHARS_MAX = 64 * 1024;
@@ -103,16 +109,17 @@ export async function appendLogBatches(db: Db, batches: LogBatch[], options: { r
     }
     if (rows.length === 0) return results;
 
-    // The rows as one JSON text, built from each payload's JSON without parsing it again: one
-    // parameter however many entries, so no statement reaches the bind-parameter limit.
-    const json = `[${rows.map((row) => `{"x":${JSON.stringify(row.executionId)},"s":${row.seq},"at":${JSON.stringify(row.at)},"type":${JSON.stringify(row.type)},"update":${row.json}}`).join(",")}]`;
-    await nextTurn();
-    await tx.$executeRawUnsafe(
-      `INSERT INTO execution_log_entries (execution_id, seq, at, type, update)
-       SELECT t.e->>'x', (t.e->>'s')::int, (t.e->>'at')::timestamptz, t.e->>'type', t.e->'update'
-       FROM jsonb_array_elements($1::jsonb) AS t(e)`,
-      json,
-    );
+    const chunks = chunksOf(rows);
+    for (let at = 0; at < chunks.length; at += CHUNKS_PER_STATEMENT) {
+      const some = chunks.slice(at, at + CHUNKS_PER_STATEMENT);
+      await nextTurn();
+      await tx.$executeRawUnsafe(
+        `INSERT INTO execution_log_chunks (execution_id, first_seq, count, entries) VALUES ${some
+          .map((_, i) => `($${4 * i + 1}, $${4 * i + 2}::int, $${4 * i + 3}::int, $${4 * i + 4})`)
+          .join(", ")}`,
+        ...some.flatMap((chunk) => [chunk.executionId, chunk.firstSeq, chunk.count, chunk.entries]),
+      );
+    }
     const grown = [...stored].filter(([id, count]) => count > lineCountBefore.get(id)!).map(([id, count]) => ({ id, count }));
     const lastAt = new Map(rows.map((row) => [row.executionId, row.at]));
     await nextTurn();
@@ -143,6 +150,36 @@ function eventOf(execution: Execution, first: number, rows: Row[]) {
     ? { offset: first, entries: own.map((row): LogEntry => ({ seq: row.seq, at: row.at, type: row.type, update: row.update })) }
     : undefined;
   return { ...executionEvent(execution, log ? { log } : undefined), type: "execution.log" as const };
+}
+
+/** Each execution's new rows, in seq order, cut into chunks: the JSON array text readExecutionLog parses. */
+function chunksOf(rows: Row[]): { executionId: string; firstSeq: number; count: number; entries: string }[] {
+  const chunks: { executionId: string; firstSeq: number; count: number; entries: string }[] = [];
+  let open: { executionId: string; firstSeq: number; texts: string[]; chars: number } | undefined;
+  const close = () => {
+    if (open)
+      chunks.push({
+        executionId: open.executionId,
+        firstSeq: open.firstSeq,
+        count: open.texts.length,
+        entries: `[${open.texts.join(",")}]`,
+      });
+    open = undefined;
+  };
+  for (const row of rows) {
+    const text = `{"at":${JSON.stringify(row.at)},"type":${JSON.stringify(row.type)},"update":${row.json}}`;
+    if (
+      open &&
+      (open.executionId !== row.executionId || open.texts.length >= CHUNK_MAX_ENTRIES || open.chars + text.length > CHUNK_MAX_CHARS)
+    ) {
+      close();
+    }
+    open ??= { executionId: row.executionId, firstSeq: row.seq, texts: [], chars: 0 };
+    open.texts.push(text);
+    open.chars += text.length;
+  }
+  close();
+  return chunks;
 }
 
 /** One execution's entries (see appendLogBatches); a refusal is thrown. */

@@ -43,18 +43,31 @@ export const LOG_PAGE_MAX_CHARS = 1024 * 1024;
  */
 export async function readExecutionLog(db: Db, workspaceId: string, executionId: string, offset: number, limit: number) {
   const execution = await getExecution(db, workspaceId, executionId);
-  const rows = await db.executionLogEntry.findMany({
-    where: { executionId, seq: { gte: offset } },
-    orderBy: { seq: "asc" },
-    take: limit,
-  });
+  // The chunk holding `offset` (the last one starting at or before it) and those after it, up to
+  // the page's end: an index range on (execution_id, first_seq), as many rows as the page needs.
+  const chunks = await db.$queryRawUnsafe<{ first_seq: number; entries: string }[]>(
+    `SELECT first_seq, entries FROM execution_log_chunks
+     WHERE execution_id = $1
+       AND first_seq >= COALESCE((SELECT max(first_seq) FROM execution_log_chunks WHERE execution_id = $1 AND first_seq <= $2::bigint), 0)
+       AND first_seq < $2::bigint + $3::bigint
+     ORDER BY first_seq`,
+    executionId,
+    offset,
+    limit,
+  );
   const entries: LogEntry[] = [];
   let chars = 0;
-  for (const row of rows) {
-    const entry = { seq: row.seq, at: row.at.toISOString(), type: row.type, update: row.update as Record<string, unknown> };
-    chars += JSON.stringify(entry).length;
-    if (chars > LOG_PAGE_MAX_CHARS && entries.length > 0) break;
-    entries.push(entry);
+  read: for (const chunk of chunks) {
+    const stored = JSON.parse(chunk.entries) as Omit<LogEntry, "seq">[];
+    for (const [index, entry] of stored.entries()) {
+      const seq = chunk.first_seq + index;
+      if (seq < offset) continue;
+      if (entries.length >= limit) break read;
+      const full = { seq, at: entry.at, type: entry.type, update: entry.update };
+      chars += JSON.stringify(full).length;
+      if (chars > LOG_PAGE_MAX_CHARS && entries.length > 0) break read;
+      entries.push(full);
+    }
   }
   const next = entries.length > 0 ? entries[entries.length - 1].seq + 1 : offset;
   const finished = isFinishedRunStatus(execution.status);

@@ -129,13 +129,15 @@ async function seed(dir, executionId) {
   const { PGlite } = await import("@electric-sql/pglite");
   const pg = new PGlite(path.join(dir, "pglite"));
   await pg.waitReady;
-  await pg.query("DELETE FROM execution_log_entries WHERE execution_id = $1", [executionId]);
+  await pg.query("DELETE FROM execution_log_chunks WHERE execution_id = $1", [executionId]);
+  // Stored as the server stores a run's log: chunks (here of 200 entries) of {at, type, update}.
   await pg.query(
-    `INSERT INTO execution_log_entries (execution_id, seq, at, type, update)
-     SELECT $1, n, now(),
+    `INSERT INTO execution_log_chunks (execution_id, first_seq, count, entries)
+     SELECT $1, min(n), count(*)::int, json_agg(json_build_object('at', taskboard_iso(now()), 'type', type, 'update', update) ORDER BY n)::text
+     FROM (SELECT n,
        CASE n % 10 WHEN 0 THEN 'tool_call' WHEN 1 THEN 'tool_call_update' WHEN 2 THEN 'output' WHEN 3 THEN 'output'
                    WHEN 4 THEN 'agent_thought_chunk' WHEN 9 THEN CASE WHEN n % 1000 = 9 THEN 'plan' ELSE 'agent_message_chunk' END
-                   ELSE 'agent_message_chunk' END,
+                   ELSE 'agent_message_chunk' END AS type,
        CASE n % 10
          WHEN 0 THEN jsonb_build_object('sessionUpdate', 'tool_call', 'toolCallId', 't' || n, 'title', 'Read src/file' || n || '.ts', 'kind', 'read', 'status', 'in_progress')
          WHEN 1 THEN jsonb_build_object('sessionUpdate', 'tool_call_update', 'toolCallId', 't' || (n - 1), 'status', 'completed')
@@ -147,12 +149,13 @@ async function seed(dir, executionId) {
               jsonb_build_object('content', 'Change it', 'status', 'in_progress', 'priority', 'medium')))
            ELSE jsonb_build_object('sessionUpdate', 'agent_message_chunk', 'content', jsonb_build_object('type', 'text', 'text', 'Sentence ' || n || ' of the agent''s reply. ')) END
          ELSE jsonb_build_object('sessionUpdate', 'agent_message_chunk', 'content', jsonb_build_object('type', 'text', 'text', 'Sentence ' || n || ' of the agent''s reply. '))
-       END
-     FROM generate_series(0, $2::int - 1) AS n`,
+       END AS update
+     FROM generate_series(0, $2::int - 1) AS n) AS e
+     GROUP BY n / 200`,
     [executionId, ENTRIES],
   );
   await pg.query("UPDATE executions SET line_count = $2 WHERE id = $1", [executionId, ENTRIES]);
-  await pg.query("ANALYZE execution_log_entries");
+  await pg.query("ANALYZE execution_log_chunks");
   await pg.close();
 }
 
