@@ -81,7 +81,7 @@ export function backoffMs(failedAttempts: number, baseMs: number, maxMs: number)
 export interface NextEvent {
   /** The workspace's newest event id. */
   head: string;
-  /** Events up to here were deleted by retention before the consumer read them. */
+  /** Events a worker reads were deleted by retention up to here (stream-only ones may be gone past it). */
   prunedThrough: string;
   /** The next event after the cursor of the wanted types, as its public JSON (WorkspaceEvent); null when none. */
   event: { id: string; type: string; json: string } | null;
@@ -116,7 +116,9 @@ export async function nextEventAfter(
 }
 
 // $1 workspace, $2 cursor, $3 all types, $4 the types, $5 a data field to match (null: none), $6 its values.
-const NEXT_EVENT = `SELECT COALESCE(h.last_id, 0)::text AS head, COALESCE(h.pruned_through, 0)::text AS pruned_through, e.id, e.type, e.json
+// pruned_through here is the newest event retention deleted that a worker reads: a cursor below the
+// log's own pruned_through but not below this one missed only stream-only events, which is no gap.
+const NEXT_EVENT = `SELECT COALESCE(h.last_id, 0)::text AS head, COALESCE(h.pruned_background_through, 0)::text AS pruned_through, e.id, e.type, e.json
 FROM (SELECT $1::text AS workspace_id) w
 LEFT JOIN workspace_event_heads h ON h.workspace_id = w.workspace_id
 LEFT JOIN LATERAL (

@@ -1,5 +1,6 @@
 import { statement, type Sql } from "@/lib/db/sql";
 import { eventPruneIntervalMs, eventRetentionDays, eventRetentionEvents } from "@/lib/config";
+import { STREAM_ONLY_EVENT_TYPES } from "@/lib/events/event-types";
 
 // Keeps the event log bounded: per workspace, events older than EVENT_RETENTION_DAYS and all but
 // the newest EVENT_RETENTION_EVENTS are deleted. The head row remembers how far (pruned_through),
@@ -7,7 +8,7 @@ import { eventPruneIntervalMs, eventRetentionDays, eventRetentionEvents } from "
 
 /** Prunes every workspace's log once; returns how many events were deleted. */
 export async function pruneEvents(sql: Sql): Promise<number> {
-  const [row] = await sql<{ deleted: number }>(PRUNE, [eventRetentionEvents(), eventRetentionDays()]);
+  const [row] = await sql<{ deleted: number }>(PRUNE, [eventRetentionEvents(), eventRetentionDays(), STREAM_ONLY_EVENT_TYPES]);
   return row.deleted;
 }
 
@@ -21,7 +22,8 @@ export function startEventPruning(sql: Sql): () => void {
 
 // `cut` is, per workspace, the newest id to delete: the one just past the newest $1, or the newest
 // older than $2 days (scanning back from the newest, so at most about $1 index entries each). The
-// delete and the heads' update are one statement, so a reader sees both or neither.
+// delete and the heads' update are one statement, so a reader sees both or neither. $3: the
+// stream-only types, whose loss no background worker minds (pruned_background_through).
 const PRUNE = statement(
   "workspace_events_prune",
   `WITH cut AS (
@@ -34,10 +36,13 @@ const PRUNE = statement(
    gone AS (
      DELETE FROM workspace_events e USING cut
      WHERE e.workspace_id = cut.workspace_id AND e.id <= cut.through
-     RETURNING e.id
+     RETURNING e.id, e.workspace_id, e.type
    ),
    moved AS (
-     UPDATE workspace_event_heads h SET pruned_through = cut.through FROM cut
+     UPDATE workspace_event_heads h SET pruned_through = cut.through,
+       pruned_background_through = GREATEST(h.pruned_background_through, COALESCE(
+         (SELECT max(g.id) FROM gone g WHERE g.workspace_id = h.workspace_id AND g.type <> ALL($3::text[])), 0))
+     FROM cut
      WHERE h.workspace_id = cut.workspace_id AND cut.through > h.pruned_through
      RETURNING h.workspace_id
    )

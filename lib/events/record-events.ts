@@ -1,6 +1,6 @@
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { currentActor } from "@/lib/events/actor";
-import type { EventType } from "@/lib/events/event-types";
+import { STREAM_ONLY_EVENT_TYPES, type EventType } from "@/lib/events/event-types";
 import { noteRecorded } from "@/lib/events/recorded-events";
 import { taskJsonSql } from "@/lib/db/task-json-sql";
 
@@ -34,7 +34,13 @@ export async function recordEvents(tx: Tx, workspaceId: string, events: NewEvent
     task_id: event.taskId,
     ...(event.data === undefined ? {} : { data: event.data }),
   }));
-  const [head] = await tx.$queryRawUnsafe<{ last_id: string }[]>(APPEND, workspaceId, JSON.stringify(currentActor()), JSON.stringify(rows));
+  const [head] = await tx.$queryRawUnsafe<{ last_id: string }[]>(
+    APPEND,
+    workspaceId,
+    JSON.stringify(currentActor()),
+    JSON.stringify(rows),
+    STREAM_ONLY_EVENT_TYPES,
+  );
   noteRecorded(
     workspaceId,
     head.last_id,
@@ -53,14 +59,17 @@ export async function recordEventsOfWorkspaces(tx: Tx, events: (NewEvent & { wor
 const LOCK_HEAD = `INSERT INTO workspace_event_heads (workspace_id) VALUES ($1)
   ON CONFLICT (workspace_id) DO UPDATE SET last_id = workspace_event_heads.last_id`;
 
-// $1 workspace, $2 the actor (JSON), $3 the events (JSON array of {type, task_id, data?}), in order.
+// $1 workspace, $2 the actor (JSON), $3 the events (JSON array of {type, task_id, data?}), in order,
+// $4 the stream-only types (they move last_id, not last_background_id).
 const APPEND = `WITH added AS (
   INSERT INTO workspace_events (workspace_id, task_id, type, actor, at, data)
   SELECT $1, ev.value->>'task_id', ev.value->>'type', $2::json, clock_timestamp(),
          COALESCE(ev.value->'data', ${taskJsonSql("$1", "ev.value->>'task_id'")}, json_build_object('id', ev.value->>'task_id'))
   FROM json_array_elements($3::json) WITH ORDINALITY AS ev(value, ord)
   ORDER BY ev.ord
-  RETURNING id
+  RETURNING id, type
 )
-UPDATE workspace_event_heads SET last_id = (SELECT max(id) FROM added) WHERE workspace_id = $1
+UPDATE workspace_event_heads SET last_id = (SELECT max(id) FROM added),
+  last_background_id = COALESCE((SELECT max(id) FROM added WHERE type <> ALL($4::text[])), last_background_id)
+WHERE workspace_id = $1
 RETURNING last_id::text AS last_id`;

@@ -170,7 +170,8 @@ async function msUntilNextAttempt(db: Db): Promise<number | null> {
   return row?.wait_ms ?? null;
 }
 
-// A (reaction, workspace) whose cursor is behind the workspace's head, not leased, and not waiting
+// A (reaction, workspace) whose cursor is behind the workspace's newest event a worker reads (not
+// its head: stream-only events after it would have it claimed only to skip them), not leased, and not waiting
 // for a retry; a missing row is a workspace newer than the reaction (cursor 0) and is created here.
 // The least recently worked first. Two instances that pick the same row: the conditional upsert
 // lets one of them have it.
@@ -179,7 +180,7 @@ const CLAIM = `WITH candidate AS (
   FROM workspace_event_heads h
   CROSS JOIN unnest($1::text[]) AS r(name)
   LEFT JOIN reaction_cursors c ON c.reaction = r.name AND c.workspace_id = h.workspace_id
-  WHERE COALESCE(c.cursor, 0) < h.last_id
+  WHERE COALESCE(c.cursor, 0) < h.last_background_id
     AND (c.lease_until IS NULL OR c.lease_until <= now())
     AND (c.next_attempt_at IS NULL OR c.next_attempt_at <= now())
   ORDER BY c.lease_until NULLS FIRST, h.workspace_id, r.name

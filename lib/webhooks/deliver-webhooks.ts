@@ -256,7 +256,8 @@ function eventIdOf(due: DueDelivery): string {
 }
 
 // An enabled endpoint, not leased (or its lease expired), with either a due pending delivery or,
-// when no delivery of the log is pending, events after its cursor. The least recently worked
+// when no delivery of the log is pending, events after its cursor that are not stream-only
+// (workspace_event_heads.last_background_id). The least recently worked
 // first. SKIP LOCKED: two workers never wait on, or both take, one endpoint.
 const CLAIM = `UPDATE webhooks w SET lease_until = now() + make_interval(secs => $2::float8), lease_token = $1
 FROM (
@@ -264,7 +265,7 @@ FROM (
   LEFT JOIN workspace_event_heads h ON h.workspace_id = c.workspace_id
   WHERE c.enabled AND (c.lease_until IS NULL OR c.lease_until <= now())
     AND (EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.webhook_id = c.id AND d.status = $3 AND d.next_attempt_at <= now())
-      OR (c.cursor < COALESCE(h.last_id, 0)
+      OR (c.cursor < COALESCE(h.last_background_id, 0)
         AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.webhook_id = c.id AND d.status = $3 AND d.redelivery_of IS NULL)))
   ORDER BY c.lease_until NULLS FIRST, c.id
   LIMIT 1

@@ -34,6 +34,14 @@ export async function createScratchDatabase(prefix = "taskboard_test") {
     async drop() {
       const client = new pg.Client({ connectionString: adminUrl });
       await client.connect();
+      // A pool that was just ended may still be closing its connections; FORCE would terminate them
+      // and their clients, no longer listening for errors, crash the test process (57P01). Wait for
+      // them to go first (2 s at most), and force only what is left.
+      for (let tries = 0; tries < 40; tries++) {
+        const { rows } = await client.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1`, [name]);
+        if (rows[0].n === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
       await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await client.end();
     },

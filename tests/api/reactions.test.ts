@@ -74,13 +74,14 @@ describe("a change committed by a server that died before reacting", () => {
     await server.stop();
 
     // What a move to done commits, written with the server down, so no process could react to it:
-    // the row and its task.moved event (the data the reaction reads: the task's id and status).
+    // the row, its task.moved event (the data the reaction reads: the task's id and status) and the
+    // head row's ids (an event the workers read: last_background_id too).
     await store.sql(
       `WITH moved AS (UPDATE tasks SET status = 'done', done_at = now() WHERE id = $1 RETURNING id, workspace_id),
             added AS (INSERT INTO workspace_events (workspace_id, task_id, type, actor, data)
                       SELECT workspace_id, id, 'task.moved', json_build_object('type', 'user', 'user_id', $2::text, 'username', 'admin'),
                              json_build_object('id', id, 'status', 'done') FROM moved RETURNING id, workspace_id)
-       UPDATE workspace_event_heads h SET last_id = added.id FROM added WHERE h.workspace_id = added.workspace_id`,
+       UPDATE workspace_event_heads h SET last_id = added.id, last_background_id = added.id FROM added WHERE h.workspace_id = added.workspace_id`,
       [blocker.id, admin.id],
     );
 

@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openOwnDatabase } from "@/tests/helpers/db";
+import { recordEvents, type NewEvent } from "@/lib/events/record-events";
+import { pruneEvents } from "@/lib/events/prune-events";
+import { workOnOneCursor } from "@/lib/reactions/run-reactions";
+import { listReactionStates } from "@/lib/reactions/list-reaction-states";
+
+// The reactions worker reads the events a reaction may handle. Stream-only events (a run's live
+// log, several a second while agents work) must neither make it claim cursors nor, once retention
+// deletes them, count as events it missed.
+
+let database: Awaited<ReturnType<typeof openOwnDatabase>>;
+beforeAll(async () => {
+  database = await openOwnDatabase();
+});
+afterAll(async () => {
+  delete process.env.EVENT_RETENTION_EVENTS;
+  await database?.close();
+});
+
+const record = (workspaceId: string, events: NewEvent[]) => database.db.$transaction((tx) => recordEvents(tx, workspaceId, events));
+const logEvents = (count: number): NewEvent[] =>
+  Array.from({ length: count }, (_, i) => ({ type: "execution.log", taskId: null, data: { id: "e", line_count: i } }));
+// An event no reaction handles: the worker reads past it, and it is no stream-only event.
+const question = (id: string): NewEvent => ({ type: "question.created", taskId: null, data: { id } });
+
+async function drain() {
+  let claims = 0;
+  while (await workOnOneCursor(database.db)) claims++;
+  return claims;
+}
+
+async function newWorkspace() {
+  return (await database.db.workspace.create({ data: { name: `reactions ${Math.random()}` } })).id;
+}
+
+describe("the reactions worker and stream-only events", () => {
+  it("claims no cursor for a log that grew only by stream-only events", async () => {
+    const ws = await newWorkspace();
+    await record(ws, [question("q1")]);
+    expect(await drain()).toBeGreaterThan(0);
+    await record(ws, logEvents(5));
+    expect(await drain()).toBe(0);
+    await record(ws, [question("q2")]);
+    expect(await drain()).toBeGreaterThan(0);
+  });
+
+  it("sees no gap when retention deleted only stream-only events, and says so when it deleted one it reads", async () => {
+    process.env.EVENT_RETENTION_EVENTS = "2";
+    const ws = await newWorkspace();
+    await record(ws, [question("q1")]);
+    await drain();
+    await record(ws, logEvents(6));
+    await pruneEvents(database.sql);
+    await record(ws, [question("q2")]);
+    await drain();
+    for (const state of await listReactionStates(database.db, ws)) expect(state).toMatchObject({ behind: 0, last_error: null });
+
+    await record(ws, [question("q3"), question("q4"), question("q5")]);
+    await pruneEvents(database.sql);
+    await drain();
+    for (const state of await listReactionStates(database.db, ws)) {
+      expect(state.behind).toBe(0);
+      expect(state.last_error).toMatch(/retention deleted them first/);
+    }
+  });
+});
