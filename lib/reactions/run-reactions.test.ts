@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openOwnDatabase } from "@/tests/helpers/db";
-import { recordEvents, type NewEvent } from "@/lib/events/record-events";
+import type { NewEvent } from "@/lib/events/record-events";
+import { liveLogEvents, recordIn } from "@/tests/helpers/events";
 import { pruneEvents } from "@/lib/events/prune-events";
 import { workOnOneCursor } from "@/lib/reactions/run-reactions";
 import { listReactionStates } from "@/lib/reactions/list-reaction-states";
@@ -18,9 +19,7 @@ afterAll(async () => {
   await database?.close();
 });
 
-const record = (workspaceId: string, events: NewEvent[]) => database.db.$transaction((tx) => recordEvents(tx, workspaceId, events));
-const logEvents = (count: number): NewEvent[] =>
-  Array.from({ length: count }, (_, i) => ({ type: "execution.log", taskId: null, data: { id: "e", line_count: i } }));
+const record = (workspaceId: string, events: NewEvent[]) => recordIn(database.db, workspaceId, events);
 // An event no reaction handles: the worker reads past it, and it is no stream-only event.
 const question = (id: string): NewEvent => ({ type: "question.created", taskId: null, data: { id } });
 
@@ -39,7 +38,7 @@ describe("the reactions worker and stream-only events", () => {
     const ws = await newWorkspace();
     await record(ws, [question("q1")]);
     expect(await drain()).toBeGreaterThan(0);
-    await record(ws, logEvents(5));
+    await record(ws, liveLogEvents(5));
     expect(await drain()).toBe(0);
     await record(ws, [question("q2")]);
     expect(await drain()).toBeGreaterThan(0);
@@ -50,7 +49,7 @@ describe("the reactions worker and stream-only events", () => {
     const ws = await newWorkspace();
     await record(ws, [question("q1")]);
     await drain();
-    await record(ws, logEvents(6));
+    await record(ws, liveLogEvents(6));
     await pruneEvents(database.sql);
     await record(ws, [question("q2")]);
     await drain();

@@ -152,9 +152,17 @@ function eventOf(execution: Execution, first: number, rows: Row[]) {
   return { ...executionEvent(execution, log ? { log } : undefined), type: "execution.log" as const };
 }
 
-/** Each execution's new rows, in seq order, cut into chunks: the JSON array text readExecutionLog parses. */
-function chunksOf(rows: Row[]): { executionId: string; firstSeq: number; count: number; entries: string }[] {
-  const chunks: { executionId: string; firstSeq: number; count: number; entries: string }[] = [];
+/** A row of execution_log_chunks: entries firstSeq .. firstSeq + count - 1, as the JSON array text readExecutionLog parses. */
+interface Chunk {
+  executionId: string;
+  firstSeq: number;
+  count: number;
+  entries: string;
+}
+
+/** Each execution's new rows, in seq order, cut into chunks. */
+function chunksOf(rows: Row[]): Chunk[] {
+  const chunks: Chunk[] = [];
   let open: { executionId: string; firstSeq: number; texts: string[]; chars: number } | undefined;
   const close = () => {
     if (open)

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openOwnDatabase } from "@/tests/helpers/db";
-import { recordEvents, type NewEvent } from "@/lib/events/record-events";
+import type { NewEvent } from "@/lib/events/record-events";
+import { liveLogEvents, recordIn } from "@/tests/helpers/events";
 import { pruneEvents } from "@/lib/events/prune-events";
 import { claimEndpoint, workOn } from "@/lib/webhooks/deliver-webhooks";
 import { seal } from "@/lib/crypto/seal";
@@ -17,9 +18,7 @@ afterAll(async () => {
   await database?.close();
 });
 
-const record = (workspaceId: string, events: NewEvent[]) => database.db.$transaction((tx) => recordEvents(tx, workspaceId, events));
-const logEvents = (count: number): NewEvent[] =>
-  Array.from({ length: count }, (_, i) => ({ type: "execution.log", taskId: null, data: { id: "e", line_count: i } }));
+const record = (workspaceId: string, events: NewEvent[]) => recordIn(database.db, workspaceId, events);
 const deleted = (id: string): NewEvent => ({ type: "task.deleted", taskId: null, data: { id } });
 const other = (id: string): NewEvent => ({ type: "question.created", taskId: null, data: { id } });
 
@@ -47,7 +46,7 @@ describe("the webhook worker and stream-only events", () => {
     expect(await workOnce()).toBe(true);
     expect(await workOnce()).toBe(false);
 
-    await record(ws, logEvents(6));
+    await record(ws, liveLogEvents(6));
     expect(await workOnce()).toBe(false);
     await pruneEvents(database.sql);
     await record(ws, [other("q2")]);

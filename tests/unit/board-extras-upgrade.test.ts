@@ -3,13 +3,12 @@
 // and an open question from before 20261125104528_agent_presets_model_and_output to today, and
 // checks the stored JSON has every field of a run and of a question the board serves.
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { applyMigrations, defaultMigrationsDir, listMigrations } from "@/lib/db/migrate";
+import { applyMigrations } from "@/lib/db/migrate";
 import { taskRunResponse } from "@/lib/tasks/schemas";
 import { questionResponse } from "@/lib/questions/schemas";
 import { freshDatabase } from "../helpers/fresh-database";
+import { migrationsBefore } from "../helpers/migrations-before";
 
 // How the API serves a timestamp (taskboard_iso), like Date.toISOString().
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
@@ -17,10 +16,7 @@ const BEFORE = "20261125104528_agent_presets_model_and_output";
 
 describe("task_board_extras after an upgrade", () => {
   it("stores every field of a run and of an open question, for rows written by older migrations", async () => {
-    const older = fs.mkdtempSync(path.join(os.tmpdir(), "taskboard-upgrade-"));
-    for (const name of listMigrations(defaultMigrationsDir()).filter((name) => name < BEFORE)) {
-      fs.cpSync(path.join(defaultMigrationsDir(), name), path.join(older, name), { recursive: true });
-    }
+    const older = migrationsBefore(BEFORE);
     const db = await freshDatabase();
     try {
       await applyMigrations(db.session, older);

@@ -2,20 +2,16 @@
 // upgrades a database holding a 450-entry log from the migration before it, and checks the log
 // reads back the same, entry for entry, through the server's own reader.
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { applyMigrations, defaultMigrationsDir, listMigrations } from "@/lib/db/migrate";
+import { applyMigrations } from "@/lib/db/migrate";
 import { freshDatabase } from "../helpers/fresh-database";
+import { migrationsBefore } from "../helpers/migrations-before";
 
 const CHUNKS = "20261126065114_log_chunks";
 
 describe("the log after the upgrade to chunks", () => {
   it("holds every entry, in order, with its time, type and payload", async () => {
-    const older = fs.mkdtempSync(path.join(os.tmpdir(), "taskboard-upgrade-"));
-    for (const name of listMigrations(defaultMigrationsDir()).filter((name) => name < CHUNKS)) {
-      fs.cpSync(path.join(defaultMigrationsDir(), name), path.join(older, name), { recursive: true });
-    }
+    const older = migrationsBefore(CHUNKS);
     const db = await freshDatabase();
     try {
       await applyMigrations(db.session, older);
