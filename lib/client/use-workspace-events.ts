@@ -79,6 +79,7 @@ export function applyEvent(client: QueryClient, workspaceId: string, type: Event
     case "task.updated":
     case "task.moved": {
       const task = data as Task;
+      noteTaskEvent(task.id);
       // A task deleted in the same transaction is logged as its id only.
       if (!task.status) return refreshTask(client, workspaceId, task.id);
       const known = findTask(client, workspaceId, task.id);
@@ -106,6 +107,7 @@ export function applyEvent(client: QueryClient, workspaceId: string, type: Event
     case "task.deleted": {
       const { id } = data as { id: string };
       removeTask(client, workspaceId, id);
+      taskEvents.delete(id);
       client.removeQueries({ queryKey: taskKeys.detail(workspaceId, id) });
       return;
     }
@@ -126,6 +128,7 @@ export function applyEvent(client: QueryClient, workspaceId: string, type: Event
     }
     case "run.updated": {
       const run = data as TaskRun & { workspace_id?: string };
+      noteTaskEvent(run.task_id);
       patchTask(client, workspaceId, run.task_id, (task) => ({
         ...task,
         latest_run_status: run.status,
@@ -189,17 +192,35 @@ function patchRunActivity(client: QueryClient, workspaceId: string, execution: E
   }));
 }
 
+// How many events that change a task's card were applied, per task. A read of the task that saw
+// one arrive while it was under way may have been answered before that event's change (a reaction
+// moving the card, say): applying it would put the card back where it was, with no event to come
+// to correct it. Such a read is made again instead.
+const taskEvents = new Map<string, number>();
+const REFRESH_ATTEMPTS = 3;
+
+function noteTaskEvent(taskId: string) {
+  taskEvents.set(taskId, (taskEvents.get(taskId) ?? 0) + 1);
+}
+
 /** Fetches one task and puts it in place: the small query to run when an event says too little. */
 export async function refreshTask(client: QueryClient, workspaceId: string, taskId: string) {
-  try {
-    const task = await api<Task>(`/api/workspaces/${workspaceId}/tasks/${taskId}`);
+  for (let attempt = 0; attempt < REFRESH_ATTEMPTS; attempt++) {
+    const seen = taskEvents.get(taskId) ?? 0;
+    let task: Task;
+    try {
+      task = await api<Task>(`/api/workspaces/${workspaceId}/tasks/${taskId}`);
+    } catch {
+      return; // Deleted meanwhile: its own event removes it.
+    }
+    if ((taskEvents.get(taskId) ?? 0) !== seen) continue;
     const known = findTask(client, workspaceId, taskId);
     if (known && known.status === task.status) patchTask(client, workspaceId, taskId, (old) => ({ ...old, ...task }));
     else for (const key of placeTask(client, workspaceId, task)) client.invalidateQueries({ queryKey: key, exact: true });
     client.setQueryData(taskKeys.detail(workspaceId, taskId), task);
-  } catch {
-    // Deleted meanwhile: its own event removes it.
+    return;
   }
+  // Events kept coming while it was read: the newest of them is on the card already.
 }
 
 const boardCursors = new Map<string, string>();

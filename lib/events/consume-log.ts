@@ -44,11 +44,14 @@ export function startLogConsumer(consumer: LogConsumer): () => void {
     draining = true;
     clearTimeout(timer);
     try {
+      let wait: number | null = null;
+      // A wake that comes while the retry time is read must not wait for the timer: loop again.
       do {
         again = false;
         await Promise.all(Array.from({ length: consumer.lanes() }, lane));
+        if (!again) wait = await consumer.msUntilNextAttempt();
       } while (again && !stopped);
-      if (!stopped) timer = setTimeout(() => void drain(), clampWait(await consumer.msUntilNextAttempt()));
+      if (!stopped) timer = setTimeout(() => void drain(), clampWait(wait));
     } catch (error) {
       console.error(`[taskboard] ${consumer.name}: ${(error as Error).message}`);
       if (!stopped) timer = setTimeout(() => void drain(), IDLE_POLL_MS);

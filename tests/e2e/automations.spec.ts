@@ -30,3 +30,44 @@ test("a blocker done starts its dependant's run, the card follows it, and Settin
   await section.scrollIntoViewIfNeeded();
   await screenshot(page, "settings-automations");
 });
+
+test("a read of the dependant answered late, from before the automation moved it, does not put its card back", async ({
+  page,
+  request,
+}) => {
+  const api = await Api.asAdmin(request);
+  const ws = await api.workspace();
+  await api.call("PATCH", `/api/workspaces/${ws.id}`, { auto_start_unblocked: true });
+  const dependant = await api.task(ws.id, { title: "Deploy", status: "todo" });
+  const blocker = await api.task(ws.id, { title: "Review", status: "in_progress" });
+  await api.call("POST", `/api/workspaces/${ws.id}/tasks/${dependant.id}/dependencies/${blocker.id}`);
+  // What the server answered about the dependant while it was still in To do.
+  const before = await api.call("GET", `/api/workspaces/${ws.id}/tasks/${dependant.id}`);
+
+  await signIn(page, `/w/${ws.id}`);
+  await openBoard(page, ws.id);
+  // The blocker leaving for Done has the board read its dependant again (its "blocked by" count).
+  // That read is slow: its answer, written before the automation moved the card, arrives after
+  // the card's move has been applied from the live stream.
+  const taskUrl = `**/api/workspaces/${ws.id}/tasks/${dependant.id}`;
+  let deliver!: () => void;
+  const held = new Promise<void>((resolve) => (deliver = resolve));
+  let first = true;
+  await page.route(taskUrl, async (route) => {
+    if (route.request().method() !== "GET" || !first) return route.continue();
+    first = false;
+    await held;
+    await route.fulfill({ json: before });
+  });
+  const lateAnswer = page.waitForResponse((response) => response.url().endsWith(`/tasks/${dependant.id}`));
+  await api.call("POST", `/api/workspaces/${ws.id}/tasks/${blocker.id}/move`, { column: "done" });
+  const card = column(page, "In progress").getByRole("group", { name: "Deploy" });
+  await expect(card).toBeVisible();
+  deliver();
+  await lateAnswer;
+  // Nothing more is coming to wait for: give the late answer time to be (wrongly) applied.
+  await page.waitForTimeout(500);
+  await expect(card).toBeVisible();
+  await expect(column(page, "To do").getByRole("group", { name: "Deploy" })).toHaveCount(0);
+  await page.unroute(taskUrl);
+});
