@@ -35,4 +35,45 @@ describe("startLogConsumer", () => {
     expect(worked).toBe(2);
     stop();
   });
+
+  it("claims once on a wake-up with nothing due, and works on all its lanes at once when there is work", async () => {
+    vi.useFakeTimers();
+    let wake!: () => void;
+    let claims = 0;
+    let due = 0;
+    let running = 0;
+    let mostAtOnce = 0;
+    const stop = startLogConsumer({
+      name: "test",
+      lanes: () => 4,
+      workOnce: async () => {
+        claims++;
+        if (due === 0) return false;
+        due--;
+        running++;
+        mostAtOnce = Math.max(mostAtOnce, running);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        running--;
+        return true;
+      },
+      msUntilNextAttempt: async () => null,
+      onNudge: (listener) => {
+        wake = listener;
+        return () => {};
+      },
+    });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(claims).toBe(1);
+
+    wake();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(claims).toBe(2);
+
+    due = 8;
+    wake();
+    await vi.advanceTimersByTimeAsync(100);
+    expect(due).toBe(0);
+    expect(mostAtOnce).toBe(4);
+    stop();
+  });
 });

@@ -48,7 +48,9 @@ export function startLogConsumer(consumer: LogConsumer): () => void {
       // A wake that comes while the retry time is read must not wait for the timer: loop again.
       do {
         again = false;
-        await Promise.all(Array.from({ length: consumer.lanes() }, lane));
+        // One claim first: when it finds nothing due, the other lanes' claims would not either (a
+        // wake-up for events no row waits for then costs one query, not one per lane).
+        if (!stopped && (await consumer.workOnce())) await Promise.all(Array.from({ length: consumer.lanes() }, lane));
         if (!again) wait = await consumer.msUntilNextAttempt();
       } while (again && !stopped);
       if (!stopped) timer = setTimeout(() => void drain(), clampWait(wait));
