@@ -12,9 +12,11 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { root } from "../lib/build-state.mjs";
 import { benchClient } from "../lib/bench-report.mjs";
 import { startServer } from "../lib/server.mjs";
+import { timeRequests } from "../lib/time-requests.mjs";
 
 const AGENTS = 20;
 const RUNNERS = 2;
@@ -76,7 +78,7 @@ export async function benchLogIngestion(kind, databaseUrl) {
 
     const column = `/api/workspaces/${ws}/board/column/in_progress?limit=50`;
     for (let i = 0; i < 20; i++) await api("GET", column, undefined, token); // warm the route up
-    const idle = await timeRequests(api, column, token, 10_000);
+    const idle = await timeRequests(server.url, column, token, 10_000);
 
     const cpuBefore = cpuTicks(server.child.pid);
     const machineBefore = machineTicks();
@@ -88,7 +90,10 @@ export async function benchLogIngestion(kind, databaseUrl) {
     for (let i = 0; i < AGENTS; i++) {
       started.push((await api("POST", `/api/workspaces/${ws}/tasks/${tasks[i].id}/runs`, {}, token)).body.id);
     }
-    const busy = timeRequests(api, column, token, SECONDS * 1000 - 5000, 2500);
+    const busy = timeRequests(server.url, column, token, SECONDS * 1000 - 5000, 2500);
+    // How long this thread (the reader's) was kept from its turns meanwhile: what timing the column page here would add.
+    const readerLoop = monitorEventLoopDelay({ resolution: 10 });
+    readerLoop.enable();
     // Progress and the end come from the event stream too (execution.updated), so the bench adds
     // no requests of its own while the column page is timed.
     await until(
@@ -105,6 +110,7 @@ export async function benchLogIngestion(kind, databaseUrl) {
       return rows.every((row) => reader.has(row.body.id) >= row.body.line_count);
     });
     reader.stop();
+    readerLoop.disable();
     const cpuAfter = cpuTicks(server.child.pid);
     const machineAfter = machineTicks();
     const meanwhile = await busy;
@@ -129,6 +135,7 @@ export async function benchLogIngestion(kind, databaseUrl) {
       busyP50: percentile(meanwhile, 0.5),
       busyP99: percentile(meanwhile, 0.99),
       busyCount: meanwhile.length,
+      readerDelayP99: readerLoop.percentile(99) / 1e6,
     };
     console.log(`${kind}: log ingestion ${JSON.stringify(result)}`);
     return result;
@@ -210,21 +217,6 @@ function readLive(url, api, ws, token, lags) {
     })();
   });
   return { open, has: (id) => have.get(id) ?? 0, ended: (id) => ended.has(id), stop: () => abort.abort() };
-}
-
-/** Sequential requests for `ms` (after `delayMs`): their durations. */
-async function timeRequests(api, urlPath, token, ms, delayMs = 0) {
-  await sleep(delayMs);
-  const times = [];
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    const at = performance.now();
-    const response = await api("GET", urlPath, undefined, token);
-    if (response.status !== 200) throw new Error(`column page: HTTP ${response.status}`);
-    times.push(performance.now() - at);
-    await sleep(50);
-  }
-  return times;
 }
 
 function cpuTicks(pid) {
