@@ -1,16 +1,22 @@
 import { expect, test } from "@playwright/test";
 import { Api, column, openBoard, screenshot, signIn } from "./helpers";
 
+/** A workspace that starts an unblocked task's agent, with a task in To do waiting on one in progress. */
+async function blockedPair(api: Api, dependantTitle: string, blockerTitle: string) {
+  const ws = await api.workspace();
+  await api.call("PATCH", `/api/workspaces/${ws.id}`, { auto_start_unblocked: true });
+  const dependant = await api.task(ws.id, { title: dependantTitle, status: "todo" });
+  const blocker = await api.task(ws.id, { title: blockerTitle, status: "in_progress" });
+  await api.call("POST", `/api/workspaces/${ws.id}/tasks/${dependant.id}/dependencies/${blocker.id}`);
+  return { ws, dependant, blocker };
+}
+
 test("a blocker done starts its dependant's run, the card follows it, and Settings → Automations shows each reaction caught up", async ({
   page,
   request,
 }) => {
   const api = await Api.asAdmin(request);
-  const ws = await api.workspace();
-  await api.call("PATCH", `/api/workspaces/${ws.id}`, { auto_start_unblocked: true });
-  const dependant = await api.task(ws.id, { title: "Ship the release", status: "todo" });
-  const blocker = await api.task(ws.id, { title: "Write the release notes", status: "in_progress" });
-  await api.call("POST", `/api/workspaces/${ws.id}/tasks/${dependant.id}/dependencies/${blocker.id}`);
+  const { ws, dependant, blocker } = await blockedPair(api, "Ship the release", "Write the release notes");
 
   await signIn(page, `/w/${ws.id}`);
   await openBoard(page, ws.id);
@@ -36,11 +42,7 @@ test("a read of the dependant answered late, from before the automation moved it
   request,
 }) => {
   const api = await Api.asAdmin(request);
-  const ws = await api.workspace();
-  await api.call("PATCH", `/api/workspaces/${ws.id}`, { auto_start_unblocked: true });
-  const dependant = await api.task(ws.id, { title: "Deploy", status: "todo" });
-  const blocker = await api.task(ws.id, { title: "Review", status: "in_progress" });
-  await api.call("POST", `/api/workspaces/${ws.id}/tasks/${dependant.id}/dependencies/${blocker.id}`);
+  const { ws, dependant, blocker } = await blockedPair(api, "Deploy", "Review");
   // What the server answered about the dependant while it was still in To do.
   const before = await api.call("GET", `/api/workspaces/${ws.id}/tasks/${dependant.id}`);
 
