@@ -1,12 +1,24 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { startLogConsumer } from "@/lib/events/consume-log";
 
+/** A consumer's extra wake-up source that the test fires. */
+function nudgeable() {
+  let listener = () => {};
+  return {
+    onNudge: (wake: () => void) => {
+      listener = wake;
+      return () => {};
+    },
+    wake: () => listener(),
+  };
+}
+
 describe("startLogConsumer", () => {
   afterEach(() => vi.useRealTimers());
 
   it("works again at once when woken while it reads when the next retry falls due, instead of waiting for its timer", async () => {
     vi.useFakeTimers();
-    let wake!: () => void;
+    const nudge = nudgeable();
     let worked = 0;
     let retryRead!: (ms: number | null) => void;
     let reads = 0;
@@ -19,16 +31,13 @@ describe("startLogConsumer", () => {
       },
       // The first read of the retry time hangs until the test answers it; the wake comes meanwhile.
       msUntilNextAttempt: () => (++reads === 1 ? new Promise((resolve) => (retryRead = resolve)) : Promise.resolve(null)),
-      onNudge: (listener) => {
-        wake = listener;
-        return () => {};
-      },
+      onNudge: nudge.onNudge,
     });
     await vi.advanceTimersByTimeAsync(0);
     expect(worked).toBe(1);
     expect(reads).toBe(1);
 
-    wake();
+    nudge.wake();
     retryRead(null);
     // Less than the shortest timer it ever sets: only the wake can have it work again.
     await vi.advanceTimersByTimeAsync(40);
@@ -38,7 +47,7 @@ describe("startLogConsumer", () => {
 
   it("claims once on a wake-up with nothing due, and works on all its lanes at once when there is work", async () => {
     vi.useFakeTimers();
-    let wake!: () => void;
+    const nudge = nudgeable();
     let claims = 0;
     let due = 0;
     let running = 0;
@@ -57,20 +66,17 @@ describe("startLogConsumer", () => {
         return true;
       },
       msUntilNextAttempt: async () => null,
-      onNudge: (listener) => {
-        wake = listener;
-        return () => {};
-      },
+      onNudge: nudge.onNudge,
     });
     await vi.advanceTimersByTimeAsync(0);
     expect(claims).toBe(1);
 
-    wake();
+    nudge.wake();
     await vi.advanceTimersByTimeAsync(0);
     expect(claims).toBe(2);
 
     due = 8;
-    wake();
+    nudge.wake();
     await vi.advanceTimersByTimeAsync(100);
     expect(due).toBe(0);
     expect(mostAtOnce).toBe(4);
