@@ -7,7 +7,9 @@ import { COLUMNS } from "@/lib/tasks/columns";
 
 // A task's history from the workspace event log, newest first. `execution.updated` and
 // `execution.log` are left out: they repeat for every step and batch of an agent's output, and
-// `run.updated` says what a person needs (queued, running, finished). Retention (lib/events/prune-events.ts) bounds how far back it goes.
+// `run.updated` says what a person needs (queued, running, finished). Both scans say
+// `type <> 'execution.log'` literally (the first in its NOT IN): the index on (task_id, id) leaves the
+// live log out (migration task_events_index_without_live_log). Retention (lib/events/prune-events.ts) bounds how far back it goes.
 
 interface Row {
   found: boolean;
@@ -26,7 +28,7 @@ export async function readActivity(db: Db, workspaceId: string, taskId: string, 
            x.id::text AS id, x.type, x.actor, taskboard_iso(x.at) AS at, x.data,
            CASE WHEN x.type IN (${TASK_SNAPSHOT[0]}, ${TASK_SNAPSHOT[1]}) THEN (
              SELECT p.data FROM workspace_events p
-             WHERE p.task_id = x.task_id AND p.id < x.id AND p.type IN (${TASK_SNAPSHOT[0]}, ${TASK_SNAPSHOT[1]}, ${TASK_SNAPSHOT[2]})
+             WHERE p.task_id = x.task_id AND p.type <> 'execution.log' AND p.id < x.id AND p.type IN (${TASK_SNAPSHOT[0]}, ${TASK_SNAPSHOT[1]}, ${TASK_SNAPSHOT[2]})
              ORDER BY p.id DESC LIMIT 1) END AS previous
     FROM (SELECT 1) one
     LEFT JOIN LATERAL (

@@ -5,7 +5,7 @@ import { databaseKind, databaseUrl, ensureDataDir } from "@/lib/config";
 import { acquireDirLock } from "@/lib/db/pglite-lock";
 import { applyMigrations, type SqlSession } from "@/lib/db/migrate";
 import { countingAdapter } from "@/lib/db/sql-count";
-import { pgliteSql, postgresSql, type Sql } from "@/lib/db/sql";
+import { postgresSql, type Sql } from "@/lib/db/sql";
 
 export type Db = InstanceType<typeof PrismaClient>;
 /** The client inside `db.$transaction(async (tx) => …)`: functions that take one run inside their caller's transaction. */
@@ -57,6 +57,7 @@ async function open(): Promise<Connection> {
 async function openPglite(dir: string): Promise<Connection> {
   const { PGlite } = await import("@electric-sql/pglite");
   const { PrismaPGlite } = await import("pglite-prisma-adapter");
+  const { pgliteSql } = await import("@/lib/db/pglite-sql");
   const release = await acquireDirLock(path.join(dir, "pglite.lock"));
   process.once("exit", release);
   try {
@@ -66,6 +67,8 @@ async function openPglite(dir: string): Promise<Connection> {
       query: (sql, params) => pg.query(sql, params) as Promise<{ rows: Record<string, unknown>[] }>,
       exec: (sql) => pg.exec(sql),
     });
+    // As on PostgreSQL (openPostgres): the prepared statements of lib/db/sql.ts keep one plan.
+    await pg.exec("SET plan_cache_mode = force_generic_plan");
     const db = new PrismaClient({ adapter: countingAdapter(new PrismaPGlite(pg)) });
     return {
       db,

@@ -1,4 +1,3 @@
-import type { PGlite } from "@electric-sql/pglite";
 import type { Pool } from "pg";
 import { countStatement } from "@/lib/db/sql-count";
 
@@ -34,14 +33,5 @@ export function postgresSql(pool: Pool): Sql {
     countStatement();
     const result = await pool.query({ name: statement.name, text: statement.text, values: params });
     return result.rows as Row[];
-  };
-}
-
-// PGlite has no pool and no plan cache to gain from; its query() waits for any open transaction.
-export function pgliteSql(db: PGlite): Sql {
-  return async <Row>(statement: Statement, params: unknown[]) => {
-    countStatement();
-    const result = await db.query<Row>(statement.text, params);
-    return result.rows;
   };
 }

@@ -16,7 +16,7 @@ test("a blocker done starts its dependant's run, the card follows it, and Settin
   request,
 }) => {
   const api = await Api.asAdmin(request);
-  const { ws, dependant, blocker } = await blockedPair(api, "Ship the release", "Write the release notes");
+  const { ws, blocker } = await blockedPair(api, "Ship the release", "Write the release notes");
 
   await signIn(page, `/w/${ws.id}`);
   await openBoard(page, ws.id);

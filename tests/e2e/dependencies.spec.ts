@@ -7,7 +7,7 @@ test("add a blocker from the task dialog, see 'blocked by 1' until the blocker i
 }) => {
   const api = await Api.asAdmin(request);
   const ws = await api.workspace();
-  const task = await api.task(ws.id, { title: "Release version 2", status: "todo" });
+  await api.task(ws.id, { title: "Release version 2", status: "todo" });
   const blocker = await api.task(ws.id, { title: "Write the migration guide", status: "in_progress" });
   await api.task(ws.id, { title: "Write the changelog", status: "backlog" });
 
