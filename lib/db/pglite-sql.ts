@@ -1,4 +1,4 @@
-import { parse, protocol, type PGlite } from "@electric-sql/pglite";
+import { parse, protocol, types, type PGlite } from "@electric-sql/pglite";
 import { countStatement } from "@/lib/db/sql-count";
 import type { Sql, Statement } from "@/lib/db/sql";
 
@@ -10,21 +10,26 @@ type Messages = Parameters<typeof parse.parseResults>[0];
 // pass). Here a call is Bind, Execute and Sync, in one message to the database.
 export function pgliteSql(db: PGlite): Sql {
   const prepared = new Map<string, { types: number[]; rowDescription: Messages }>();
+  const describe = async (name: string, parseFirst: Uint8Array[]) => {
+    const { messages } = await db.execProtocol(
+      concat(...parseFirst, protocol.serialize.describe({ type: "S", name }), protocol.serialize.sync()),
+      { syncToFs: false },
+    );
+    return { types: parse.parseDescribeStatementResults(messages), rowDescription: messages.filter((m) => m.name === "rowDescription") };
+  };
+  const prepare = async (statement: Statement) => {
+    try {
+      return await describe(statement.name, [protocol.serialize.parse({ name: statement.name, text: statement.text })]);
+    } catch (error) {
+      // Prepared earlier in this session by another Sql over the same PGlite.
+      if ((error as { code?: string }).code !== "42P05") throw error;
+      return await describe(statement.name, []);
+    }
+  };
   const run = async (statement: Statement, params: unknown[]) => {
     let known = prepared.get(statement.name);
     if (!known) {
-      const described = await db.execProtocol(
-        concat(
-          protocol.serialize.parse({ name: statement.name, text: statement.text }),
-          protocol.serialize.describe({ type: "S", name: statement.name }),
-          protocol.serialize.sync(),
-        ),
-        { syncToFs: false },
-      );
-      known = {
-        types: parse.parseDescribeStatementResults(described.messages),
-        rowDescription: described.messages.filter((message) => message.name === "rowDescription"),
-      };
+      known = await prepare(statement);
       prepared.set(statement.name, known);
     }
     const types = known.types;
@@ -58,4 +63,26 @@ function concat(...parts: Uint8Array[]): Uint8Array {
     at += part.length;
   }
   return all;
+}
+
+// Element types whose arrays keep a parser: PGlite's own base parsers' types, and the other types
+// a column or expression here can have (text-like ones pass through as strings, but their arrays
+// still become arrays).
+const ELEMENT_TYPES = [
+  16, 17, 18, 19, 20, 21, 23, 25, 26, 114, 142, 700, 701, 790, 1042, 1043, 1082, 1083, 1114, 1184, 1266, 1560, 1562, 1700, 2950, 3802,
+];
+
+/**
+ * Keeps PGlite's result parsers to the types this schema can return. PGlite registers one for the
+ * array of every type in pg_type (316 in all), and copies them all into a new object for every
+ * query's result (parseResults: `{ ...defaultParsers, ...options.parsers }`), about 0.2 ms each
+ * time: the largest single item of the server's own JavaScript in the log bench (docs/PERFORMANCE.md,
+ * sixth pass). A type without a parser arrives as its text, as before for any type PGlite did not know.
+ */
+export async function trimParsers(db: PGlite): Promise<void> {
+  const { rows } = await db.query<{ typarray: number }>(`SELECT typarray FROM pg_type WHERE oid = ANY($1::oid[]) AND typarray <> 0`, [
+    ELEMENT_TYPES,
+  ]);
+  const keep = new Set([...Object.keys(types.parsers), ...rows.map((row) => String(row.typarray))]);
+  db.parsers = Object.fromEntries(Object.entries(db.parsers).filter(([oid]) => keep.has(oid)));
 }
