@@ -32,10 +32,10 @@ export function pgliteSql(db: PGlite): Sql {
       known = await prepare(statement);
       prepared.set(statement.name, known);
     }
-    const types = known.types;
+    const paramTypes = known.types;
     const values = params.map((param, i) => {
       if (param === null || param === undefined) return null;
-      const serialize = db.serializers[types[i]];
+      const serialize = db.serializers[paramTypes[i]];
       return serialize ? serialize(param) : String(param);
     });
     const { messages } = await db.execProtocol(
