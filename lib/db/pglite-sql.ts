@@ -68,8 +68,34 @@ function concat(...parts: Uint8Array[]): Uint8Array {
 // Element types whose arrays keep a parser: PGlite's own base parsers' types, and the other types
 // a column or expression here can have (text-like ones pass through as strings, but their arrays
 // still become arrays).
+const NAME = 19; // not among PGlite's named types
 const ELEMENT_TYPES = [
-  16, 17, 18, 19, 20, 21, 23, 25, 26, 114, 142, 700, 701, 790, 1042, 1043, 1082, 1083, 1114, 1184, 1266, 1560, 1562, 1700, 2950, 3802,
+  types.BOOL,
+  types.BYTEA,
+  types.CHAR,
+  NAME,
+  types.INT8,
+  types.INT2,
+  types.INT4,
+  types.TEXT,
+  types.OID,
+  types.JSON,
+  types.JSONB,
+  types.XML,
+  types.FLOAT4,
+  types.FLOAT8,
+  types.MONEY,
+  types.NUMERIC,
+  types.UUID,
+  types.BPCHAR,
+  types.VARCHAR,
+  types.DATE,
+  types.TIME,
+  types.TIMETZ,
+  types.TIMESTAMP,
+  types.TIMESTAMPTZ,
+  types.BIT,
+  types.VARBIT,
 ];
 
 /**
