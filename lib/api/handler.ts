@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import { z } from "zod";
+import { after } from "next/server";
 import { connection, type Db } from "@/lib/db/client";
 import type { Sql } from "@/lib/db/sql";
 import { authenticate, authenticateAndRead, type Caller, type WorkspaceRead } from "@/lib/auth/authenticate";
@@ -8,7 +9,7 @@ import { agentRefused, forbidden, HttpError, notFound, unauthorized } from "@/li
 import { parseJsonText, parseWith } from "@/lib/api/validation";
 import { DataDirInUseError } from "@/lib/db/pglite-lock";
 import { countSqlStatements } from "@/lib/db/sql-count";
-import { answering } from "@/lib/db/requests-first";
+import { startAnswering } from "@/lib/db/requests-first";
 import { actingAs } from "@/lib/events/actor";
 import { trackingRecorded } from "@/lib/events/recorded-events";
 import { waitForReactions } from "@/lib/reactions/wait-for-reactions";
@@ -244,12 +245,28 @@ export function respond(
         return errorResponse(error, requestId);
       }
     };
-    const counted = countSqlStatements(background ? answer : () => answering(answer));
+    const answered = background ? undefined : startAnswering();
+    const counted = countSqlStatements(answer);
     const response = await counted.result;
     // How many SQL statements this request sent (tests and the benchmark check it stays constant).
     response.headers.set("x-sql-statements", String(counted.count()));
+    if (answered) letGoOnceSent(response, answered);
     return response;
   };
+}
+
+/**
+ * Ends a request's hold on background work (lib/db/requests-first.ts) once Next has sent its
+ * response (`after` runs when the connection's response closes). A stream of events is sent for as
+ * long as its reader stays, so it lets go at once.
+ */
+function letGoOnceSent(response: Response, release: () => void) {
+  if (response.headers.get("content-type")?.startsWith("text/event-stream")) return release();
+  try {
+    after(release);
+  } catch {
+    release(); // outside a Next request (a test calling the handler itself): nothing is sent later
+  }
 }
 
 export async function parseInputs<S extends Schemas>(schemas: S, request: Request, rawParams: Record<string, unknown>) {

@@ -58,6 +58,7 @@ async function openPglite(dir: string): Promise<Connection> {
   const { PGlite } = await import("@electric-sql/pglite");
   const { PrismaPGlite } = await import("pglite-prisma-adapter");
   const { pgliteSql, trimParsers } = await import("@/lib/db/pglite-sql");
+  const { takeTurns } = await import("@/lib/db/pglite-turns");
   const release = await acquireDirLock(path.join(dir, "pglite.lock"));
   process.once("exit", release);
   try {
@@ -70,6 +71,7 @@ async function openPglite(dir: string): Promise<Connection> {
     // As on PostgreSQL (openPostgres): the prepared statements of lib/db/sql.ts keep one plan.
     await pg.exec("SET plan_cache_mode = force_generic_plan");
     await trimParsers(pg);
+    takeTurns(pg);
     const db = new PrismaClient({ adapter: countingAdapter(new PrismaPGlite(pg)) });
     return {
       db,

@@ -9,6 +9,8 @@ import { databaseKind } from "@/lib/config";
 // by side on their own connections and batches go at once. docs/PERFORMANCE.md, "Log ingestion".
 
 const MAX_WAIT_MS = 100;
+/** A request not answered by then no longer holds the batches up. */
+const HOLD_MAX_MS = 1000;
 
 interface State {
   answering: number;
@@ -20,15 +22,25 @@ interface State {
 const holder = globalThis as typeof globalThis & { __taskboardRequestsFirst?: State };
 const state = () => (holder.__taskboardRequestsFirst ??= { answering: 0, quiet: new Set(), lane: Promise.resolve() });
 
-/** Runs the answer to a request (not a runner's): background work waits while any is running. */
-export async function answering<T>(work: () => Promise<T>): Promise<T> {
+/**
+ * Counts a request (not a runner's) as being answered until the returned function is called:
+ * background work waits meanwhile. Its caller lets go once the response has gone out, not when the
+ * handler returns: Next writes a body over several turns of the event loop, and a log batch that
+ * started at the handler's return made the column page's last bytes wait for it (its database work
+ * was done in 10 ms, its response ended after 90 ms). A request still held after HOLD_MAX_MS is let go.
+ */
+export function startAnswering(): () => void {
   const s = state();
   s.answering++;
-  try {
-    return await work();
-  } finally {
+  let held = true;
+  const release = () => {
+    if (!held) return;
+    held = false;
+    clearTimeout(timer);
     if (--s.answering === 0) for (const go of s.quiet) go();
-  }
+  };
+  const timer = setTimeout(release, HOLD_MAX_MS);
+  return release;
 }
 
 /** Runs `work` (a log batch's transaction) after the one before it, once no request is being answered; on PGlite only. */
