@@ -6,7 +6,8 @@ import type { Sql } from "@/lib/db/sql";
 import { authenticate, authenticateAndRead, type Caller, type WorkspaceRead } from "@/lib/auth/authenticate";
 import type { MemberRole } from "@/lib/generated/prisma/enums";
 import { agentRefused, forbidden, HttpError, notFound, unauthorized } from "@/lib/platform/errors";
-import { parseJsonText, parseWith } from "@/lib/api/validation";
+import { parseWith } from "@/lib/api/validation";
+import { readJsonBody } from "@/lib/api/read-body";
 import { DataDirInUseError } from "@/lib/db/pglite-lock";
 import { countSqlStatements } from "@/lib/db/sql-count";
 import { startAnswering } from "@/lib/db/requests-first";
@@ -273,7 +274,7 @@ export async function parseInputs<S extends Schemas>(schemas: S, request: Reques
   const url = new URL(request.url);
   const params = schemas.params ? parseWith(schemas.params, rawParams, "path") : undefined;
   const query = schemas.query ? parseWith(schemas.query, queryObject(url.searchParams), "query") : undefined;
-  const body = schemas.body ? parseWith(schemas.body, await readJsonBody(request, schemas.bodyLimit), "body") : undefined;
+  const body = schemas.body ? parseWith(schemas.body, await readJsonBody(request, schemas.bodyLimit ?? MAX_BODY_BYTES), "body") : undefined;
   return { params, query, body } as { params: Parsed<S, "params">; query: Parsed<S, "query">; body: Parsed<S, "body"> };
 }
 
@@ -284,34 +285,4 @@ function queryObject(search: URLSearchParams): Record<string, string | string[]>
     out[key] = values.length === 1 ? values[0] : values;
   }
   return out;
-}
-
-async function readJsonBody(request: Request, limit = MAX_BODY_BYTES): Promise<unknown> {
-  const text = await readTextBody(request, limit);
-  return text.trim() === "" ? undefined : parseJsonText(text);
-}
-
-/** The body as text, at most `maxBytes` (413 beyond), whatever Content-Length claims. */
-export async function readTextBody(request: Request, maxBytes: number): Promise<string> {
-  const declared = Number(request.headers.get("content-length"));
-  if (declared > maxBytes) throw tooLarge(maxBytes);
-  if (!request.body) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      throw tooLarge(maxBytes);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}
-
-function tooLarge(maxBytes: number) {
-  return new HttpError(413, `Request body larger than ${maxBytes} bytes`);
 }

@@ -1,4 +1,5 @@
-import { json, publicRoute, readTextBody } from "@/lib/api/handler";
+import { json, publicRoute } from "@/lib/api/handler";
+import { readTextBody } from "@/lib/api/read-body";
 import { MAX_DELIVERY_BYTES, receiveGithubDelivery, refuseUnverifiableDelivery } from "@/lib/github/sync/receive-delivery";
 
 // GitHub's deliveries authenticate with their signature (X-Hub-Signature-256), not a session, and the
