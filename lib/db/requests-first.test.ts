@@ -18,7 +18,7 @@ describe("on PGlite", () => {
 
   it("a log batch waits until the request being answered lets go", async () => {
     let ran = false;
-    const release = startAnswering();
+    const release = startAnswering()!;
     const started = Date.now();
     const batch = afterRequests(async () => (ran = true));
     await pause(20);
@@ -30,7 +30,7 @@ describe("on PGlite", () => {
   });
 
   it("a long request holds a batch up for 100 ms at most", async () => {
-    const release = startAnswering();
+    const release = startAnswering()!;
     const started = Date.now();
     await afterRequests(async () => {});
     const waited = Date.now() - started;
@@ -40,9 +40,9 @@ describe("on PGlite", () => {
   });
 
   it("a request never let go stops holding the batches after a second, and letting go twice counts once", async () => {
-    const forgotten = startAnswering();
+    const forgotten = startAnswering()!;
     await pause(1050);
-    const other = startAnswering();
+    const other = startAnswering()!;
     other();
     other();
     forgotten(); // already let go by its timer: does not count down the others
@@ -77,5 +77,5 @@ it("on PostgreSQL a batch goes at once, beside the requests", async () => {
   const started = Date.now();
   await afterRequests(async () => {});
   expect(Date.now() - started).toBeLessThan(50);
-  release();
+  release?.();
 });

@@ -28,8 +28,10 @@ const state = () => (holder.__taskboardRequestsFirst ??= { answering: 0, quiet: 
  * handler returns: Next writes a body over several turns of the event loop, and a log batch that
  * started at the handler's return made the column page's last bytes wait for it (its database work
  * was done in 10 ms, its response ended after 90 ms). A request still held after HOLD_MAX_MS is let go.
+ * On PostgreSQL nothing waits for requests (afterRequests), so nothing is counted.
  */
-export function startAnswering(): () => void {
+export function startAnswering(): (() => void) | undefined {
+  if (databaseKind() !== "pglite") return undefined;
   const s = state();
   s.answering++;
   let held = true;
