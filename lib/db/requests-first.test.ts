@@ -39,6 +39,19 @@ describe("on PGlite", () => {
     release();
   });
 
+  it("a batch's own bound shortens its wait: the parts of one runner request wait 100 ms in all, not each", async () => {
+    const release = startAnswering()!;
+    const started = Date.now();
+    const waitUntil = started + 40;
+    await afterRequests(async () => {}, waitUntil);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(35);
+    expect(Date.now() - started).toBeLessThan(90);
+    const second = Date.now();
+    await afterRequests(async () => {}, waitUntil); // its bound has passed: it goes at once
+    expect(Date.now() - second).toBeLessThan(30);
+    release();
+  });
+
   it("a request never let go stops holding the batches after a second, and letting go twice counts once", async () => {
     const forgotten = startAnswering()!;
     await pause(1050);

@@ -45,11 +45,15 @@ export function startAnswering(): (() => void) | undefined {
   return release;
 }
 
-/** Runs `work` (a log batch's transaction) after the one before it, once no request is being answered; on PGlite only. */
-export function afterRequests<T>(work: () => Promise<T>): Promise<T> {
+/**
+ * Runs `work` (a log batch's transaction) after the one before it, once no request is being
+ * answered, for at most MAX_WAIT_MS and not past `waitUntil` (epoch ms): the transactions one runner
+ * request is split into share one bound (lib/runners/append-runner-log.ts). On PGlite only.
+ */
+export function afterRequests<T>(work: () => Promise<T>, waitUntil = Date.now() + MAX_WAIT_MS): Promise<T> {
   if (databaseKind() !== "pglite") return work();
   const s = state();
-  const turn = s.lane.then(() => quiet(s)).then(work);
+  const turn = s.lane.then(() => quiet(s, waitUntil)).then(work);
   s.lane = turn.then(
     () => undefined,
     () => undefined,
@@ -57,15 +61,16 @@ export function afterRequests<T>(work: () => Promise<T>): Promise<T> {
   return turn;
 }
 
-function quiet(s: State): Promise<void> {
-  if (s.answering === 0) return Promise.resolve();
+function quiet(s: State, waitUntil: number): Promise<void> {
+  const longest = Math.min(MAX_WAIT_MS, waitUntil - Date.now());
+  if (s.answering === 0 || longest <= 0) return Promise.resolve();
   return new Promise((resolve) => {
     const go = () => {
       clearTimeout(timer);
       s.quiet.delete(go);
       resolve();
     };
-    const timer = setTimeout(go, MAX_WAIT_MS);
+    const timer = setTimeout(go, longest);
     s.quiet.add(go);
   });
 }

@@ -1,9 +1,26 @@
 import type { z } from "zod";
 import type { Db } from "@/lib/db/client";
 import type { Runner } from "@/lib/generated/prisma/client";
+import { databaseKind } from "@/lib/config";
 import { afterRequests } from "@/lib/db/requests-first";
-import { appendLogBatches } from "@/lib/runs/append-log-entries";
+import { appendLogBatches, type LogBatch } from "@/lib/runs/append-log-entries";
 import type { logBody, logResponse } from "@/lib/runners/protocol-schemas";
+
+/**
+ * On PGlite a transaction holds the one database session, and a page request waits for the one in
+ * progress: its hold grows with the entries it stores (at 20 printing agents, a runner's request of
+ * ~500 entries held it ~20 ms, and the board column page's p99 tracked that). So a request's runs
+ * go in transactions of about this many entries, one after another, with people's requests served
+ * between them (docs/PERFORMANCE.md, "Log ingestion, eighth pass"). On PostgreSQL reads never wait
+ * for the log's writes, and one transaction costs least.
+ */
+export const PGLITE_ENTRIES_PER_TRANSACTION = 200;
+/**
+ * How long a request's transactions wait for people's requests in all (each at most
+ * lib/db/requests-first.ts's 100 ms): 250 kept the column page's p99 where 100 did not (44–53 ms
+ * against 32–33), and the log's lag p99 at about half a second.
+ */
+const REQUEST_WAIT_MAX_MS = 250;
 
 /** A runner's log request: each run's batch stored once however often it is sent (first_seq), in order. */
 export async function appendRunnerLog(db: Db, runner: Runner, body: z.output<typeof logBody>): Promise<z.input<typeof logResponse>> {
@@ -12,12 +29,38 @@ export async function appendRunnerLog(db: Db, runner: Runner, body: z.output<typ
     firstSeq: batch.first_seq,
     entries: batch.entries.map((entry) => ({ type: entry.type, update: entry.update, at: entry.at ? new Date(entry.at) : undefined })),
   }));
-  const results = await afterRequests(() => appendLogBatches(db, batches, { runnerId: runner.id }));
+  const groups = databaseKind() === "pglite" ? inGroups(batches, PGLITE_ENTRIES_PER_TRANSACTION) : [batches];
+  // Each group is all-or-nothing per run (first_seq makes a resend after a failed group store
+  // only what is missing), so a request may be split between runs, never inside one run's batch.
+  const waitUntil = Date.now() + REQUEST_WAIT_MAX_MS;
+  const stored = await Promise.all(
+    groups.map((group) => afterRequests(() => appendLogBatches(db, group, { runnerId: runner.id }), waitUntil)),
+  );
   return {
-    results: results.map((result) =>
-      "error" in result
-        ? { execution_id: result.executionId, next_seq: null, error: { status: result.error.status, detail: result.error.message } }
-        : { execution_id: result.executionId, next_seq: result.offset + result.count, error: null },
-    ),
+    results: stored
+      .flat()
+      .map((result) =>
+        "error" in result
+          ? { execution_id: result.executionId, next_seq: null, error: { status: result.error.status, detail: result.error.message } }
+          : { execution_id: result.executionId, next_seq: result.offset + result.count, error: null },
+      ),
   };
+}
+
+/** Consecutive runs' batches, a group closed once it holds `size` entries or more (a bigger batch is a group alone). */
+export function inGroups(batches: LogBatch[], size: number): LogBatch[][] {
+  const groups: LogBatch[][] = [];
+  let open: LogBatch[] = [];
+  let entries = 0;
+  for (const batch of batches) {
+    if (open.length > 0 && entries + batch.entries.length > size) {
+      groups.push(open);
+      open = [];
+      entries = 0;
+    }
+    open.push(batch);
+    entries += batch.entries.length;
+  }
+  if (open.length > 0) groups.push(open);
+  return groups;
 }
