@@ -200,32 +200,6 @@ describe("the runner protocol", () => {
       await who.call("POST", `/executions/${id}/finish`, { status: "succeeded" });
   });
 
-  it("stores a request bigger than one transaction (PGlite cuts it between runs) in order, each entry once when sent again", async () => {
-    const runner = await register("big-request", 3);
-    const runs = [];
-    for (const title of ["big 1", "big 2", "big 3"]) {
-      const run = await queued(`protocol log, ${title}`);
-      await claimed(runner, run.executionId);
-      runs.push(run.executionId);
-    }
-    const lines = (id: string, from: number, count: number) =>
-      Array.from({ length: count }, (_, i) => ({ type: "output", update: { stream: "stdout", text: `${id} ${from + i}` } }));
-    // 150 + 150 + 10 entries: past the 200 a PGlite transaction takes, so at least two transactions there.
-    const counts = [150, 150, 10];
-    const request = { batches: runs.map((id, i) => ({ execution_id: id, first_seq: 0, entries: lines(id, 0, counts[i]) })) };
-    const expected = { results: runs.map((id, i) => ({ execution_id: id, next_seq: counts[i], error: null })) };
-    expect((await runner.call("POST", "/log", request)).body).toEqual(expected);
-    expect((await runner.call("POST", "/log", request)).body).toEqual(expected);
-    for (const [i, id] of runs.entries()) {
-      const log = (await server.call("GET", `/api/workspaces/${wsId}/executions/${id}/log?limit=1000`, { token })).body;
-      expect(log.entries.map((e: { seq: number; update: { text: string } }) => `${e.seq}:${e.update.text}`)).toEqual(
-        lines(id, 0, counts[i]).map((line, seq) => `${seq}:${line.update.text}`),
-      );
-      expect((await execution(id)).line_count).toBe(counts[i]);
-      await runner.call("POST", `/executions/${id}/finish`, { status: "succeeded" });
-    }
-  });
-
   it("tells the runner through its heartbeat that a run was cancelled", async () => {
     const runner = await register("canceller");
     const { executionId } = await queued("protocol cancel");

@@ -1,0 +1,46 @@
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { engineServer, newStore, type EngineServer, type Store } from "../helpers/engine";
+import { queueIn, registerRunner } from "../helpers/claims";
+
+// A runner's log request bigger than one PGlite transaction takes (lib/runners/append-runner-log.ts
+// cuts it between runs there; PostgreSQL stores it in one): the same answer and the same log on both.
+
+let store: Store;
+let server: EngineServer;
+
+beforeAll(async () => {
+  store = await newStore("runner-log-transactions");
+  server = await engineServer(store, { RUNNER_EMBEDDED: "false" });
+});
+
+afterAll(async () => {
+  await server?.stop();
+  await store?.drop();
+});
+
+it("stores a request of several transactions in order, and each entry once when it is sent again", async () => {
+  const ws = await queueIn(server);
+  const runner = await registerRunner(server, ws.token, "big-request", { capacity: 3 });
+  const runs: string[] = [];
+  for (const title of ["big 1", "big 2", "big 3"]) {
+    const { executionId } = await ws.queue(title);
+    expect(await runner.claim()).toBe(executionId);
+    runs.push(executionId);
+  }
+  const lines = (id: string, count: number) =>
+    Array.from({ length: count }, (_, i) => ({ type: "output", update: { stream: "stdout", text: `${id} ${i}` } }));
+  // 150 + 150 + 10 entries: past the 200 a PGlite transaction takes, so at least two transactions there.
+  const counts = [150, 150, 10];
+  const request = { batches: runs.map((id, i) => ({ execution_id: id, first_seq: 0, entries: lines(id, counts[i]) })) };
+  const expected = { results: runs.map((id, i) => ({ execution_id: id, next_seq: counts[i], error: null })) };
+  expect((await runner.call("POST", "/log", request)).body).toEqual(expected);
+  expect((await runner.call("POST", "/log", request)).body).toEqual(expected);
+  for (const [i, id] of runs.entries()) {
+    const log = (await server.call("GET", `/api/workspaces/${ws.wsId}/executions/${id}/log?limit=1000`, { token: ws.token })).body;
+    expect(log.entries.map((e: { seq: number; update: { text: string } }) => `${e.seq}:${e.update.text}`)).toEqual(
+      lines(id, counts[i]).map((line, seq) => `${seq}:${line.update.text}`),
+    );
+    expect((await ws.execution(id)).line_count).toBe(counts[i]);
+    await runner.finish(id);
+  }
+});
