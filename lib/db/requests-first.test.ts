@@ -39,7 +39,7 @@ describe("on PGlite", () => {
     release();
   });
 
-  it("a batch's own bound shortens its wait: the parts of one runner request wait 100 ms in all, not each", async () => {
+  it("a batch's own bound shortens its wait: the parts of one runner request share one bound, not one each", async () => {
     const release = startAnswering()!;
     const started = Date.now();
     const waitUntil = started + 40;

@@ -14,11 +14,11 @@ import type { logBody, logResponse } from "@/lib/runners/protocol-schemas";
  * between them (docs/PERFORMANCE.md, "Log ingestion, eighth pass"). On PostgreSQL reads never wait
  * for the log's writes, and one transaction costs least.
  */
-export const PGLITE_ENTRIES_PER_TRANSACTION = 200;
+const PGLITE_ENTRIES_PER_TRANSACTION = 200;
 /**
  * How long a request's transactions wait for people's requests in all (each at most
- * lib/db/requests-first.ts's 100 ms): 250 kept the column page's p99 where 100 did not (44–53 ms
- * against 32–33), and the log's lag p99 at about half a second.
+ * lib/db/requests-first.ts's 100 ms). In single bench runs a 100 ms bound left the column page's
+ * p99 at 43–53 ms, 250 ms at 32–48, with the log's lag p99 at about half a second (docs/PERFORMANCE.md).
  */
 const REQUEST_WAIT_MAX_MS = 250;
 
