@@ -14,6 +14,7 @@ export async function confineLaunch(
   cwd: string,
   writable: string[],
   boardUrl: string,
+  git?: { gitDir: string; readOnly: string[] },
 ): Promise<AgentLaunch> {
   const { networkAllow, network } = networkOf(agent);
   try {
@@ -22,6 +23,7 @@ export async function confineLaunch(
       args: launch.args,
       env: launch.env,
       cwd,
+      git,
       home: launch.home ?? undefined,
       writable,
       networkAllow,

@@ -32,7 +32,15 @@ const DEFAULT_TIMEOUT_MS = 10 * 60_000;
 export async function runGit(place: GitPlace | null, args: string[], options: RunGitOptions = {}): Promise<string> {
   const dirs = place ? gitDirs(place) : null;
   const env: Record<string, string> = { ...gitEnvironment(), GIT_EDITOR: "true", GIT_PAGER: "cat" };
-  if (dirs) Object.assign(env, { GIT_DIR: dirs.gitDir, GIT_WORK_TREE: dirs.workTree });
+  // The common and object directories named too: a `commondir` file an agent wrote into its git
+  // directory would otherwise send git to another repository's refs and objects.
+  if (dirs)
+    Object.assign(env, {
+      GIT_DIR: dirs.gitDir,
+      GIT_WORK_TREE: dirs.workTree,
+      GIT_COMMON_DIR: dirs.commonDir,
+      GIT_OBJECT_DIRECTORY: path.join(dirs.commonDir, "objects"),
+    });
   // Outside a repository (clone, ls-remote) git must not find one around its directory either:
   // the server's own checkout, say, when DATA_DIR lies inside it.
   const cwd = dirs?.workTree ?? options.cwd ?? gitHome();

@@ -9,11 +9,9 @@ import {
   commitAll,
   concludeMerge,
   containsRef,
-  ensureWorktree,
   mergeDefaultBranch,
   mergeInProgress,
   refSha,
-  removeWorktree,
   resetTo,
   syncClone,
   taskBranchName,
@@ -24,6 +22,7 @@ import { filesWithMarkers } from "@/lib/git/conflict-markers";
 import { computeBranchDiff } from "@/lib/git/branch-diff";
 import { parseUnifiedDiff } from "@/lib/git/parse-diff";
 import { rehunk } from "@/lib/git/rehunk";
+import { ensureTaskRepository, fetchTaskBranch, removeTaskRepository, taskPlace } from "@/lib/git/task-repository";
 
 // Against real git: a bare repository on disk is the remote, as a hosted one would be.
 
@@ -39,19 +38,22 @@ describe("task worktrees", () => {
     await syncClone(remote, clone);
     const first = path.join(root, "wt", "1");
     const second = path.join(root, "wt", "2");
-    await ensureWorktree(clone, first, "tb/1-first", "main");
-    await ensureWorktree(clone, second, "tb/2-second", "main");
+    const wt_first = await worktreeOf(clone, first, "tb/1-first");
+    const wt_second = await worktreeOf(clone, second, "tb/2-second");
 
     fs.writeFileSync(path.join(first, "src/a.txt"), "one\nTWO\nthree\n");
     fs.writeFileSync(path.join(first, "new.txt"), "new\n");
-    expect(await commitAll({ cloneDir: clone, dir: first }, "Run 1")).toBe(true);
-    expect(await commitAll({ cloneDir: clone, dir: first }, "nothing")).toBe(false);
+    expect(await commitAll(wt_first, "Run 1")).toBe(true);
+    expect(await commitAll(wt_first, "nothing")).toBe(false);
     expect(fs.readFileSync(path.join(second, "src/a.txt"), "utf8")).toBe("one\ntwo\n");
 
-    const changes = await branchChanges({ cloneDir: clone, dir: first }, "main");
+    const changes = await branchChanges(wt_first, "main");
     expect(changes).toMatchObject({ filesChanged: 2, linesAdded: 3, linesRemoved: 1 });
     expect(changes.commitSha).toMatch(/^[0-9a-f]{40}$/);
-    const diff = await computeBranchDiff(clone, "tb/1-first", "refs/heads/tb/1-first", "main", { maxBytes: 1e6, maxFileBytes: 1e6 });
+    const diff = await computeBranchDiff(wt_first.cloneDir, "tb/1-first", "refs/heads/tb/1-first", "main", {
+      maxBytes: 1e6,
+      maxFileBytes: 1e6,
+    });
     expect(diff.patch).toContain("+TWO");
     expect(diff.patch).toContain("diff --git a/new.txt b/new.txt");
     expect(gitIn(first, "rev-parse", "--abbrev-ref", "HEAD")).toBe("tb/1-first");
@@ -62,16 +64,18 @@ describe("task worktrees", () => {
     const clone = path.join(root, "clone");
     await syncClone(remote, clone);
     const dir = path.join(root, "wt", "7");
-    await ensureWorktree(clone, dir, "tb/7-x", "main");
+    const wt_dir = await worktreeOf(clone, dir, "tb/7-x");
     fs.writeFileSync(path.join(dir, "b.txt"), "b\n");
-    await commitAll({ cloneDir: clone, dir: dir }, "work");
+    await commitAll(wt_dir, "work");
     fs.writeFileSync(path.join(dir, "scratch.txt"), "uncommitted\n");
-    await ensureWorktree(clone, dir, "tb/7-x", "main");
+    await worktreeOf(clone, dir, "tb/7-x");
     expect(fs.existsSync(path.join(dir, "scratch.txt"))).toBe(true);
 
-    await removeWorktree(clone, dir);
+    // The run's work goes back into the clone; a removed task repository is made again from there.
+    await fetchTaskBranch({ clone, gitDir: wt_dir.cloneDir, dir }, "tb/7-x", (await refSha(wt_dir, "HEAD"))!);
+    removeTaskRepository({ gitDir: wt_dir.cloneDir, dir });
     expect(fs.existsSync(dir)).toBe(false);
-    await ensureWorktree(clone, dir, "tb/7-x", "main");
+    await worktreeOf(clone, dir, "tb/7-x");
     expect(fs.readFileSync(path.join(dir, "b.txt"), "utf8")).toBe("b\n");
   });
 
@@ -85,7 +89,7 @@ describe("task worktrees", () => {
     const clone = path.join(root, "clone");
     await syncClone(remote, clone);
     const dir = path.join(root, "wt", "3");
-    await ensureWorktree(clone, dir, "feature/x", "main");
+    const wt_dir = await worktreeOf(clone, dir, "feature/x");
     expect(fs.readFileSync(path.join(dir, "x.txt"), "utf8")).toBe("x\n");
   });
 
@@ -104,15 +108,15 @@ describe("task worktrees", () => {
     const clone = path.join(root, "clone");
     await syncClone(remote, clone);
     const dir = path.join(root, "wt", "4");
-    await ensureWorktree(clone, dir, "tb/4-change", "main");
-    const merge = await mergeDefaultBranch({ cloneDir: clone, dir }, "tb/4-change", "main");
+    const wt_dir = await worktreeOf(clone, dir, "tb/4-change");
+    const merge = await mergeDefaultBranch(wt_dir, "tb/4-change", "main");
     expect(merge).toEqual({ state: "conflicted", files: ["shared.txt"] });
     expect(await filesWithMarkers(dir, ["shared.txt"])).toEqual(["shared.txt"]);
-    await expect(concludeMerge({ cloneDir: clone, dir: dir }, ["shared.txt"])).rejects.toThrow("Conflict markers remain in shared.txt");
+    await expect(concludeMerge(wt_dir, ["shared.txt"])).rejects.toThrow("Conflict markers remain in shared.txt");
 
     fs.writeFileSync(path.join(dir, "shared.txt"), "line 1\nfrom the task\nfrom main\nline 3\n");
-    await concludeMerge({ cloneDir: clone, dir: dir }, ["shared.txt"]);
-    await pushRef(clone, { url: remote, access: { config: [] } }, "tb/4-change");
+    await concludeMerge(wt_dir, ["shared.txt"]);
+    await pushRef(wt_dir.cloneDir, { url: remote, access: { config: [] } }, "tb/4-change");
     expect(gitIn(remote, "show", "tb/4-change:shared.txt")).toBe("line 1\nfrom the task\nfrom main\nline 3");
     // The pushed branch now contains main: merging again is clean.
     expect(gitIn(remote, "merge-base", "--is-ancestor", "main", "tb/4-change")).toBe("");
@@ -131,8 +135,8 @@ describe("task worktrees", () => {
     const clone = path.join(root, "clone");
     await syncClone(remote, clone);
     const dir = path.join(root, "wt", "5");
-    await ensureWorktree(clone, dir, "tb/5-x", "main");
-    expect(await mergeDefaultBranch({ cloneDir: clone, dir }, "tb/5-x", "main")).toEqual({ state: "clean" });
+    const wt_dir = await worktreeOf(clone, dir, "tb/5-x");
+    expect(await mergeDefaultBranch(wt_dir, "tb/5-x", "main")).toEqual({ state: "clean" });
     expect(fs.readFileSync(path.join(dir, "b.txt"), "utf8")).toBe("B\n");
   });
 
@@ -141,15 +145,18 @@ describe("task worktrees", () => {
     const clone = path.join(root, "clone");
     await syncClone(remote, clone);
     const dir = path.join(root, "wt", "6");
-    await ensureWorktree(clone, dir, "tb/6-diff", "main");
+    const wt_dir = await worktreeOf(clone, dir, "tb/6-diff");
     fs.writeFileSync(path.join(dir, "keep.txt"), "1\ntwo\n3\n");
     fs.renameSync(path.join(dir, "old name.txt"), path.join(dir, "new näme.txt"));
     fs.rmSync(path.join(dir, "gone.txt"));
     fs.writeFileSync(path.join(dir, "logo.bin"), Buffer.from([0, 1, 2, 0, 255]));
     fs.writeFileSync(path.join(dir, 'quote".txt'), "q\n");
-    await commitAll({ cloneDir: clone, dir: dir }, "changes");
+    await commitAll(wt_dir, "changes");
 
-    const diff = await computeBranchDiff(clone, "tb/6-diff", "refs/heads/tb/6-diff", "main", { maxBytes: 1e6, maxFileBytes: 1e6 });
+    const diff = await computeBranchDiff(wt_dir.cloneDir, "tb/6-diff", "refs/heads/tb/6-diff", "main", {
+      maxBytes: 1e6,
+      maxFileBytes: 1e6,
+    });
     const { baseSha, commitSha: headSha, files } = diff;
     const parsed = parseUnifiedDiff(diff.patch);
     const byPath = Object.fromEntries(parsed.map((file) => [file.path, { ...file, hunks: rehunk(file.hunks, 1, 50) }]));
@@ -176,7 +183,7 @@ describe("task worktrees", () => {
       },
     ]);
     // Each file's weight, old blob plus new, from the object database, keyed by the new path.
-    expect(Object.fromEntries(await changedFileSizes(clone, baseSha, headSha))).toEqual({
+    expect(Object.fromEntries(await changedFileSizes(wt_dir.cloneDir, baseSha, headSha))).toEqual({
       "gone.txt": { bytes: 4, status: "deleted" },
       "keep.txt": { bytes: 6 + 8, status: "modified" },
       "logo.bin": { bytes: 5, status: "added" },
@@ -198,20 +205,20 @@ describe("task worktrees", () => {
     const clone = path.join(root, "clone");
     await syncClone(remote, clone);
     const dir = path.join(root, "wt", "8");
-    await ensureWorktree(clone, dir, "tb/8-x", "main");
-    const before = (await refSha({ cloneDir: clone, dir }, "HEAD"))!;
-    expect(await mergeInProgress({ cloneDir: clone, dir: dir })).toBe(false);
-    expect(await containsRef({ cloneDir: clone, dir: dir }, "refs/remotes/origin/main")).toBe(false);
-    await mergeDefaultBranch({ cloneDir: clone, dir }, "tb/8-x", "main");
-    expect(await mergeInProgress({ cloneDir: clone, dir: dir })).toBe(true);
+    const wt_dir = await worktreeOf(clone, dir, "tb/8-x");
+    const before = (await refSha(wt_dir, "HEAD"))!;
+    expect(await mergeInProgress(wt_dir)).toBe(false);
+    expect(await containsRef(wt_dir, "refs/remotes/origin/main")).toBe(false);
+    await mergeDefaultBranch(wt_dir, "tb/8-x", "main");
+    expect(await mergeInProgress(wt_dir)).toBe(true);
     fs.writeFileSync(path.join(dir, "extra.txt"), "new\n");
-    expect((await changedFiles({ cloneDir: clone, dir: dir })).sort()).toEqual(["extra.txt", "s.txt"]);
+    expect((await changedFiles(wt_dir)).sort()).toEqual(["extra.txt", "s.txt"]);
     fs.writeFileSync(path.join(dir, "s.txt"), "both\n");
-    await concludeMerge({ cloneDir: clone, dir: dir }, ["s.txt"]);
-    expect(await containsRef({ cloneDir: clone, dir: dir }, "refs/remotes/origin/main")).toBe(true);
-    await resetTo({ cloneDir: clone, dir: dir }, before);
-    expect(await refSha({ cloneDir: clone, dir }, "HEAD")).toBe(before);
-    expect(await refSha({ cloneDir: clone, dir }, "refs/heads/no-such-branch")).toBeNull();
+    await concludeMerge(wt_dir, ["s.txt"]);
+    expect(await containsRef(wt_dir, "refs/remotes/origin/main")).toBe(true);
+    await resetTo(wt_dir, before);
+    expect(await refSha(wt_dir, "HEAD")).toBe(before);
+    expect(await refSha(wt_dir, "refs/heads/no-such-branch")).toBeNull();
   });
 
   it("names branches tb/<number>-<slug>", () => {
@@ -219,6 +226,13 @@ describe("task worktrees", () => {
     expect(taskBranchName(3, "???")).toBe("tb/3");
   });
 });
+
+/** The task's own repository for the worktree `dir` (its git directory beside the worktrees), as the runner makes it. */
+async function worktreeOf(clone: string, dir: string, branch: string) {
+  const repo = { clone, gitDir: path.join(path.dirname(path.dirname(dir)), "task-git", path.basename(dir)), dir };
+  await ensureTaskRepository(repo, branch, "main");
+  return taskPlace(repo);
+}
 
 function bareRemote(files: Record<string, string>) {
   const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "git-test-")));

@@ -8,8 +8,8 @@ import { runGit } from "@/lib/git/run-git";
 import type { GitPlace } from "@/lib/git/worktree-guard";
 
 // Git for agent runs. One clone per workspace (DATA_DIR/repos/<workspace_id>, no working tree of its
-// own) holds the remote-tracking branches; each task gets a worktree of its own on its own branch,
-// so two tasks never share files. Every command goes through runGit (lib/git/run-git.ts): the place
+// own) holds the remote-tracking branches; each task gets a repository of its own on its own branch
+// (lib/git/task-repository.ts), so two tasks never share files or refs. Every command goes through runGit (lib/git/run-git.ts): the place
 // is checked first (a worktree's `.git`, the repository's configuration), then git runs with an
 // explicit GIT_DIR and GIT_WORK_TREE, hooks, fsmonitor and drivers off, never the server user's own
 // credentials; a remote's credentials come only with its RemoteAccess, for one command.
@@ -50,23 +50,6 @@ export async function syncClone(url: string, cloneDir: string, access?: RemoteAc
   await git(clone, ["fetch", "--quiet", "origin", "--prune"], access);
 }
 
-/**
- * The task's worktree at `dir` on `branch`, made on first use: from the remote's branch of that name
- * when it exists (a PR branch made elsewhere), otherwise new from the default branch. A worktree
- * whose directory was deleted is made again from the branch, so no work on the branch is lost.
- */
-export async function ensureWorktree(cloneDir: string, dir: string, branch: string, defaultBranch: string): Promise<void> {
-  const clone = { cloneDir };
-  if (fs.existsSync(path.join(dir, ".git"))) return;
-  await git(clone, ["worktree", "prune"]);
-  const local = await hasRef(clone, `refs/heads/${branch}`);
-  const remote = await hasRef(clone, `refs/remotes/origin/${branch}`);
-  fs.mkdirSync(path.dirname(dir), { recursive: true });
-  if (local) await git(clone, ["worktree", "add", "--quiet", dir, branch]);
-  else if (remote) await git(clone, ["worktree", "add", "--quiet", "--track", "-b", branch, dir, `origin/${branch}`]);
-  else await git(clone, ["worktree", "add", "--quiet", "--no-track", "-b", branch, dir, `origin/${defaultBranch}`]);
-}
-
 /** Commits whatever the agent left uncommitted, so the branch holds all of a run's work. */
 export async function commitAll(worktree: Worktree, message: string): Promise<boolean> {
   await git(worktree, ["add", "-A"]);
@@ -91,16 +74,11 @@ export async function branchChanges(worktree: Worktree, defaultBranch: string): 
 export type MergeResult = { state: "clean" } | { state: "conflicted"; files: string[] };
 
 /**
- * Fetches, brings the task's branch up to date with its remote copy, and merges the default branch
- * into it. A clean merge is committed at once; a conflicted one is left in progress for an agent.
+ * Brings the task's branch up to date with its remote copy, and merges the default branch into it
+ * (the remote's branches as last fetched: the runner fetches before each run). A clean merge is
+ * committed at once; a conflicted one is left in progress for an agent.
  */
-export async function mergeDefaultBranch(
-  worktree: Worktree,
-  branch: string,
-  defaultBranch: string,
-  access?: RemoteAccess,
-): Promise<MergeResult> {
-  await git({ cloneDir: worktree.cloneDir }, ["fetch", "--quiet", "origin", "--prune"], access);
+export async function mergeDefaultBranch(worktree: Worktree, branch: string, defaultBranch: string): Promise<MergeResult> {
   if (await hasRef(worktree, `refs/remotes/origin/${branch}`)) await git(worktree, ["merge", "--quiet", "--ff-only", `origin/${branch}`]);
   // A conflicted merge exits non-zero: the outcome is read from the repository rather than from the exit.
   const failure = await git(worktree, ["merge", "--quiet", "--no-ff", "--no-edit", `origin/${defaultBranch}`]).then(
@@ -133,9 +111,8 @@ export async function currentBranch(worktree: Worktree): Promise<string> {
   return (await git(worktree, ["rev-parse", "--abbrev-ref", "HEAD"])).trim();
 }
 
-/** Removes the worktree's files; the branch stays in the clone (and on the remote once pushed). */
-export async function removeWorktree(cloneDir: string, dir: string): Promise<void> {
-  if (fs.existsSync(dir)) await git({ cloneDir }, ["worktree", "remove", "--force", dir]);
+/** Forgets worktrees of the old layout whose directories are gone (lib/git/task-repository.ts replaced them). */
+export async function pruneWorktrees(cloneDir: string): Promise<void> {
   await git({ cloneDir }, ["worktree", "prune"]);
 }
 

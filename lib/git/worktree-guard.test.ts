@@ -5,7 +5,8 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { GitRefused } from "@/lib/git/git-refused";
 import { runGit } from "@/lib/git/run-git";
-import { ensureWorktree, syncClone } from "@/lib/git/task-worktree";
+import { syncClone } from "@/lib/git/task-worktree";
+import { ensureTaskRepository, taskPlace } from "@/lib/git/task-repository";
 import { repositoryConfigProblems, restoreGitfile } from "@/lib/git/worktree-guard";
 
 // The checks before git runs, against real git: a configuration found clean is not read again until
@@ -24,8 +25,9 @@ describe("worktree guard", () => {
     const clone = path.join(root, "clone");
     await syncClone(seed, clone);
     const dir = path.join(root, "wt");
-    await ensureWorktree(clone, dir, "tb/1", "main");
-    const worktree = { cloneDir: clone, dir };
+    const repo = { clone, gitDir: path.join(root, "task-git"), dir };
+    await ensureTaskRepository(repo, "tb/1", "main");
+    const worktree = taskPlace(repo);
     expect((await runGit(worktree, ["rev-parse", "--abbrev-ref", "HEAD"])).trim()).toBe("tb/1");
     expect((await runGit(worktree, ["rev-parse", "--abbrev-ref", "HEAD"])).trim()).toBe("tb/1");
 

@@ -40,7 +40,7 @@ export function gitDirs(place: GitPlace): GitDirs {
   if (!place.dir) return { gitDir: common, commonDir: common, workTree: place.cloneDir };
   const dir = realDirectory(place.dir, "The task's worktree");
   const dotGit = path.join(dir, ".git");
-  const gitDir = worktreeGitDir(common, dotGit);
+  const gitDir = expectedGitDir(common, dotGit);
   if (!gitDir) throw new GitRefused(`The clone ${place.cloneDir} has no worktree at ${dir}: git was not run in it`);
   const stat = fs.lstatSync(dotGit, { throwIfNoEntry: false });
   const text = stat?.isFile() ? fs.readFileSync(dotGit, "utf8") : null;
@@ -66,7 +66,7 @@ export interface GitDirs {
 export function restoreGitfile(place: Required<GitPlace>): boolean {
   const dir = realDirectory(place.dir, "The task's worktree");
   const dotGit = path.join(dir, ".git");
-  const gitDir = worktreeGitDir(commonGitDir(place.cloneDir), dotGit);
+  const gitDir = expectedGitDir(commonGitDir(place.cloneDir), dotGit);
   if (!gitDir) return false;
   const stat = fs.lstatSync(dotGit, { throwIfNoEntry: false });
   const wanted = `gitdir: ${gitDir}\n`;
@@ -77,7 +77,7 @@ export function restoreGitfile(place: Required<GitPlace>): boolean {
 }
 
 /** The clone's own git directory: its `.git` directory (a real one, not a link), or the clone itself when bare. */
-function commonGitDir(cloneDir: string): string {
+export function commonGitDir(cloneDir: string): string {
   const clone = realDirectory(cloneDir, "The repository's clone");
   const dotGit = fs.lstatSync(path.join(clone, ".git"), { throwIfNoEntry: false });
   if (dotGit?.isDirectory()) return path.join(clone, ".git");
@@ -91,14 +91,24 @@ function realDirectory(dir: string, what: string): string {
   return fs.realpathSync(dir);
 }
 
-/** The entry of `<common>/worktrees/` that belongs to the worktree whose `.git` is `dotGit`. */
-function worktreeGitDir(common: string, dotGit: string): string | null {
+/**
+ * The git directory the worktree whose `.git` is `dotGit` belongs to: the entry of `<common>/worktrees/`
+ * that names it (a `git worktree` of a clone), or else, for a task's own repository
+ * (lib/git/task-repository.ts), the git directory the caller named as the place's clone. Never what
+ * `.git` itself says.
+ */
+function expectedGitDir(common: string, dotGit: string): string | null {
   const root = path.join(common, "worktrees");
   for (const name of fs.existsSync(root) ? fs.readdirSync(root) : []) {
     const back = path.join(root, name, "gitdir");
     if (fs.existsSync(back) && fs.readFileSync(back, "utf8").trim() === dotGit) return path.join(root, name);
   }
-  return null;
+  return isSeparateGitDir(common) ? common : null;
+}
+
+/** A task repository's git directory: not bare, not a linked worktree's, and holding no working tree of its own. */
+function isSeparateGitDir(gitDir: string): boolean {
+  return path.basename(gitDir) !== ".git" && !fs.existsSync(path.join(gitDir, "commondir")) && fs.existsSync(path.join(gitDir, "HEAD"));
 }
 
 /** `-c` options every git command gets: they win over the repository's configuration. */

@@ -12,13 +12,20 @@ import {
   branchChanges,
   commitAll,
   currentBranch,
-  ensureWorktree,
   mergeInProgress,
   refSha,
   syncClone,
   type Worktree,
 } from "@/lib/git/task-worktree";
-import { restoreGitfile } from "@/lib/git/worktree-guard";
+import {
+  cloneObjects,
+  ensureTaskRepository,
+  fetchTaskBranch,
+  restoreTaskRepository,
+  taskGitDir,
+  taskPlace,
+  type TaskRepository,
+} from "@/lib/git/task-repository";
 import { concludeFix, mergeForFix, type MergeContext } from "@/lib/git/workdir/fix-conflicts-flow";
 import { lastLine, WorkdirError, type PreparedWorkdir, type WorkdirLog } from "@/lib/git/workdir/workdir";
 import { RUN_TRIGGER } from "@/lib/runs/statuses";
@@ -42,10 +49,18 @@ import { ProtocolError } from "@/lib/runner/protocol-client";
 type Repository = NonNullable<Job["repository"]>;
 type JobPort = Pick<RunnerPort, "update" | "remote" | "diff" | "bundle">;
 
-/** The runner's clones, one per workspace. The embedded runner's RUNNER_DIR is the server's DATA_DIR. */
+/** The runner's own directory: its clones, one per workspace, and its tasks' git directories. The embedded runner's RUNNER_DIR is the server's DATA_DIR. */
+function runnerBase(): string {
+  return process.env.RUNNER_DIR?.trim() || path.join(os.tmpdir(), "taskboard-runner");
+}
+
 function cloneDir(workspaceId: string): string {
-  const base = process.env.RUNNER_DIR?.trim() || path.join(os.tmpdir(), "taskboard-runner");
-  return path.join(base, "repos", workspaceId);
+  return path.join(runnerBase(), "repos", workspaceId);
+}
+
+/** The task's repository, every path of it the runner's own choice (lib/git/task-repository.ts). */
+function taskRepository(job: Job, dir: string): TaskRepository {
+  return { clone: cloneDir(job.workspace_id), gitDir: taskGitDir(runnerBase(), job.workspace_id, job.task.id), dir };
 }
 
 export async function prepareJobWorkdir(port: JobPort, job: Job, log: WorkdirLog): Promise<PreparedWorkdir> {
@@ -56,26 +71,26 @@ export async function prepareJobWorkdir(port: JobPort, job: Job, log: WorkdirLog
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     return { cwd: dir, branch: null, ...(fixing ? { instructions: withAgentMerging(job.instructions) } : {}) };
   }
-  const clone = cloneDir(job.workspace_id);
-  const access = await fetchClone(port, job, repository, clone, log);
+  const repo = taskRepository(job, dir);
+  await fetchClone(port, job, repository, repo.clone, log);
   const branch = repository.branch;
-  if (fixing && !(await refSha({ cloneDir: clone }, `refs/remotes/origin/${branch}`))) {
+  if (fixing && !(await refSha({ cloneDir: repo.clone }, `refs/remotes/origin/${branch}`))) {
     throw new WorkdirError(
       `The branch ${branch} does not exist on ${repository.url}: a conflict fix merges into the pull request's branch and never creates one`,
     );
   }
-  const reused = fs.existsSync(`${dir}/.git`);
-  // A scratch directory from runs before the repository was connected: a worktree needs the place.
-  if (!reused && fs.existsSync(dir)) fs.rmSync(dir, { recursive: true, force: true });
-  await ensureWorktree(clone, dir, branch, repository.default_branch).catch((error: Error) => {
-    throw new WorkdirError(`git could not make the task's worktree on ${branch}: ${lastLine(error.message)}`);
+  // A scratch directory from runs before the repository was connected: the repository needs the place.
+  if (fs.existsSync(dir) && !fs.existsSync(`${dir}/.git`)) fs.rmSync(dir, { recursive: true, force: true });
+  const ensured = await ensureTaskRepository(repo, branch, repository.default_branch).catch((error: Error) => {
+    throw new WorkdirError(`git could not make the task's repository on ${branch}: ${lastLine(error.message)}`);
   });
-  const worktree = { cloneDir: clone, dir };
-  if (reused && restoreGitfile(worktree)) {
-    // An earlier run's agent pointed `.git` elsewhere; git never followed it (lib/git/worktree-guard.ts).
+  const reused = !ensured.made;
+  const worktree = taskPlace(repo);
+  if (ensured.restored) {
+    // An earlier run's agent pointed `.git` or the alternates elsewhere; git never followed them (lib/git/worktree-guard.ts).
     await log("git", {
       step: "guard",
-      message: "The worktree's .git had been changed by an earlier run: it was pointed back at its git directory",
+      message: "The worktree's .git or its git directory had been changed by an earlier run: they were put back",
     });
   }
   const checkedOut = fixing ? await currentBranch(worktree) : branch;
@@ -93,14 +108,15 @@ export async function prepareJobWorkdir(port: JobPort, job: Job, log: WorkdirLog
     step: "worktree",
     message: reused ? `Reusing the task's worktree on ${branch}` : `Made the task's worktree on ${branch} in ${dir}`,
   });
-  if (!fixing) return { cwd: dir, branch };
-  const prepared = await mergeForFix({ ...mergeContext(port, job, repository, worktree, log), access });
+  const git = { gitDir: repo.gitDir, readOnly: [cloneObjects(repo.clone)] };
+  if (!fixing) return { cwd: dir, branch, git };
+  const prepared = await mergeForFix(mergeContext(port, job, repository, worktree, log));
   // The agent is skipped, so no conclusion follows: the merged branch's diff goes up here.
   if (prepared.skipAgent) {
     await uploadDiff(port, job, worktree, log);
     await uploadBundle(port, job, worktree, log);
   }
-  return prepared;
+  return { ...prepared, git };
 }
 
 /**
@@ -117,9 +133,12 @@ export async function concludeJobWorkdir(
   const repository = job.repository;
   // A scratch directory (a `.git` an agent replaced by a link is still checked by every git command).
   if (!repository || !fs.lstatSync(path.join(cwd, ".git"), { throwIfNoEntry: false })) return {};
-  const worktree = { cloneDir: cloneDir(job.workspace_id), dir: cwd };
+  const repo = taskRepository(job, cwd);
+  const worktree = taskPlace(repo);
   let result: Concluded = {};
   try {
+    if (restoreTaskRepository(repo))
+      await log("git", { step: "guard", message: "The agent changed the worktree's .git or its git directory: they were put back" });
     if (job.trigger === RUN_TRIGGER.fix_conflicts) {
       result = await concludeFix(mergeContext(port, job, repository, worktree, log), agentSucceeded);
     } else if (!(await mergeInProgress(worktree))) {
@@ -134,6 +153,8 @@ export async function concludeJobWorkdir(
       lines_added: changes.linesAdded,
       lines_removed: changes.linesRemoved,
     };
+    // Only the task's branch, at the commit recorded, goes back into the clone.
+    await fetchTaskBranch(repo, repository.branch, changes.commitSha);
   } catch (error) {
     result = { failed: `git: ${lastLine((error as Error).message)}` };
   }
@@ -144,19 +165,18 @@ export async function concludeJobWorkdir(
   return result;
 }
 
-/** Fetches the clone; a token refused (revoked, expired early) is replaced once by a fresh one. Returns the access that worked. */
+/** Fetches the clone; a token refused (revoked, expired early) is replaced once by a fresh one. */
 async function fetchClone(port: JobPort, job: Job, repository: Repository, clone: string, log: WorkdirLog) {
   await log("git", { step: "sync", message: `Fetching ${repository.url}` });
   const failed = await syncClone(repository.url, clone, repository.access).then(
     () => null,
     (error: Error) => error,
   );
-  if (!failed) return repository.access;
+  if (!failed) return;
   const access = isGitAuthFailure(failed.message) ? (await port.remote(job.execution_id, { fresh: true })).access : repository.access;
   await syncClone(repository.url, clone, access).catch((error: Error) => {
     throw new WorkdirError(`git could not fetch ${repository.url}: ${remoteFailureMessage(error.message)}`);
   });
-  return access;
 }
 
 function mergeContext(port: JobPort, job: Job, repository: Repository, worktree: Worktree, log: WorkdirLog): MergeContext {
@@ -167,7 +187,6 @@ function mergeContext(port: JobPort, job: Job, repository: Repository, worktree:
     dir: worktree.dir,
     branch: repository.branch,
     defaultBranch: repository.default_branch,
-    access: repository.access,
     log,
     // The server says whether the branch is still the task's own, now, and gives a fresh credential.
     push: async () => {

@@ -75,7 +75,7 @@ export async function runJob(port: RunnerPort, entry: Active) {
   try {
     const env = agentEnvironment(job, { instructions, workdir: cwd, reportFile }, agent);
     const sessions = job.agent_id ? agentSessionsDir(job.workspace_id, job.task.id, job.agent_id) : undefined;
-    launch = await confineLaunch(agent, launchAgent(agent, env, cwd, sessions), cwd, [path.dirname(reportFile)], job.api_url);
+    launch = await confineLaunch(agent, launchAgent(agent, env, cwd, sessions), cwd, [path.dirname(reportFile)], job.api_url, prepared.git);
   } catch (error) {
     fs.rmSync(path.dirname(reportFile), { recursive: true, force: true });
     return fail(

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { execFileSync } from "node:child_process";
 import { afterAll, describe, expect, it } from "vitest";
-import { bwrapArgs, gitMounts, systemMounts } from "@/lib/sandbox/bwrap-args";
+import { bwrapArgs, systemMounts, taskGitMounts } from "@/lib/sandbox/bwrap-args";
 
 const roots: string[] = [];
 afterAll(() => roots.forEach((root) => fs.rmSync(root, { recursive: true, force: true })));
@@ -35,23 +35,21 @@ describe("the bubblewrap command line", () => {
     expect(mounts.filter((m) => m.dest.startsWith("/etc/")).every((m) => m.kind === "ro")).toBe(true);
   });
 
-  it("lets git work in a worktree: its own git directory and the clone's objects and refs writable, the rest read-only", () => {
+  it("mounts a task's git directory as the runner recorded it: config and alternates read-only, the clone's objects read-only", () => {
     const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "bwrap-args-")));
     roots.push(root);
-    const clone = path.join(root, "clone");
-    execFileSync("git", ["init", "-q", "-b", "main", clone]);
-    execFileSync("git", ["-C", clone, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty", "-m", "one"]);
-    const worktree = path.join(root, "wt");
-    execFileSync("git", ["-C", clone, "worktree", "add", "-q", "-b", "task", worktree]);
-    const mounts = gitMounts(worktree);
-    const common = path.join(clone, ".git");
-    expect(mounts).toEqual([
-      { kind: "ro", source: common, dest: common },
-      { kind: "rw", source: path.join(common, "objects"), dest: path.join(common, "objects") },
-      { kind: "rw", source: path.join(common, "refs"), dest: path.join(common, "refs") },
-      { kind: "rw", source: path.join(common, "logs"), dest: path.join(common, "logs") },
-      { kind: "rw", source: path.join(common, "worktrees", "wt"), dest: path.join(common, "worktrees", "wt") },
+    const gitDir = path.join(root, "task-git");
+    const objects = path.join(root, "clone", ".git", "objects");
+    execFileSync("git", ["init", "-q", "--template=", "--separate-git-dir", gitDir, path.join(root, "wt")]);
+    fs.mkdirSync(path.join(gitDir, "objects", "info"), { recursive: true });
+    fs.mkdirSync(objects, { recursive: true });
+    // Whatever the worktree's .git says is never read: the mounts follow the record alone.
+    fs.writeFileSync(path.join(root, "wt", ".git"), "gitdir: /var/tmp\n");
+    expect(taskGitMounts({ gitDir, readOnly: [objects] })).toEqual([
+      { kind: "rw", source: gitDir, dest: gitDir },
+      { kind: "ro", source: path.join(gitDir, "config"), dest: path.join(gitDir, "config") },
+      { kind: "ro", source: path.join(gitDir, "objects", "info"), dest: path.join(gitDir, "objects", "info") },
+      { kind: "ro", source: objects, dest: objects },
     ]);
-    expect(gitMounts(clone)).toEqual([]); // a .git directory lies inside the worktree already
   });
 });

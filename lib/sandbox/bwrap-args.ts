@@ -86,34 +86,17 @@ export function bwrapArgs(options: {
 }
 
 /**
- * The git directories a worktree's `.git` file leads to, so git works inside: the worktree's own
- * (index, HEAD) read-write, the clone's common directory read-only except its objects, refs and
- * logs (a commit writes those). The rest of DATA_DIR stays out of sight.
+ * The git a task's worktree needs, from what the runner recorded when it made the task's repository
+ * (lib/git/task-repository.ts), never from a file in the worktree: its git directory read-write
+ * except the configuration and the alternates (which the runner's own git reads after the run), and
+ * what it borrows (the clone's objects) read-only.
  */
-export function gitMounts(worktree: string): Mount[] {
-  let text: string;
-  try {
-    const dotGit = path.join(worktree, ".git");
-    if (!fs.lstatSync(dotGit).isFile()) return [];
-    text = fs.readFileSync(dotGit, "utf8");
-  } catch {
-    return [];
+export function taskGitMounts(git: { gitDir: string; readOnly: string[] }): Mount[] {
+  const mounts: Mount[] = [{ kind: "rw", source: fs.realpathSync(git.gitDir), dest: git.gitDir }];
+  for (const file of ["config", path.join("objects", "info")]) {
+    const inside = path.join(git.gitDir, file);
+    if (fs.existsSync(inside)) mounts.push({ kind: "ro", source: fs.realpathSync(inside), dest: inside });
   }
-  const match = /^gitdir: (.+)$/m.exec(text);
-  if (!match) return [];
-  const own = path.resolve(worktree, match[1].trim());
-  let common: string;
-  try {
-    common = path.resolve(own, fs.readFileSync(path.join(own, "commondir"), "utf8").trim());
-  } catch {
-    return fs.existsSync(own) ? [{ kind: "rw", source: fs.realpathSync(own), dest: own }] : [];
-  }
-  const mounts: Mount[] = [];
-  const add = (kind: Mount["kind"], dir: string) => {
-    if (fs.existsSync(dir)) mounts.push({ kind, source: fs.realpathSync(dir), dest: dir });
-  };
-  add("ro", common);
-  for (const part of ["objects", "refs", "logs"]) add("rw", path.join(common, part));
-  add("rw", own);
+  for (const dir of git.readOnly) if (fs.existsSync(dir)) mounts.push({ kind: "ro", source: fs.realpathSync(dir), dest: dir });
   return mounts;
 }

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { dataDir } from "@/lib/config";
 import { hostPortOf, isLoopback, parseAllowEntry, type AllowEntry } from "@/lib/sandbox/allowlist";
-import { bwrapArgs, gitMounts, systemMounts, type Mount } from "@/lib/sandbox/bwrap-args";
+import { bwrapArgs, systemMounts, taskGitMounts, type Mount } from "@/lib/sandbox/bwrap-args";
 import { sandboxDecision, type SandboxKind } from "@/lib/sandbox/mode";
 import { startNetwork, type Bridge } from "@/lib/sandbox/network";
 
@@ -21,6 +21,8 @@ export interface SandboxRequest {
   args: string[];
   /** The task's worktree: the only place of the machine's it writes. */
   cwd: string;
+  /** The task's git directory and what it borrows, as the runner recorded them; absent in a scratch directory (no git at all). */
+  git?: { gitDir: string; readOnly: string[] };
   env: NodeJS.ProcessEnv;
   /** The agent's private HOME (launchAgent makes one for a profile's agent); one is made here when absent. */
   home?: string;
@@ -96,7 +98,7 @@ export async function sandboxedCommand(request: SandboxRequest): Promise<Sandbox
     const mounts: Mount[] = [...system.mounts, { kind: "rw", source: tmp, dest: "/tmp" }];
     for (const dir of readOnlyExtras(program)) mounts.push({ kind: "ro", source: fs.realpathSync(dir), dest: dir });
     mounts.push({ kind: "rw", source: fs.realpathSync(request.cwd), dest: request.cwd });
-    mounts.push(...gitMounts(request.cwd));
+    if (request.git) mounts.push(...taskGitMounts(request.git));
     mounts.push({ kind: "rw", source: fs.realpathSync(home), dest: home });
     for (const dir of request.writable ?? []) mounts.push({ kind: "rw", source: fs.realpathSync(dir), dest: dir });
 

@@ -6,7 +6,8 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { branchChanges, commitAll, ensureWorktree, syncClone } from "../../lib/git/task-worktree";
+import { branchChanges, commitAll, syncClone } from "../../lib/git/task-worktree";
+import { ensureTaskRepository, fetchTaskBranch, taskPlace } from "../../lib/git/task-repository";
 import { directoryBytes } from "../../lib/worktrees/worktree-records";
 
 const FILES = Number(process.env.BENCH_FILES ?? 10_000);
@@ -27,17 +28,19 @@ try {
   execFileSync("git", ["clone", "-q", "--bare", seed, remote]);
 
   const clone = path.join(root, "clone");
+  // A task's own repository (lib/git/task-repository.ts), as the runner makes it.
+  const repo = (i: number) => ({ clone, gitDir: path.join(root, "task-git", String(i)), dir: path.join(root, "wt", String(i)) });
   let started = performance.now();
   await syncClone(remote, clone);
   const cloneMs = performance.now() - started;
   const times: number[] = [];
   for (let i = 0; i < RUNS; i++) {
     started = performance.now();
-    await ensureWorktree(clone, path.join(root, "wt", String(i)), `tb/${i}-bench`, "main");
+    await ensureTaskRepository(repo(i), `tb/${i}-bench`, "main");
     times.push(performance.now() - started);
   }
   started = performance.now();
-  await ensureWorktree(clone, path.join(root, "wt", "0"), "tb/0-bench", "main");
+  await ensureTaskRepository(repo(0), "tb/0-bench", "main");
   const reuseMs = performance.now() - started;
   const fetches: number[] = [];
   const concludes: number[] = [];
@@ -48,8 +51,9 @@ try {
     const dir = path.join(root, "wt", String(i));
     fs.writeFileSync(path.join(dir, "src/m0/f0.ts"), `export const changed = ${i};\n`);
     started = performance.now();
-    await commitAll({ cloneDir: clone, dir }, `run ${i}`);
-    await branchChanges({ cloneDir: clone, dir }, "main");
+    await commitAll(taskPlace(repo(i)), `run ${i}`);
+    const changes = await branchChanges(taskPlace(repo(i)), "main");
+    await fetchTaskBranch(repo(i), `tb/${i}-bench`, changes.commitSha);
     await directoryBytes(dir);
     concludes.push(performance.now() - started);
   }

@@ -10,7 +10,6 @@ import {
   type Worktree,
 } from "@/lib/git/task-worktree";
 import { filesWithMarkers } from "@/lib/git/conflict-markers";
-import type { RemoteAccess } from "@/lib/git/remote-access";
 import { lastLine, WorkdirError, type PreparedWorkdir, type WorkdirLog } from "@/lib/git/workdir/workdir";
 
 // Fix-conflicts that really merges, on the runner (lib/runner/job-workdir.ts). Before the agent: the
@@ -29,7 +28,6 @@ export interface MergeContext {
   dir: string;
   branch: string;
   defaultBranch: string;
-  access: RemoteAccess;
   log: WorkdirLog;
   /** Pushes `branch` from the clone; throws in words when it could not. */
   push: () => Promise<void>;
@@ -45,14 +43,13 @@ export async function mergeForFix({
   dir,
   branch,
   defaultBranch,
-  access,
   log,
   push,
 }: MergeContext): Promise<PreparedWorkdir> {
   await log("git", { step: "merge", message: `Merging ${defaultBranch} into ${branch}` });
   const worktree = { cloneDir, dir };
   const before = (await refSha(worktree, "HEAD"))!;
-  const result = await mergeDefaultBranch(worktree, branch, defaultBranch, access).catch(async (error: Error) => {
+  const result = await mergeDefaultBranch(worktree, branch, defaultBranch).catch(async (error: Error) => {
     await abortMerge(worktree);
     throw new WorkdirError(`Could not merge ${defaultBranch} into ${branch}: ${lastLine(error.message)}`);
   });

@@ -19,6 +19,11 @@ export interface PreparedWorkdir {
   skipAgent?: { report: string };
   /** Instructions to give instead of the execution's own (a conflict fix adds the conflicted files). */
   instructions?: string;
+  /**
+   * The task's git directory and what it borrows read-only, as the runner made them: the only git
+   * the sandbox mounts (lib/sandbox/sandboxed-command.ts). Absent in a scratch directory.
+   */
+  git?: { gitDir: string; readOnly: string[] };
 }
 
 /** A reason in words why the workdir could not be prepared; the runner fails the execution with it. */

@@ -1,8 +1,10 @@
 import fs from "node:fs";
 import type { Db } from "@/lib/db/client";
-import { removeWorktree } from "@/lib/git/task-worktree";
+import { dataDir } from "@/lib/config";
+import { removeTaskRepository, taskGitDir } from "@/lib/git/task-repository";
 import { repositoryCloneDir } from "@/lib/repositories/repository";
 import { agentSessionsDir } from "@/lib/platform/runner-config";
+import { pruneWorktrees } from "@/lib/git/task-worktree";
 
 // Worktrees must not eat the disk: the worktree of a task that is deleted, or done for longer than
 // its repository's worktree_retention_days, is removed (its branch stays, in the clone and on the
@@ -45,9 +47,10 @@ export async function removeWorkspaceWorktrees(db: Db, workspaceId: string): Pro
 
 async function forget(db: Db, worktree: { task_id: string; workspace_id: string; path: string }) {
   const cloneDir = repositoryCloneDir(worktree.workspace_id);
-  // Through git while the clone knows the worktree; plain removal when the clone is gone.
-  if (fs.existsSync(cloneDir)) await removeWorktree(cloneDir, worktree.path).catch(() => {});
-  fs.rmSync(worktree.path, { recursive: true, force: true });
+  // The embedded runner's task repository (its RUNNER_DIR is DATA_DIR), then any worktree of the
+  // old layout the clone still lists.
+  removeTaskRepository({ gitDir: taskGitDir(dataDir(), worktree.workspace_id, worktree.task_id), dir: worktree.path });
+  if (fs.existsSync(cloneDir)) await pruneWorktrees(cloneDir).catch(() => {});
   // The agents' session files of the task go with its worktree (a later run starts a new session).
   fs.rmSync(agentSessionsDir(worktree.workspace_id, worktree.task_id), { recursive: true, force: true });
   await db.taskWorktree.deleteMany({ where: { taskId: worktree.task_id } });
