@@ -39,7 +39,7 @@ describe("task worktrees", () => {
     const first = path.join(root, "wt", "1");
     const second = path.join(root, "wt", "2");
     const wt_first = await worktreeOf(clone, first, "tb/1-first");
-    const wt_second = await worktreeOf(clone, second, "tb/2-second");
+    await worktreeOf(clone, second, "tb/2-second");
 
     fs.writeFileSync(path.join(first, "src/a.txt"), "one\nTWO\nthree\n");
     fs.writeFileSync(path.join(first, "new.txt"), "new\n");
@@ -89,7 +89,7 @@ describe("task worktrees", () => {
     const clone = path.join(root, "clone");
     await syncClone(remote, clone);
     const dir = path.join(root, "wt", "3");
-    const wt_dir = await worktreeOf(clone, dir, "feature/x");
+    await worktreeOf(clone, dir, "feature/x");
     expect(fs.readFileSync(path.join(dir, "x.txt"), "utf8")).toBe("x\n");
   });
 
