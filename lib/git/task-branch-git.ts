@@ -36,15 +36,26 @@ export async function branchState(cloneDir: string, remote: GitRemote, branch: s
 }
 
 /**
- * Pushes the clone's branch to the remote's branch of the same name (never forced); returns its head.
- * Called only by lib/git/remote/push-task-branch.ts, which first checks the branch is the task's own.
+ * Pushes the clone's branch to the remote's branch of the same name; returns the pushed head. With
+ * `commit`, exactly that commit is pushed, as a compare-and-swap: only while the remote's branch is
+ * still where the board last fetched it (`--force-with-lease` on that value, or on its absence), so
+ * a push never overwrites what someone else pushed meanwhile. Without it, the clone's branch, never
+ * forced (the runner's push of a conflict fix, from the task's own repository). Called only by
+ * lib/git/remote/push-task-branch.ts and the runner, which first check the branch is the task's own.
  */
-export async function pushRef(cloneDir: string, remote: GitRemote, branch: string): Promise<string> {
-  await git(cloneDir, ["push", "--quiet", "--", remote.url, `refs/heads/${branch}:refs/heads/${branch}`], remote);
+export async function pushRef(cloneDir: string, remote: GitRemote, branch: string, commit?: string): Promise<string> {
+  const head = commit ?? (await git(cloneDir, ["rev-parse", "--verify", `refs/heads/${branch}`])).trim();
+  const lease = commit ? [`--force-with-lease=refs/heads/${branch}:${await remoteTrackingSha(cloneDir, branch)}`] : [];
+  await git(cloneDir, ["push", "--quiet", ...lease, "--", remote.url, `${head}:refs/heads/${branch}`], remote);
   // Keep the remote-tracking copy in step, as a push to a named remote would.
-  const head = (await git(cloneDir, ["rev-parse", "--verify", `refs/heads/${branch}`])).trim();
   await git(cloneDir, ["update-ref", `refs/remotes/origin/${branch}`, head]);
   return head;
+}
+
+/** Where the board last saw the remote's branch ("" when it saw none: the lease then requires that it still does not exist). */
+async function remoteTrackingSha(cloneDir: string, branch: string): Promise<string> {
+  const ref = `refs/remotes/origin/${branch}`;
+  return (await hasRef(cloneDir, ref)) ? headOf(cloneDir, ref) : "";
 }
 
 /** The commit a ref names. */

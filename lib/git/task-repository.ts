@@ -70,24 +70,44 @@ export async function ensureTaskRepository(
 }
 
 /**
- * Puts the worktree's `.git` file and the repository's alternates back to what the runner wrote
- * (an agent may have changed either; git never followed them, lib/git/worktree-guard.ts). True
- * when anything had to be put back.
+ * Puts the worktree's `.git` file, the repository's alternates and the absence of a `commondir`
+ * back to what the runner wrote, before a run (an agent may have changed any of them; git never
+ * followed them, lib/git/worktree-guard.ts). True when anything had to be put back.
  */
 export function restoreTaskRepository(repo: TaskRepository): boolean {
-  // A `commondir` would make git take the directory for a linked worktree of another repository.
-  const commondir = path.join(repo.gitDir, "commondir");
-  const planted = fs.lstatSync(commondir, { throwIfNoEntry: false }) !== undefined;
-  if (planted) fs.rmSync(commondir, { recursive: true, force: true });
-  const gitfile = restoreGitfile(taskPlace(repo)) || planted;
-  const file = path.join(repo.gitDir, "objects", "info", "alternates");
-  const wanted = `${cloneObjects(repo.clone)}\n`;
-  const stat = fs.lstatSync(file, { throwIfNoEntry: false });
-  if (stat?.isFile() && fs.readFileSync(file, "utf8") === wanted) return gitfile;
-  fs.rmSync(file, { recursive: true, force: true });
-  fs.writeFileSync(file, wanted, { flag: "wx", mode: 0o600 });
-  return true;
+  const changed = changedParts(repo);
+  if (changed.commondir) fs.rmSync(path.join(repo.gitDir, "commondir"), { recursive: true, force: true });
+  if (changed.alternates) {
+    fs.rmSync(alternatesFile(repo), { recursive: true, force: true });
+    fs.writeFileSync(alternatesFile(repo), wantedAlternates(repo), { flag: "wx", mode: 0o600 });
+  }
+  const gitfile = restoreGitfile(taskPlace(repo));
+  return gitfile || changed.commondir || changed.alternates;
 }
+
+/**
+ * After a run, before the runner's git: refuses in words when the agent changed what the runner
+ * wrote (the run fails; the next run puts it back). The `.git` file is checked by every git command.
+ */
+export function checkTaskRepository(repo: TaskRepository): void {
+  const changed = changedParts(repo);
+  const parts = [changed.commondir && "a commondir file", changed.alternates && "objects/info/alternates"].filter(Boolean);
+  if (parts.length > 0)
+    throw new GitRefused(
+      `The task's git directory ${repo.gitDir} gained or changed ${parts.join(" and ")}: something in the run changed it, so git was not run`,
+    );
+}
+
+function changedParts(repo: TaskRepository): { commondir: boolean; alternates: boolean } {
+  // A `commondir` would make git take the directory for a linked worktree of another repository.
+  const commondir = fs.lstatSync(path.join(repo.gitDir, "commondir"), { throwIfNoEntry: false }) !== undefined;
+  const stat = fs.lstatSync(alternatesFile(repo), { throwIfNoEntry: false });
+  const alternates = !(stat?.isFile() && fs.readFileSync(alternatesFile(repo), "utf8") === wantedAlternates(repo));
+  return { commondir, alternates };
+}
+
+const alternatesFile = (repo: TaskRepository) => path.join(repo.gitDir, "objects", "info", "alternates");
+const wantedAlternates = (repo: TaskRepository) => `${cloneObjects(repo.clone)}\n`;
 
 /**
  * Takes the task's branch, at the commit the run recorded, into the clone, so the clone keeps every

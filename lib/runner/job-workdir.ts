@@ -21,7 +21,7 @@ import {
   cloneObjects,
   ensureTaskRepository,
   fetchTaskBranch,
-  restoreTaskRepository,
+  checkTaskRepository,
   taskGitDir,
   taskPlace,
   type TaskRepository,
@@ -90,7 +90,7 @@ export async function prepareJobWorkdir(port: JobPort, job: Job, log: WorkdirLog
     // An earlier run's agent pointed `.git` or the alternates elsewhere; git never followed them (lib/git/worktree-guard.ts).
     await log("git", {
       step: "guard",
-      message: "The worktree's .git or its git directory had been changed by an earlier run: they were put back",
+      message: "The worktree's .git had been changed by an earlier run (or its git directory's alternates or commondir): it was put back",
     });
   }
   const checkedOut = fixing ? await currentBranch(worktree) : branch;
@@ -113,8 +113,10 @@ export async function prepareJobWorkdir(port: JobPort, job: Job, log: WorkdirLog
   const prepared = await mergeForFix(mergeContext(port, job, repository, worktree, log));
   // The agent is skipped, so no conclusion follows: the merged branch's diff goes up here.
   if (prepared.skipAgent) {
-    await uploadDiff(port, job, worktree, log);
-    await uploadBundle(port, job, worktree, log);
+    // No agent ran: the merged branch as git left it is the run's result.
+    await fetchTaskBranch(repo, branch, (await refSha(worktree, `refs/heads/${branch}`))!);
+    await uploadDiff(port, job, repo.clone, log);
+    await uploadBundle(port, job, repo.clone, log);
   }
   return { ...prepared, git };
 }
@@ -131,14 +133,12 @@ export async function concludeJobWorkdir(
   agentSucceeded: boolean,
 ): Promise<Concluded> {
   const repository = job.repository;
-  // A scratch directory (a `.git` an agent replaced by a link is still checked by every git command).
-  if (!repository || !fs.lstatSync(path.join(cwd, ".git"), { throwIfNoEntry: false })) return {};
+  if (!repository) return {};
   const repo = taskRepository(job, cwd);
   const worktree = taskPlace(repo);
   let result: Concluded = {};
   try {
-    if (restoreTaskRepository(repo))
-      await log("git", { step: "guard", message: "The agent changed the worktree's .git or its git directory: they were put back" });
+    checkTaskRepository(repo);
     if (job.trigger === RUN_TRIGGER.fix_conflicts) {
       result = await concludeFix(mergeContext(port, job, repository, worktree, log), agentSucceeded);
     } else if (!(await mergeInProgress(worktree))) {
@@ -158,8 +158,9 @@ export async function concludeJobWorkdir(
   } catch (error) {
     result = { failed: `git: ${lastLine((error as Error).message)}` };
   }
-  await uploadDiff(port, job, worktree, log);
-  await uploadBundle(port, job, worktree, log);
+  // Both read the clone, where only the recorded commit of the task's branch arrived.
+  await uploadDiff(port, job, repo.clone, log);
+  await uploadBundle(port, job, repo.clone, log);
   const bytes = await directoryBytes(cwd).catch(() => null);
   if (bytes !== null) await port.update(job.execution_id, { worktree: { path: cwd, branch: repository.branch, bytes } });
   return result;
@@ -196,13 +197,12 @@ function mergeContext(port: JobPort, job: Job, repository: Repository, worktree:
   };
 }
 
-/** The branch's diff against its base, computed here and stored by the server; a failure is logged, never the run's. */
-async function uploadDiff(port: JobPort, job: Job, worktree: Worktree, log: WorkdirLog) {
+/** The branch's diff against its base, computed here from the clone and stored by the server; a failure is logged, never the run's. */
+async function uploadDiff(port: JobPort, job: Job, clone: string, log: WorkdirLog) {
   try {
-    const branch = await currentBranch(worktree);
-    if (branch === "HEAD") return;
+    const branch = job.repository!.branch;
     const limits = { maxBytes: diffMaxBytes(), maxFileBytes: diffMaxFileBytes() };
-    const diff = await computeBranchDiff(worktree.cloneDir, branch, `refs/heads/${branch}`, job.repository!.default_branch, limits);
+    const diff = await computeBranchDiff(clone, branch, `refs/heads/${branch}`, job.repository!.default_branch, limits);
     await port.diff(job.execution_id, {
       branch: diff.branch,
       base: diff.base,
@@ -228,14 +228,14 @@ async function uploadDiff(port: JobPort, job: Job, worktree: Worktree, log: Work
  * outcome sets off finds them there. Delivered patiently like the diff; what the server could not
  * take, and any failure here, is logged in words and never fails the run.
  */
-async function uploadBundle(port: JobPort, job: Job, worktree: Worktree, log: WorkdirLog) {
+async function uploadBundle(port: JobPort, job: Job, clone: string, log: WorkdirLog) {
   const dir = path.join(os.tmpdir(), "taskboard-bundles");
   const file = path.join(dir, `${job.execution_id}.bundle`);
   try {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     fs.rmSync(file, { force: true });
     const repository = job.repository!;
-    if (!(await createBranchBundle(worktree.cloneDir, repository.branch, repository.default_branch, file))) return;
+    if (!(await createBranchBundle(clone, repository.branch, repository.default_branch, file))) return;
     const answer = await port.bundle(job.execution_id, fs.readFileSync(file));
     if (!answer.stored) await log("git", { step: "bundle", message: answer.message ?? "The server did not store the run's commits" });
   } catch (error) {

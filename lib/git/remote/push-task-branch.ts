@@ -16,9 +16,11 @@ import { repositoryCloneDir } from "@/lib/repositories/repository";
 export class BranchRefused extends Error {}
 
 /**
- * Pushes the server clone's `branch` (where the task's worktree commits land) to the workspace's
- * repository, never forced, after checking it is the task's own; returns the pushed head.
- * Throws BranchRefused, before any git command, for any other branch.
+ * Pushes the commit the task's last run recorded to the workspace's repository's `branch`, after
+ * checking the branch is the task's own, as a compare-and-swap on where the board last saw the
+ * remote's branch (lib/git/task-branch-git.ts pushRef); returns the pushed head. Never whatever the
+ * server clone's branch points at: the commit the run reported is the one people reviewed.
+ * Throws BranchRefused, before any git command, for any other branch or when no run recorded a commit.
  */
 export async function pushTaskBranch(
   db: Db,
@@ -34,5 +36,11 @@ export async function pushTaskBranch(
   if (!repository) throw new BranchRefused(`The workspace has no repository: ${target.branch} was not pushed`);
   const reason = foreignBranchReason(target.branch, task, repository.defaultBranch);
   if (reason) throw new BranchRefused(reason);
-  return pushRef(repositoryCloneDir(target.workspaceId), remote, target.branch);
+  const run = await db.taskRun.findFirst({
+    where: { taskId: target.taskId, commitSha: { not: null } },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    select: { commitSha: true },
+  });
+  if (!run?.commitSha) throw new BranchRefused(`No run of the task recorded a commit on ${target.branch}: nothing was pushed`);
+  return pushRef(repositoryCloneDir(target.workspaceId), remote, target.branch, run.commitSha);
 }
