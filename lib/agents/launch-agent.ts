@@ -1,9 +1,10 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import type { AgentSnapshot } from "@/lib/agents/resolve-run-agent";
 import { installHint, presetById, presetOfCommand, shippedBin, type Preset } from "@/lib/agents/presets";
 import { sandboxKind } from "@/lib/sandbox/mode";
+import { throughSymlink } from "@/lib/platform/private-dir";
+import { agentHomesDir } from "@/lib/platform/runner-config";
 
 // Everything about starting one agent process, in one place (a later runner process takes it over
 // whole): which program, with which arguments and environment, and the agent's private HOME.
@@ -54,15 +55,16 @@ export function launchAgent(agent: AgentSnapshot, env: NodeJS.ProcessEnv, cwd: s
   }
   if (agent.inherit_env) return { command, args, env, sessionMeta: null, home: null, cleanup: () => {} };
 
-  const home = fs.mkdtempSync(path.join(os.tmpdir(), "taskboard-agent-home-"));
+  fs.mkdirSync(agentHomesDir(), { recursive: true, mode: 0o700 });
+  const home = fs.mkdtempSync(path.join(agentHomesDir(), "home-"));
   const kept = SESSION_DIRS[shipped?.preset.preset ?? ""] ?? [];
   const cleanup = () => {
     if (!fs.existsSync(home)) return;
-    if (sessions) for (const dir of kept) copyDir(path.join(home, dir), path.join(sessions, dir));
+    if (sessions) for (const dir of kept) copyDir(home, sessions, dir);
     fs.rmSync(home, { recursive: true, force: true });
   };
   try {
-    if (sessions) for (const dir of kept) copyDir(path.join(sessions, dir), path.join(home, dir));
+    if (sessions) for (const dir of kept) copyDir(sessions, home, dir);
     const private_: NodeJS.ProcessEnv = { ...env, HOME: home, XDG_CONFIG_HOME: path.join(home, ".config") };
     const preset = shipped?.preset.preset ?? null;
     let sessionMeta: Record<string, unknown> | null = null;
@@ -108,17 +110,31 @@ function shippedPreset(agent: AgentSnapshot): { preset: Preset; args: string[] }
   return legacy?.preset.package ? { preset: legacy.preset, args: [...legacy.preset.args, ...legacy.args] } : null;
 }
 
-function copyDir(from: string, to: string) {
-  if (!fs.existsSync(from)) return;
+/**
+ * Copies a session directory between a run's HOME and the task's sessions directory. An agent may
+ * leave `~/.claude` (or the directory itself) as a symlink to somewhere on the host: nothing is read
+ * or written through a symlink on either side (links inside are copied as links, never followed).
+ */
+function copyDir(fromRoot: string, toRoot: string, relative: string) {
+  const [from, to] = [path.join(fromRoot, relative), path.join(toRoot, relative)];
+  if (throughSymlink(fromRoot, from) || !fs.lstatSync(from).isDirectory()) return;
   fs.rmSync(to, { recursive: true, force: true });
   fs.mkdirSync(path.dirname(to), { recursive: true, mode: 0o700 });
+  if (throughSymlink(toRoot, path.dirname(to))) return;
   fs.cpSync(from, to, { recursive: true, verbatimSymlinks: true });
 }
 
+/** Writes a configuration file into the fresh HOME, never through a symlink (O_NOFOLLOW, and no linked folder on the way). */
 function write(home: string, relative: string, content: string) {
   const file = path.join(home, relative);
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  fs.writeFileSync(file, content, { mode: 0o600 });
+  if (throughSymlink(home, path.dirname(file))) throw new Error(`${path.dirname(file)} is a symlink: ${relative} was not written`);
+  const handle = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_TRUNC | fs.constants.O_NOFOLLOW, 0o600);
+  try {
+    fs.writeFileSync(handle, content);
+  } finally {
+    fs.closeSync(handle);
+  }
 }
 
 /**

@@ -1,6 +1,6 @@
-import os from "node:os";
 import path from "node:path";
 import { positiveInt, positiveNumber } from "@/lib/config";
+import { runnerPrivateDir } from "@/lib/platform/private-dir";
 
 // The runner's settings from the environment (docs/agents.md lists them).
 
@@ -17,23 +17,33 @@ export function demoAgentCommand(): string {
 
 /**
  * AGENT_WORKDIR may contain `{task_id}` and `{workspace_id}`; by default every task gets
- * <tmpdir>/taskboard-work/<workspace_id>/<task_id>. Never inside DATA_DIR: an agent's working
- * directory must not lead it to the database or auth-secret.
+ * <runner's private directory>/work/<workspace_id>/<task_id> (lib/platform/private-dir.ts). Never
+ * inside DATA_DIR: an agent's working directory must not lead it to the database or auth-secret.
  */
 export function agentWorkdir(workspaceId: string, taskId: string): string {
   const configured = process.env.AGENT_WORKDIR?.trim();
-  if (!configured) return path.join(os.tmpdir(), "taskboard-work", workspaceId, taskId);
+  if (!configured) return path.join(runnerPrivateDir(), "work", workspaceId, taskId);
   return path.resolve(/*turbopackIgnore: true*/ configured.replaceAll("{task_id}", taskId).replaceAll("{workspace_id}", workspaceId));
 }
 
 /** Where agents write their reports (TASKBOARD_REPORT_FILE); outside DATA_DIR too. */
 export function reportsDir(): string {
-  return path.join(os.tmpdir(), "taskboard-reports");
+  return path.join(runnerPrivateDir(), "reports");
 }
 
 /** Where an agent's session files wait between runs of one task and profile (outside DATA_DIR and the worktree). */
 export function agentSessionsDir(workspaceId: string, taskId: string, agentId?: string): string {
-  return path.join(os.tmpdir(), "taskboard-agent-sessions", workspaceId, taskId, ...(agentId ? [agentId] : []));
+  return path.join(runnerPrivateDir(), "agent-sessions", workspaceId, taskId, ...(agentId ? [agentId] : []));
+}
+
+/** Where a profile's agent gets its fresh HOME for one run (launchAgent). */
+export function agentHomesDir(): string {
+  return path.join(runnerPrivateDir(), "homes");
+}
+
+/** Where the runner writes a run's git bundle before sending it. */
+export function bundlesDir(): string {
+  return path.join(runnerPrivateDir(), "bundles");
 }
 
 /** Executions running at once in one server process. */

@@ -1,5 +1,4 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { diffMaxBytes, diffMaxFileBytes } from "@/lib/config";
 import { computeBranchDiff } from "@/lib/git/branch-diff";
@@ -32,7 +31,8 @@ import { RUN_TRIGGER } from "@/lib/runs/statuses";
 import { withAgentMerging } from "@/lib/runs/instructions";
 import { directoryBytes } from "@/lib/worktrees/worktree-records";
 import type { Job } from "@/lib/runners/protocol-schemas";
-import { agentWorkdir } from "@/lib/platform/runner-config";
+import { agentWorkdir, bundlesDir } from "@/lib/platform/runner-config";
+import { runnerPrivateDir } from "@/lib/platform/private-dir";
 import type { Concluded, RunnerPort } from "@/lib/runner/runner-port";
 import { ProtocolError } from "@/lib/runner/protocol-client";
 
@@ -51,7 +51,7 @@ type JobPort = Pick<RunnerPort, "update" | "remote" | "diff" | "bundle">;
 
 /** The runner's own directory: its clones, one per workspace, and its tasks' git directories. The embedded runner's RUNNER_DIR is the server's DATA_DIR. */
 function runnerBase(): string {
-  return process.env.RUNNER_DIR?.trim() || path.join(os.tmpdir(), "taskboard-runner");
+  return process.env.RUNNER_DIR?.trim() || runnerPrivateDir();
 }
 
 function cloneDir(workspaceId: string): string {
@@ -229,7 +229,7 @@ async function uploadDiff(port: JobPort, job: Job, clone: string, log: WorkdirLo
  * take, and any failure here, is logged in words and never fails the run.
  */
 async function uploadBundle(port: JobPort, job: Job, clone: string, log: WorkdirLog) {
-  const dir = path.join(os.tmpdir(), "taskboard-bundles");
+  const dir = bundlesDir();
   const file = path.join(dir, `${job.execution_id}.bundle`);
   try {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });

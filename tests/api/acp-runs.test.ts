@@ -1,5 +1,4 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -15,6 +14,7 @@ import {
   type EngineServer,
   type Store,
 } from "../helpers/engine";
+import { agentWorkdir } from "@/lib/platform/runner-config";
 
 // Runs of Agent Client Protocol profiles through the HTTP API: the fake ACP agent
 // (tests/fixtures/fake-acp-agent.mjs, scripted by `@fake` lines) and the real Claude Code adapter.
@@ -228,7 +228,7 @@ describe("a run of an ACP profile", () => {
     const log = await entries(started.body.id);
     expect(log.filter((e) => e.type === "permission").map((e) => e.update.outcome ?? null)).toEqual([null, { outcome: "cancelled" }]);
     // The agent's working directory (AGENT_WORKDIR's default).
-    expect(fs.existsSync(path.join(os.tmpdir(), "taskboard-work", wsId, task.id, "never.txt"))).toBe(false);
+    expect(fs.existsSync(path.join(agentWorkdir(wsId, task.id), "never.txt"))).toBe(false);
     const [run] = (await server.call("GET", `${base()}/tasks/${task.id}/runs`, { token })).body;
     expect(run.status).toBe("cancelled");
   });

@@ -1,5 +1,4 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually, processAlive } from "../helpers/engine";
@@ -19,6 +18,7 @@ import {
   worktree,
   type RealAgentWorld,
 } from "../helpers/real-agents";
+import { agentHomesDir, agentSessionsDir } from "@/lib/platform/runner-config";
 
 // The real Claude Code (the shipped @zed-industries/claude-agent-acp, which bundles the CLI) through
 // the product's own paths: a workspace with a repository, a profile made from the Claude Code
@@ -145,7 +145,7 @@ describe("Claude Code from its preset", () => {
   }, 180_000);
 
   it("keeps the session files for the task's follow-ups, and removes them with its worktree when the task is deleted", async () => {
-    const sessions = path.join(os.tmpdir(), "taskboard-agent-sessions", world.wsId, taskId);
+    const sessions = agentSessionsDir(world.wsId, taskId);
     expect(fs.readdirSync(path.join(sessions, agentId, ".claude", "projects")).length).toBeGreaterThan(0);
     expect((await world.server.call("DELETE", `${world.base()}/tasks/${taskId}`, { token: world.token })).status).toBe(204);
     await eventually(async () => (fs.existsSync(sessions) ? undefined : true), 30_000, "the session files to go");
@@ -191,7 +191,7 @@ describe("Claude Code from its preset", () => {
     });
     expect(commandLines.some((line) => line[0] === process.execPath && line[1] === adapterPath)).toBe(true);
     const home = /(?:^|\0)HOME=([^\0]*)/.exec(fs.readFileSync(`/proc/${tree[0]}/environ`, "utf8"))![1];
-    expect(home.startsWith(path.join(os.tmpdir(), "taskboard-agent-home-"))).toBe(true);
+    expect(path.dirname(home)).toBe(agentHomesDir());
     expect(fs.existsSync(path.join(home, ".claude", "settings.json"))).toBe(true);
     const cancelled = await world.server.call("POST", `${world.base()}/executions/${started.id}/cancel`, { token: world.token });
     expect(cancelled.status).toBe(200);

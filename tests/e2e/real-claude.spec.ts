@@ -1,9 +1,9 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { startScriptedModel, type ScriptedModel } from "../fixtures/scripted-model";
 import { Api, bareRepository, column, openBoard, screenshot, signIn } from "./helpers";
+import { agentWorkdir } from "../../lib/platform/runner-config";
 
 // The real Claude Code in a real browser: a profile made from the shipped preset, a run started from
 // the card, its Write permission answered on the board, the file in the diff. The model is the
@@ -48,7 +48,7 @@ test("Claude Code from its preset: permission asked on the board, allowed in the
   await api.call("PUT", `/api/workspaces/${ws.id}/repository`, { url: bareRepository(), default_branch: "main" });
   const marker = `[script:e2e-claude-${Date.now()}]`;
   const task = await api.task(ws.id, { title: "Greet the reader", description: `Write hello.txt. ${marker}`, status: "todo" });
-  const file = path.join(os.tmpdir(), "taskboard-work", ws.id, task.id, "hello.txt");
+  const file = path.join(agentWorkdir(ws.id, task.id), "hello.txt");
   model.script(marker.slice("[script:".length, -1), [
     {
       text: "Planning the greeting.",
