@@ -38,8 +38,14 @@ export interface LogBatch {
 /** Where a batch went (the first entry's seq and how many were new), or why it was refused. */
 export type BatchResult = { executionId: string; offset: number; count: number } | { executionId: string; error: HttpError };
 
-/** An entry's payload is kept up to this size (JSON characters); a bigger one is stored as a stub saying so. */
+/**
+ * An entry's payload is kept up to this size (JSON characters); a bigger one is cut and marked
+ * (its text's first LOG_ENTRY_KEPT_CHARS) or, without a text, stored as a stub saying so: a runner
+ * cannot store megabytes in one entry, and the rest of its batch is stored as sent.
+ */
 export const LOG_ENTRY_MAX_CHARS = 256 * 1024;
+/** Even escaped six times over (\u001f), this much text fits LOG_ENTRY_MAX_CHARS. */
+const LOG_ENTRY_KEPT_CHARS = 32 * 1024;
 /** A chunk holds up to this many entries, and past this many characters starts the next one (an entry is never split). */
 const CHUNK_MAX_ENTRIES = 500;
 const CHUNK_MAX_CHARS = 64 * 1024;
@@ -203,8 +209,9 @@ export async function appendLogEntries(
 }
 
 /**
- * The entry as stored: NULs become U+FFFD (lib/runs/without-nul.ts). An oversized payload is replaced by what it was and how big, so one
- * entry never holds megabytes.
+ * The entry as stored: NULs become U+FFFD (lib/runs/without-nul.ts). An oversized payload keeps
+ * the start of its text, marked `truncated` with its size (`chars`), or is replaced by what it was
+ * and how big, so one entry never holds megabytes.
  */
 function prepare(entry: NewLogEntry): Prepared {
   const at = (entry.at ?? new Date()).toISOString();
@@ -213,6 +220,11 @@ function prepare(entry: NewLogEntry): Prepared {
   const update = withoutNul(given, plain);
   const json = update === given ? plain : JSON.stringify(update);
   if (json.length > LOG_ENTRY_MAX_CHARS) {
+    const text = update.text;
+    const cut =
+      typeof text === "string" ? { ...update, text: text.slice(0, LOG_ENTRY_KEPT_CHARS), truncated: true, chars: json.length } : null;
+    const cutJson = cut && JSON.stringify(cut);
+    if (cut && cutJson!.length <= LOG_ENTRY_MAX_CHARS) return { at, type: entry.type, json: cutJson!, update: cut };
     const stub = oversizedUpdate(entry.update, json.length);
     return { at, type: entry.type, json: JSON.stringify(stub), update: stub };
   }
