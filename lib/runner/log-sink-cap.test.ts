@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { LogSink, logMaxBytes } from "@/lib/runner/log-sink";
+import { LogSink } from "@/lib/runner/log-sink";
+import { agentLogMaxBytes } from "@/lib/platform/runner-config";
 import type { NewLogEntry } from "@/lib/runs/append-log-entries";
 
 // The run's log cap (AGENT_LOG_MAX_BYTES, issue #35): what an agent prints past it is dropped and
@@ -82,10 +83,10 @@ describe("LogSink's cap", () => {
 
   it("reads AGENT_LOG_MAX_BYTES, 50 MB when unset or not a positive whole number", () => {
     vi.stubEnv("AGENT_LOG_MAX_BYTES", "200000");
-    expect(logMaxBytes()).toBe(200_000);
+    expect(agentLogMaxBytes()).toBe(200_000);
     vi.stubEnv("AGENT_LOG_MAX_BYTES", "-5");
-    expect(logMaxBytes()).toBe(50 * 1024 * 1024);
+    expect(agentLogMaxBytes()).toBe(50 * 1024 * 1024);
     vi.stubEnv("AGENT_LOG_MAX_BYTES", "");
-    expect(logMaxBytes()).toBe(50 * 1024 * 1024);
+    expect(agentLogMaxBytes()).toBe(50 * 1024 * 1024);
   });
 });

@@ -1,6 +1,7 @@
 import { StringDecoder } from "node:string_decoder";
 import type { NewLogEntry } from "@/lib/runs/append-log-entries";
 import type { TakeMore } from "@/lib/runner/runner-port";
+import { agentLogMaxBytes } from "@/lib/platform/runner-config";
 
 // Collects an execution's log entries (a command agent's stdout and stderr lines as `output`
 // entries, an ACP agent's session updates, the runner's own notes) and hands them to `flush` in
@@ -25,12 +26,6 @@ const TAIL_LINES = 50;
 export function logBufferChars(): number {
   const configured = Number(process.env.RUNNER_LOG_BUFFER_BYTES);
   return Number.isInteger(configured) && configured > 0 ? configured : 2 * 1024 * 1024;
-}
-
-/** AGENT_LOG_MAX_BYTES: how much of an agent's output and updates a run's log keeps (about bytes), 50 MB by default. */
-export function logMaxBytes(): number {
-  const configured = Number(process.env.AGENT_LOG_MAX_BYTES);
-  return Number.isInteger(configured) && configured > 0 ? configured : 50 * 1024 * 1024;
 }
 
 /**
@@ -70,7 +65,7 @@ export class LogSink {
   constructor(
     private readonly flush: Flush,
     private readonly bufferChars = logBufferChars(),
-    private readonly maxBytes = logMaxBytes(),
+    private readonly maxBytes = agentLogMaxBytes(),
   ) {}
 
   /** Output of a command agent (or an ACP agent's stderr). Returns false when the caller should pause its streams until drained(). */
@@ -93,7 +88,7 @@ export class LogSink {
 
   /** One structured entry (an ACP session/update as received, or a runner note). */
   push(type: string, update: Record<string, unknown>, size = 256): boolean {
-    this.add({ type, update, at: new Date() }, size);
+    this.add({ type, update, at: new Date() }, size, size + 32);
     this.schedule();
     return this.roomy();
   }

@@ -116,6 +116,47 @@ describe("a run's log", () => {
     ]);
     await runner.finish(executionId);
   });
+
+  it("refuses a runner's entries (413, in words) once the run's log holds AGENT_LOG_MAX_BYTES and 2 MB more; other runs' batches are stored", async () => {
+    const { token, wsId: handWs, queue } = await queueIn(server);
+    const agent = await server.call("POST", `/api/workspaces/${handWs}/agents`, {
+      token,
+      json: { name: "by hand", kind: "command", command: "true", labels: ["flood"] },
+    });
+    const runner = await registerRunner(server, token, "flood", { labels: ["flood"], capacity: 2 });
+    const flooded = await queue("flooded by its runner", agent.body.id);
+    expect(await runner.claim()).toBe(flooded.executionId);
+    const quiet = await queue("a quiet run of the same runner", agent.body.id);
+    expect(await runner.claim()).toBe(quiet.executionId);
+    const lines = Array.from({ length: 50 }, () => ({ type: "output", update: { stream: "stdout", text: "z".repeat(16 * 1024) } }));
+    const send = (firstSeq: number) =>
+      runner.call("POST", "/log", {
+        batches: [
+          { execution_id: flooded.executionId, first_seq: firstSeq, entries: lines },
+          {
+            execution_id: quiet.executionId,
+            first_seq: firstSeq / 50,
+            entries: [{ type: "output", update: { stream: "stdout", text: "hi" } }],
+          },
+        ],
+      });
+    // 50 entries of 16 kB a request: the third passes CAP + 2 MB, and the fourth is refused.
+    for (let n = 0; n < 3; n++) {
+      const answer = await send(n * 50);
+      expect(answer.body.results.map((result: { error: unknown }) => result.error)).toEqual([null, null]);
+    }
+    const refused = await send(150);
+    expect(refused.status).toBe(200);
+    expect(refused.body.results[0]).toMatchObject({ execution_id: flooded.executionId, next_seq: null, error: { status: 413 } });
+    expect(refused.body.results[0].error.detail).toMatch(
+      /^This run's log is full: the server keeps about 200000 bytes of a run's log \(AGENT_LOG_MAX_BYTES\)/,
+    );
+    expect(refused.body.results[1]).toEqual({ execution_id: quiet.executionId, next_seq: 4, error: null });
+    const stored = await server.call("GET", `/api/workspaces/${handWs}/executions/${flooded.executionId}`, { token });
+    expect(stored.body.line_count).toBe(150);
+    await runner.finish(flooded.executionId);
+    await runner.finish(quiet.executionId);
+  });
 });
 
 const outputTexts = (entries: Entry[]) => entries.filter((entry) => entry.type === "output").map((entry) => entry.update.text);
