@@ -20,9 +20,15 @@ export async function startAutoFixConflicts(db: Db, task: AutomaticTask, headSha
 export async function startAutoFixChecks(db: Db, task: AutomaticTask, headSha: string, failing: FailingCheck[]): Promise<string> {
   return startOnce(db, "checks", task, headSha, async (userId) => {
     const row = await db.task.findUniqueOrThrow({ where: { id: task.id }, select: { title: true, description: true } });
-    return startManualRun(db, task.workspace_id, task.id, { userId }, {
-      instructions: fixChecksInstructions({ ...row, prUrl: task.pr_url }, headSha, failing),
-    });
+    return startManualRun(
+      db,
+      task.workspace_id,
+      task.id,
+      { userId },
+      {
+        instructions: fixChecksInstructions({ ...row, prUrl: task.pr_url }, headSha, failing),
+      },
+    );
   });
 }
 
