@@ -40,6 +40,16 @@ export function loginAttemptsPerMinute(): number {
   return positiveInt(process.env.LOGIN_RATE_LIMIT_PER_MINUTE, 10);
 }
 
+/** How many agent-started runs may lead to a run (a person's run is 0 deep): AGENT_RUN_CHAIN_MAX. */
+export function agentRunChainMax(): number {
+  return positiveInt(process.env.AGENT_RUN_CHAIN_MAX, 3);
+}
+
+/** Runs agents' tokens may start per workspace per minute: AGENT_STARTED_RUNS_PER_MINUTE. */
+export function agentStartedRunsPerMinute(): number {
+  return positiveInt(process.env.AGENT_STARTED_RUNS_PER_MINUTE, 10);
+}
+
 /** Failed logins per username per hour from clients that have not signed in as that user before. */
 export function loginFailuresPerUsernamePerHour(): number {
   return positiveInt(process.env.LOGIN_RATE_LIMIT_PER_USERNAME_PER_HOUR, 50);

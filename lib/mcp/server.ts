@@ -167,7 +167,7 @@ export function createMcpServer(mcp: McpRequest): McpServer {
     startRunArgs,
     async ({ workspace_id, task_id, instructions, agent_id, force }) => {
       const workspace = await enterWorkspace(mcp, workspace_id);
-      return startManualRun(mcp.db, workspace.id, task_id, workspace.caller.userId, { instructions, agent_id, force });
+      return startManualRun(mcp.db, workspace.id, task_id, workspace.caller, { instructions, agent_id, force });
     },
   );
 

@@ -65,6 +65,15 @@ export function logFlushMs(): number {
   return positiveInt(process.env.AGENT_LOG_FLUSH_MS, 250);
 }
 
+/**
+ * AGENT_LOG_MAX_BYTES: how much of an agent's output and updates a run's log keeps (about bytes:
+ * a line's UTF-8 bytes, an update's JSON), 50 MB by default. The runner stops there
+ * (lib/runner/log-sink.ts); the server refuses a runner's entries a little past it (lib/runs/append-log-entries.ts).
+ */
+export function agentLogMaxBytes(): number {
+  return positiveInt(process.env.AGENT_LOG_MAX_BYTES, 50 * 1024 * 1024);
+}
+
 /** How often the runner looks for queued executions started elsewhere (a start here wakes it at once). */
 export function runnerPollMs(): number {
   return positiveInt(process.env.RUNNER_POLL_MS, 1000);

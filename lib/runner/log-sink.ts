@@ -1,6 +1,7 @@
 import { StringDecoder } from "node:string_decoder";
 import type { NewLogEntry } from "@/lib/runs/append-log-entries";
 import type { TakeMore } from "@/lib/runner/runner-port";
+import { agentLogMaxBytes } from "@/lib/platform/runner-config";
 
 // Collects an execution's log entries (a command agent's stdout and stderr lines as `output`
 // entries, an ACP agent's session updates, the runner's own notes) and hands them to `flush` in
@@ -14,6 +15,9 @@ import type { TakeMore } from "@/lib/runner/runner-port";
 // (the server unreachable, `stalled(true)` from the flush) waiting could take minutes and an ACP
 // agent's updates cannot be paused anyway: entries past the bound are dropped and counted, and one
 // `error` entry {message, dropped} takes their place in the log, so the gap is said where it is.
+// A run's log is bounded too (AGENT_LOG_MAX_BYTES, issue #35): past it the agent's output and
+// updates are dropped and counted, one `error` entry {truncated} says so where it starts and one
+// at the end says how much was dropped; the run goes on, and the report's tail still sees every line.
 
 export const MAX_LINE_CHARS = 16 * 1024;
 const TAIL_LINES = 50;
@@ -23,6 +27,14 @@ export function logBufferChars(): number {
   const configured = Number(process.env.RUNNER_LOG_BUFFER_BYTES);
   return Number.isInteger(configured) && configured > 0 ? configured : 2 * 1024 * 1024;
 }
+
+/**
+ * The runner's own notes (the prompt, a permission question, the stop, errors, git steps) are
+ * kept past the cap, in this much more room: an ACP agent names its updates' types itself, so a
+ * note's type alone must not make an agent's flood unbounded.
+ */
+const NOTE_ROOM_BYTES = 1024 * 1024;
+const NOTE_TYPES = new Set(["prompt", "permission", "stop", "error", "git"]);
 
 /**
  * Delivers one batch; calls `stalled(true)` while it cannot (it keeps trying), `stalled(false)` once it can again. `more`
@@ -45,6 +57,7 @@ export class LogSink {
   private drainWaiters: (() => void)[] = [];
   private stalled = false;
   private dropped = 0;
+  private readonly cap = { logged: 0, droppedBytes: 0, droppedEntries: 0, counted: false };
   readonly tail: string[] = [];
   lastStderrLine = "";
   lastActivityAt: Date | null = null;
@@ -52,6 +65,7 @@ export class LogSink {
   constructor(
     private readonly flush: Flush,
     private readonly bufferChars = logBufferChars(),
+    private readonly maxBytes = agentLogMaxBytes(),
   ) {}
 
   /** Output of a command agent (or an ACP agent's stderr). Returns false when the caller should pause its streams until drained(). */
@@ -74,7 +88,7 @@ export class LogSink {
 
   /** One structured entry (an ACP session/update as received, or a runner note). */
   push(type: string, update: Record<string, unknown>, size = 256): boolean {
-    this.add({ type, update, at: new Date() }, size);
+    this.add({ type, update, at: new Date() }, size, size + 32);
     this.schedule();
     return this.roomy();
   }
@@ -108,19 +122,22 @@ export class LogSink {
       this.partial[stream] = "";
       if (rest) this.pushLine(stream, rest);
     }
+    this.sayTruncated();
     await this.settled();
   }
 
   private pushLine(stream: "stdout" | "stderr", raw: string) {
     const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
-    this.add({ type: "output", update: { stream, text: line }, at: new Date() }, line.length + 32);
+    this.add({ type: "output", update: { stream, text: line }, at: new Date() }, line.length + 32, Buffer.byteLength(line) + 32);
     this.tail.push(line);
     if (this.tail.length > TAIL_LINES) this.tail.shift();
     if (stream === "stderr" && line.trim()) this.lastStderrLine = line.trim().slice(0, 500);
   }
 
-  private add(entry: NewLogEntry, size: number) {
+  /** `size` counts toward the buffer (characters), `bytes` toward the run's cap (AGENT_LOG_MAX_BYTES). */
+  private add(entry: NewLogEntry, size: number, bytes = size) {
     this.lastActivityAt = entry.at ?? new Date();
+    if (this.overCap(entry.type, bytes)) return;
     if (this.stalled && this.pendingChars >= this.bufferChars) {
       this.dropped++;
       return;
@@ -129,6 +146,44 @@ export class LogSink {
     this.pending.push(entry);
     this.pendingSizes.push(size);
     this.pendingChars += size;
+  }
+
+  /**
+   * True when the entry is past the run's cap: it is counted, and the first one past it is said.
+   * From then on the agent's entries are all dropped, so the log has no holes after the notice.
+   */
+  private overCap(type: string, bytes: number): boolean {
+    const fits = NOTE_TYPES.has(type)
+      ? this.cap.logged + bytes <= this.maxBytes + NOTE_ROOM_BYTES
+      : this.cap.droppedEntries === 0 && this.cap.logged + bytes <= this.maxBytes;
+    if (fits) {
+      this.cap.logged += bytes;
+      return false;
+    }
+    if (this.cap.droppedEntries === 0) {
+      const message = `truncated: the log reached AGENT_LOG_MAX_BYTES (${this.maxBytes} bytes); the agent's further output is dropped, and the run goes on`;
+      this.pending.push({ type: "error", update: { message, truncated: true, max_bytes: this.maxBytes }, at: new Date() });
+      this.pendingSizes.push(message.length + 64);
+      this.pendingChars += message.length + 64;
+    }
+    this.cap.droppedBytes += bytes;
+    this.cap.droppedEntries++;
+    return true;
+  }
+
+  /** At the end, once: how much the cap dropped. */
+  private sayTruncated() {
+    const { droppedBytes, droppedEntries } = this.cap;
+    if (droppedEntries === 0 || this.cap.counted) return;
+    this.cap.counted = true;
+    const message = `truncated: ${droppedBytes} bytes dropped (${droppedEntries} log ${droppedEntries === 1 ? "entry" : "entries"} past AGENT_LOG_MAX_BYTES)`;
+    this.pending.push({
+      type: "error",
+      update: { message, truncated: true, dropped_bytes: droppedBytes, dropped_entries: droppedEntries },
+      at: new Date(),
+    });
+    this.pendingSizes.push(message.length + 64);
+    this.pendingChars += message.length + 64;
   }
 
   /** Where a gap ends (the next entry kept, or the batch taken): one entry says how many are missing. */

@@ -7,6 +7,7 @@ import type { LogEntry } from "@/lib/runs/schemas";
 import { oversizedUpdate } from "@/lib/runs/oversized-entry";
 import { withoutNul } from "@/lib/runs/without-nul";
 import { nextTurn } from "@/lib/db/requests-first";
+import { agentLogMaxBytes } from "@/lib/platform/runner-config";
 
 // The one writer of executions' structured logs (execution_log_chunks). A runner sends the new
 // entries of all its runs at once (POST /api/runner/log); the server adds its own notes (a run
@@ -38,8 +39,22 @@ export interface LogBatch {
 /** Where a batch went (the first entry's seq and how many were new), or why it was refused. */
 export type BatchResult = { executionId: string; offset: number; count: number } | { executionId: string; error: HttpError };
 
-/** An entry's payload is kept up to this size (JSON characters); a bigger one is stored as a stub saying so. */
+/**
+ * An entry's payload is kept up to this size (JSON characters); a bigger one is cut and marked
+ * (its text's first LOG_ENTRY_KEPT_CHARS) or, without a text, stored as a stub saying so: a runner
+ * cannot store megabytes in one entry, and the rest of its batch is stored as sent.
+ */
 export const LOG_ENTRY_MAX_CHARS = 256 * 1024;
+/** Even escaped six times over (\u001f), this much text fits LOG_ENTRY_MAX_CHARS. */
+const LOG_ENTRY_KEPT_CHARS = 32 * 1024;
+/**
+ * A runner's batches are refused (413) once the run's log holds this much past AGENT_LOG_MAX_BYTES:
+ * room for the runner's own notes past its cap (1 MB, lib/runner/log-sink.ts) and a batch, so an
+ * honest runner with the server's setting never meets it, and a hostile one stores a bounded log.
+ */
+const SERVER_LOG_ROOM_BYTES = 2 * 1024 * 1024;
+/** Sizes in the log's sum are capped at this, as is the sum, so the int column never overflows. */
+const LOG_BYTES_MAX = 2 ** 31 - 1;
 /** A chunk holds up to this many entries, and past this many characters starts the next one (an entry is never split). */
 const CHUNK_MAX_ENTRIES = 500;
 const CHUNK_MAX_CHARS = 64 * 1024;
@@ -55,6 +70,8 @@ interface Prepared {
   type: string;
   json: string;
   update: Record<string, unknown>;
+  /** Its size as the runner's cap counts it: a text's UTF-8 bytes, else the JSON's length, and 32 for the entry. */
+  bytes: number;
 }
 
 interface Row extends Prepared {
@@ -79,12 +96,15 @@ export async function appendLogBatches(db: Db, batches: LogBatch[], options: { r
   return db.$transaction(async (tx) => {
     // Locked in id order, so two writers of overlapping sets cannot deadlock.
     await nextTurn();
-    const locked = await tx.$queryRawUnsafe<{ id: string; line_count: number }[]>(
-      `SELECT id, line_count FROM executions WHERE id = ANY($1::text[]) AND ($2::text IS NULL OR runner_id = $2) ORDER BY id FOR UPDATE`,
+    const locked = await tx.$queryRawUnsafe<{ id: string; line_count: number; log_bytes: number }[]>(
+      `SELECT id, line_count, log_bytes FROM executions WHERE id = ANY($1::text[]) AND ($2::text IS NULL OR runner_id = $2) ORDER BY id FOR UPDATE`,
       ids,
       options.runnerId ?? null,
     );
     const stored = new Map(locked.map((row) => [row.id, row.line_count]));
+    const logBytes = new Map(locked.map((row) => [row.id, row.log_bytes]));
+    // Only runners' batches: the server's own notes (a run handed back) are few and always kept.
+    const full = options.runnerId ? Math.min(agentLogMaxBytes() + SERVER_LOG_ROOM_BYTES, LOG_BYTES_MAX) : Infinity;
     const lineCountBefore = new Map(stored);
     const results: BatchResult[] = [];
     const rows: Row[] = [];
@@ -103,8 +123,20 @@ export async function appendLogBatches(db: Db, batches: LogBatch[], options: { r
         continue;
       }
       const fresh = prepared[index].slice(skip);
+      const bytesBefore = logBytes.get(batch.executionId)!;
+      if (fresh.length > 0 && bytesBefore >= full) {
+        results.push({ executionId: batch.executionId, error: logFull() });
+        continue;
+      }
       fresh.forEach((entry, offset) => rows.push({ ...entry, executionId: batch.executionId, seq: count + offset }));
       stored.set(batch.executionId, count + fresh.length);
+      logBytes.set(
+        batch.executionId,
+        Math.min(
+          LOG_BYTES_MAX,
+          fresh.reduce((sum, entry) => sum + entry.bytes, bytesBefore),
+        ),
+      );
       results.push({ executionId: batch.executionId, offset: count, count: fresh.length });
     }
     if (rows.length === 0) return results;
@@ -124,9 +156,9 @@ export async function appendLogBatches(db: Db, batches: LogBatch[], options: { r
     const lastAt = new Map(rows.map((row) => [row.executionId, row.at]));
     await nextTurn();
     await tx.$executeRawUnsafe(
-      `UPDATE executions e SET line_count = v.count, last_activity_at = v.at
-       FROM jsonb_to_recordset($1::jsonb) AS v(id text, count int, at timestamptz) WHERE e.id = v.id`,
-      JSON.stringify(grown.map(({ id, count }) => ({ id, count, at: lastAt.get(id) }))),
+      `UPDATE executions e SET line_count = v.count, last_activity_at = v.at, log_bytes = v.bytes
+       FROM jsonb_to_recordset($1::jsonb) AS v(id text, count int, at timestamptz, bytes int) WHERE e.id = v.id`,
+      JSON.stringify(grown.map(({ id, count }) => ({ id, count, at: lastAt.get(id), bytes: logBytes.get(id) }))),
     );
     await nextTurn();
     const executions = await tx.execution.findMany({ where: { id: { in: grown.map((row) => row.id) } } });
@@ -140,6 +172,13 @@ export async function appendLogBatches(db: Db, batches: LogBatch[], options: { r
     );
     return results;
   });
+}
+
+function logFull() {
+  return new HttpError(
+    413,
+    `This run's log is full: the server keeps about ${agentLogMaxBytes()} bytes of a run's log (AGENT_LOG_MAX_BYTES) and no more entries of its runner`,
+  );
 }
 
 /** The execution.log event of a grown log (the record, and its new entries when they are few and small). */
@@ -203,8 +242,9 @@ export async function appendLogEntries(
 }
 
 /**
- * The entry as stored: NULs become U+FFFD (lib/runs/without-nul.ts). An oversized payload is replaced by what it was and how big, so one
- * entry never holds megabytes.
+ * The entry as stored: NULs become U+FFFD (lib/runs/without-nul.ts). An oversized payload keeps
+ * the start of its text, marked `truncated` with its size (`chars`), or is replaced by what it was
+ * and how big, so one entry never holds megabytes.
  */
 function prepare(entry: NewLogEntry): Prepared {
   const at = (entry.at ?? new Date()).toISOString();
@@ -213,10 +253,21 @@ function prepare(entry: NewLogEntry): Prepared {
   const update = withoutNul(given, plain);
   const json = update === given ? plain : JSON.stringify(update);
   if (json.length > LOG_ENTRY_MAX_CHARS) {
+    const text = update.text;
+    const cut =
+      typeof text === "string" ? { ...update, text: text.slice(0, LOG_ENTRY_KEPT_CHARS), truncated: true, chars: json.length } : null;
+    const cutJson = cut && JSON.stringify(cut);
+    if (cut && cutJson!.length <= LOG_ENTRY_MAX_CHARS)
+      return { at, type: entry.type, json: cutJson!, update: cut, bytes: sizeOf(cut, cutJson!) };
     const stub = oversizedUpdate(entry.update, json.length);
-    return { at, type: entry.type, json: JSON.stringify(stub), update: stub };
+    const stubJson = JSON.stringify(stub);
+    return { at, type: entry.type, json: stubJson, update: stub, bytes: stubJson.length };
   }
-  return { at, type: entry.type, json, update };
+  return { at, type: entry.type, json, update, bytes: sizeOf(update, json) };
+}
+
+function sizeOf(update: Record<string, unknown>, json: string): number {
+  return (typeof update.text === "string" ? Buffer.byteLength(update.text) : json.length) + 32;
 }
 
 /** How the runner hands its log to others during a run (the worktree steps write `git` entries with it). */

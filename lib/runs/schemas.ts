@@ -84,6 +84,15 @@ export const execution = z.object({
     .boolean()
     .nullable()
     .describe("True when it continued an earlier run's session (session/load), false for a new session, null before one existed."),
+  started_by_execution_id: z
+    .string()
+    .nullable()
+    .optional()
+    .describe("The execution whose agent token started this one (TASKBOARD_API_TOKEN); null when a person, a script or the board did."),
+  chain_depth: z
+    .int()
+    .optional()
+    .describe("How many agent-started runs lead to this one: 0 for a person's run; agents may chain at most AGENT_RUN_CHAIN_MAX."),
 });
 
 export type ExecutionResponse = z.output<typeof execution>;

@@ -61,5 +61,7 @@ export function serializeExecution(execution: Execution, waiting: WaitingForRunn
     agent_id: execution.agentId,
     acp_session_id: execution.acpSessionId,
     acp_session_loaded: execution.acpSessionLoaded,
+    started_by_execution_id: execution.startedByExecId,
+    chain_depth: execution.chainDepth,
   };
 }

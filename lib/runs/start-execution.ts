@@ -4,6 +4,7 @@ import { conflict, notFound } from "@/lib/platform/errors";
 import { hashSecret, newSecret } from "@/lib/auth/tokens";
 import { recordEvents, type NewEvent } from "@/lib/events/record-events";
 import { resolveRunAgent } from "@/lib/agents/resolve-run-agent";
+import { agentStart } from "@/lib/runs/agent-started-run";
 import { agentTokenName } from "@/lib/runs/finish-execution";
 import { serializeExecution, serializeTaskRun } from "@/lib/runs/serialize";
 import { waitingForRunner } from "@/lib/runs/waiting-for-runner";
@@ -19,6 +20,11 @@ export interface StartExecutionInput {
   startedBy: string;
   /** An agent profile of the workspace (404 otherwise); without one the workspace's default. */
   agentId?: string | null;
+  /**
+   * The agent token asking, when an agent starts the run with its TASKBOARD_API_TOKEN: the run then
+   * continues that token's run (its profile, one deeper in the chain, the workspace's rate): lib/runs/agent-started-run.ts.
+   */
+  agentTokenId?: string | null;
 }
 
 /**
@@ -50,7 +56,8 @@ export async function createExecution(tx: Tx, input: StartExecutionInput) {
     select: { id: true },
   });
   if (active) throw conflict("An execution of this task is already running");
-  const agent = await resolveRunAgent(tx, input.workspaceId, input.agentId);
+  const started = input.agentTokenId ? await agentStart(tx, input.workspaceId, input.agentTokenId, input.agentId) : null;
+  const agent = started?.agent ?? (await resolveRunAgent(tx, input.workspaceId, input.agentId));
   const last = await tx.taskRun.findFirst({
     where: { taskId: input.taskId },
     orderBy: { attemptNumber: "desc" },
@@ -81,6 +88,8 @@ export async function createExecution(tx: Tx, input: StartExecutionInput) {
       status: RUN_STATUS.queued,
       agentId: agent.agentId,
       agentProfile: { ...agent.snapshot },
+      startedByExecId: started?.startedByExecId ?? null,
+      chainDepth: started?.chainDepth ?? 0,
     },
   });
   await reserveAgentToken(tx, input, execution.id);

@@ -11,6 +11,18 @@ import { RUN_TRIGGER } from "@/lib/runs/statuses";
 import { refuseIfBlocked } from "@/lib/dependencies/task-refs";
 import { foreignBranchReason } from "@/lib/repositories/foreign-branch";
 
+/**
+ * Who starts a run: the user its agent token will act as, and for a request the credential's kind
+ * and id (an API caller fits as it is); an agent token's runs follow lib/runs/agent-started-run.ts.
+ */
+export interface RunStarter {
+  userId: string;
+  kind?: string;
+  tokenId?: string;
+}
+
+const agentTokenOf = (starter: RunStarter) => (starter.kind === "agent" ? starter.tokenId : null);
+
 /** What a person, a script or an MCP client may say about a manual run: the HTTP body's own schema. */
 export type ManualRunInput = NonNullable<z.output<typeof startRunBody>>;
 
@@ -18,7 +30,7 @@ export type ManualRunInput = NonNullable<z.output<typeof startRunBody>>;
  * A run of the agent on a task, started by a person or a script (a follow-up on the same task
  * continues its work). 409 naming the open blockers when the task waits for unfinished tasks, unless `force`.
  */
-export async function startManualRun(db: Db, workspaceId: string, taskId: string, userId: string, input: ManualRunInput = {}) {
+export async function startManualRun(db: Db, workspaceId: string, taskId: string, starter: RunStarter, input: ManualRunInput = {}) {
   const task = await findTask(db, workspaceId, taskId);
   await refuseIfBlocked(db, workspaceId, task, input.force);
   const base = input.instructions?.trim() ? input.instructions : taskInstructions(task);
@@ -27,8 +39,9 @@ export async function startManualRun(db: Db, workspaceId: string, taskId: string
     taskId,
     trigger: RUN_TRIGGER.manual,
     instructions: withReviewComments(base, input.comments ?? []),
-    startedBy: userId,
+    startedBy: starter.userId,
     agentId: input.agent_id,
+    agentTokenId: agentTokenOf(starter),
   });
   return startedRecord(db, execution.id);
 }
@@ -39,7 +52,7 @@ export async function startManualRun(db: Db, workspaceId: string, taskId: string
  * task's own branch, which it never creates; without one the agent gets the pull request and does
  * the git work itself, as before repositories existed.
  */
-export async function startFixConflicts(db: Db, workspaceId: string, taskId: string, userId: string, keepStatus: boolean) {
+export async function startFixConflicts(db: Db, workspaceId: string, taskId: string, starter: RunStarter, keepStatus: boolean) {
   const task = await findTask(db, workspaceId, taskId);
   const repository = await db.workspaceRepository.findUnique({ where: { workspaceId }, select: { defaultBranch: true } });
   if (repository) {
@@ -58,7 +71,8 @@ export async function startFixConflicts(db: Db, workspaceId: string, taskId: str
     trigger: RUN_TRIGGER.fix_conflicts,
     instructions: fixConflictsInstructions(task),
     keepStatus,
-    startedBy: userId,
+    startedBy: starter.userId,
+    agentTokenId: agentTokenOf(starter),
   });
   return startedRecord(db, execution.id);
 }

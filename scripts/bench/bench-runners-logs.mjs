@@ -25,7 +25,10 @@ const SECONDS = Number(process.env.BENCH_LOG_SECONDS ?? 30);
 const ADMIN = { username: "admin", password: "bench-admin-password" };
 const CLK_TCK = 100;
 
-export async function benchLogIngestion(kind, databaseUrl) {
+/** `fullSpeed`: the agents print 8,000-character lines as fast as they can, against a cap of FULL_SPEED_MAX_BYTES each. */
+export const FULL_SPEED_MAX_BYTES = Number(process.env.BENCH_LOG_MAX_BYTES ?? 10 * 1024 * 1024);
+
+export async function benchLogIngestion(kind, databaseUrl, { fullSpeed = false } = {}) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "taskboard-bench-logs-"));
   const printer = path.join(root, "scripts", "bench", "log-printer.mjs");
   const env = {
@@ -66,7 +69,13 @@ export async function benchLogIngestion(kind, databaseUrl) {
           {
             cwd: root,
             // The sandbox's start-up is measured elsewhere (bench:sandbox); here, ingestion only.
-            env: { ...process.env, AGENT_SANDBOX: "off", LINES_PER_SECOND: String(LINES_PER_SECOND), SECONDS_TO_PRINT: String(SECONDS) },
+            env: {
+              ...process.env,
+              AGENT_SANDBOX: "off",
+              LINES_PER_SECOND: String(LINES_PER_SECOND),
+              SECONDS_TO_PRINT: String(SECONDS),
+              ...(fullSpeed ? { FULL_SPEED: "1", AGENT_LOG_MAX_BYTES: String(FULL_SPEED_MAX_BYTES) } : {}),
+            },
             stdio: "ignore",
           },
         ),
@@ -81,6 +90,7 @@ export async function benchLogIngestion(kind, databaseUrl) {
     const idle = await timeRequests(server.url, column, token, 10_000);
 
     const cpuBefore = cpuTicks(server.child.pid);
+    const runnersBefore = runners.reduce((sum, runner) => sum + cpuTicks(runner.pid), 0);
     const machineBefore = machineTicks();
     const started = [];
     const lags = [];
@@ -112,6 +122,7 @@ export async function benchLogIngestion(kind, databaseUrl) {
     reader.stop();
     readerLoop.disable();
     const cpuAfter = cpuTicks(server.child.pid);
+    const runnersAfter = runners.reduce((sum, runner) => sum + cpuTicks(runner.pid), 0);
     const machineAfter = machineTicks();
     const meanwhile = await busy;
     const rows = await Promise.all(started.map((id) => api("GET", `/api/workspaces/${ws}/executions/${id}`, undefined, token)));
@@ -128,6 +139,7 @@ export async function benchLogIngestion(kind, databaseUrl) {
       lagSamples: lags.length,
       cpuPerThousand: (cpuSeconds * 1000) / Math.max(1, entries),
       cpuSeconds,
+      runnerCpuSeconds: (runnersAfter - runnersBefore) / CLK_TCK,
       // How busy the whole machine was meanwhile (agents, runners, database, server, this bench): 1 = every core.
       machineBusy: (machineAfter.busy - machineBefore.busy) / Math.max(1, machineAfter.total - machineBefore.total),
       idleP50: percentile(idle, 0.5),

@@ -14,7 +14,7 @@ import path from "node:path";
 import { needsBuild, root } from "../lib/build-state.mjs";
 import { benchClient, writeBenchSection } from "../lib/bench-report.mjs";
 import { startServer } from "../lib/server.mjs";
-import { benchLogIngestion } from "./bench-runners-logs.mjs";
+import { benchLogIngestion, FULL_SPEED_MAX_BYTES } from "./bench-runners-logs.mjs";
 import { createScratchDatabase, postgresReachable } from "../lib/postgres.mjs";
 
 const RUNS = 30;
@@ -25,6 +25,11 @@ if (needsBuild()) {
   if (build.status !== 0) process.exit(1);
 }
 const only = process.env.BENCH_RUNNERS;
+// BENCH_RUNNERS=full: only the 20 agents printing at full speed against their log cap, on PGlite.
+if (only === "full") {
+  writeFullSpeedReport(await benchLogIngestion("pglite", undefined, { fullSpeed: true }));
+  process.exit(0);
+}
 if (only !== "logs") {
   const results = [await bench("pglite")];
   if (await postgresReachable()) results.push(await bench("postgresql"));
@@ -141,6 +146,27 @@ function writeLogReport(results) {
     "This machine has 2 cores shared with other sessions' builds and tests: the figures vary between runs by tens of percent.",
   ];
   writeBenchSection("runners-logs", section);
+}
+
+function writeFullSpeedReport(r) {
+  const section = [
+    "## Runners: 20 agents printing at full speed (`BENCH_RUNNERS=full npm run bench:runners`)",
+    "",
+    `${os.cpus().length} cores shared with other work (load average ${os.loadavg()[0].toFixed(1)} at the end; ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC), PGlite:`,
+    "20 command agents at once, each printing 8,000-character lines as fast as its pipe takes them for 30 s",
+    `(\`scripts/bench/log-printer.mjs\`, FULL_SPEED=1), across 2 runner processes, with \`AGENT_LOG_MAX_BYTES\`=${FULL_SPEED_MAX_BYTES} (issue #35):`,
+    "until its cap a run's output is paced by the server (the runner pauses the agent's pipes), after it the runner drops it.",
+    "",
+    "| figure | pglite |",
+    "|---|---|",
+    `| entries stored | ${r.entries} (runs: ${r.statuses.join(", ")}) |`,
+    `| the machine's CPU busy meanwhile (all processes, all cores) | ${Math.round(r.machineBusy * 100)} % |`,
+    `| server CPU (utime + stime of the \`next start\` process) | ${r.cpuSeconds.toFixed(1)} s (${(r.cpuPerThousand * 1000).toFixed(0)} ms per 1,000 entries) |`,
+    `| the 2 runner processes' CPU | ${r.runnerCpuSeconds.toFixed(1)} s |`,
+    `| log lag p50 / p99, ms (lines kept) | ${r.lagP50} / ${r.lagP99} |`,
+    `| board column page p50 / p99, idle / while the agents print, ms | ${Math.round(r.idleP50)} / ${Math.round(r.idleP99)} · ${Math.round(r.busyP50)} / ${Math.round(r.busyP99)} (${r.busyCount} requests) |`,
+  ];
+  writeBenchSection("runners-full-speed", section);
 }
 
 async function until(check, everyMs = 20, timeoutMs = 60_000) {

@@ -14,15 +14,21 @@ import { startFixConflicts, startManualRun } from "@/lib/runs/start-run";
 export type AutomaticTask = { id: string; workspace_id: string; pr_url: string | null };
 
 export async function startAutoFixConflicts(db: Db, task: AutomaticTask, headSha: string): Promise<string> {
-  return startOnce(db, "conflicts", task, headSha, (userId) => startFixConflicts(db, task.workspace_id, task.id, userId, false));
+  return startOnce(db, "conflicts", task, headSha, (userId) => startFixConflicts(db, task.workspace_id, task.id, { userId }, false));
 }
 
 export async function startAutoFixChecks(db: Db, task: AutomaticTask, headSha: string, failing: FailingCheck[]): Promise<string> {
   return startOnce(db, "checks", task, headSha, async (userId) => {
     const row = await db.task.findUniqueOrThrow({ where: { id: task.id }, select: { title: true, description: true } });
-    return startManualRun(db, task.workspace_id, task.id, userId, {
-      instructions: fixChecksInstructions({ ...row, prUrl: task.pr_url }, headSha, failing),
-    });
+    return startManualRun(
+      db,
+      task.workspace_id,
+      task.id,
+      { userId },
+      {
+        instructions: fixChecksInstructions({ ...row, prUrl: task.pr_url }, headSha, failing),
+      },
+    );
   });
 }
 

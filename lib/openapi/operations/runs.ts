@@ -44,10 +44,18 @@ export const runOperations: OperationSpec[] = [
         description: "The execution: `running` with its runner_pid once started here, `queued` while the concurrency cap holds it",
         schema: execution,
       },
+      403: {
+        description:
+          "With an agent token (TASKBOARD_API_TOKEN): an agent_id other than its own run's profile, or a chain of agent-started runs deeper than AGENT_RUN_CHAIN_MAX",
+      },
       404: notFound("Workspace, task or agent profile"),
       409: {
         description:
           "An execution of this task is already queued, running or waiting for input, or the task is blocked by tasks that are not done (named; send force: true to run anyway)",
+      },
+      429: {
+        description:
+          "With an agent token: the workspace's agents started AGENT_STARTED_RUNS_PER_MINUTE runs in the last minute; see Retry-After",
       },
     },
   },
@@ -62,10 +70,15 @@ export const runOperations: OperationSpec[] = [
     query: fixConflictsQuery,
     responses: {
       202: { description: "The execution record", schema: execution },
+      403: { description: "With an agent token: a chain of agent-started runs deeper than AGENT_RUN_CHAIN_MAX" },
       404: notFound("Workspace or task"),
       409: {
         description:
           "The task has no merge conflict, or an execution is already running; with a repository, the task has no branch or its branch is not its own (the default branch, or neither tb/<number>-… nor its linked pull request's head branch); without one, the task has no pr_url",
+      },
+      429: {
+        description:
+          "With an agent token: the workspace's agents started AGENT_STARTED_RUNS_PER_MINUTE runs in the last minute; see Retry-After",
       },
     },
   },

@@ -8,5 +8,5 @@ export const GET = withWorkspace({ params: taskParams, query: listRunsQuery }, a
 );
 
 export const POST = withWorkspace({ params: taskParams, body: startRunBody }, async ({ db, workspace, params, body, caller }) =>
-  json(await startManualRun(db, workspace.id, params.task_id, caller.userId, body ?? {}), 202),
+  json(await startManualRun(db, workspace.id, params.task_id, caller, body ?? {}), 202),
 );
