@@ -1,3 +1,5 @@
+import net from "node:net";
+
 // A profile's network_allow: the hosts its agent may reach through the sandbox's proxy. An entry
 // is `host` (ports 443 and 80) or `host:port`; `*.example.com` also matches every subdomain (not
 // example.com itself). IPv6 literals are written in brackets: `[::1]:8080`.
@@ -27,9 +29,37 @@ export function parseAllowEntry(text: string): AllowEntry | null {
 export function isAllowed(entries: AllowEntry[], host: string, port: number): boolean {
   const name = unbracket(host.toLowerCase()).replace(/\.$/, "");
   return entries.some((entry) => {
-    if (entry.port === null ? port !== 443 && port !== 80 : entry.port !== port) return false;
+    if (!portMatches(entry, port)) return false;
     return entry.wildcard ? name.endsWith(`.${entry.host}`) : name === entry.host;
   });
+}
+
+function portMatches(entry: AllowEntry, port: number): boolean {
+  return entry.port === null ? port === 443 || port === 80 : entry.port === port;
+}
+
+/**
+ * Whether an entry names this IP address itself on this port: the one way a profile lets its agent
+ * reach a loopback or private address through the proxy (lib/sandbox/network.ts). A name never
+ * does, wildcard or not, even `localhost`: what it resolves to is not the profile's to vouch for.
+ */
+export function listsAddress(entries: AllowEntry[], address: string, port: number): boolean {
+  const wanted = canonicalIp(address);
+  return (
+    wanted !== null &&
+    entries.some((entry) => {
+      if (entry.wildcard || !portMatches(entry, port)) return false;
+      return canonicalIp(entry.host) === wanted;
+    })
+  );
+}
+
+/** One spelling per address (IPv6 has many), or null for a name. */
+function canonicalIp(text: string): string | null {
+  const bare = unbracket(text.toLowerCase());
+  const family = net.isIP(bare);
+  if (family === 4) return bare;
+  return family === 6 ? new URL(`http://[${bare}]/`).hostname : null;
 }
 
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1"]);
