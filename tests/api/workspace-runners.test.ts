@@ -61,7 +61,13 @@ describe("a workspace's choice of runners", () => {
     const waiting = await chosen.queue("nobody");
     expect(await alpha.claim()).toBeNull();
     expect(await beta.claim()).toBeNull();
+    // Both runners are online and idle, and the run says why it waits all the same.
+    expect((await chosen.execution(waiting.executionId)).waiting_for_runner).toEqual({
+      reason: "none_online",
+      message: "Waiting for a runner: none of the runners this workspace allows is online (Settings → Runners)",
+    });
     expect((await choose(chosen, null)).body.runner_ids).toBeNull();
+    expect((await chosen.execution(waiting.executionId)).waiting_for_runner).toBeNull();
     expect(await beta.claim()).toBe(waiting.executionId);
     await beta.finish(waiting.executionId);
     await Promise.all([alpha.remove(), beta.remove()]);

@@ -8,7 +8,9 @@
 -- `profile` is the execution's agent_profile snapshot; `lease_seconds` is RUNNER_LEASE_SECONDS
 -- (a runner is online while its last call is at most that old, as lib/runners/runners.ts says).
 -- It reads the runners table (a handful of rows) and, per online runner, its started runs on
--- executions(runner_id, status): cheap enough for each queued run of a page.
+-- executions(runner_id, status): cheap enough for each queued run of a page. Only the runners the
+-- workspace lets take its jobs count (workspace_runner_choices, as the claim in
+-- lib/runners/claim-job.ts reads it): none of those online is none_online, said in those words.
 CREATE OR REPLACE FUNCTION taskboard_waiting_for_runner(ws text, profile jsonb, lease_seconds integer) RETURNS json LANGUAGE sql STABLE AS $$
   WITH online AS (
     SELECT COALESCE(profile -> 'labels', '[]'::jsonb) <@ to_jsonb(COALESCE(r.labels, '{}')) AS matches,
@@ -16,6 +18,8 @@ CREATE OR REPLACE FUNCTION taskboard_waiting_for_runner(ws text, profile jsonb, 
                     WHERE x.runner_id = r.id AND x.status IN ('running', 'waiting_for_input')) AS has_room
     FROM runners r
     WHERE r.revoked_at IS NULL AND r.last_seen_at >= now() - make_interval(secs => lease_seconds)
+      AND NOT EXISTS (SELECT 1 FROM workspace_runner_choices c
+                      WHERE c.workspace_id = ws AND NOT (r.id = ANY(COALESCE(c.runner_ids, '{}'::text[]))))
   ), verdict AS (
     SELECT CASE
       WHEN NOT EXISTS (SELECT 1 FROM online) THEN 'none_online'
@@ -27,7 +31,9 @@ CREATE OR REPLACE FUNCTION taskboard_waiting_for_runner(ws text, profile jsonb, 
     FROM workspaces w WHERE w.id = ws
   )
   SELECT json_build_object('reason', reason, 'message', CASE reason
-    WHEN 'none_online' THEN 'Waiting for a runner: none is online'
+    WHEN 'none_online' THEN CASE WHEN EXISTS (SELECT 1 FROM workspace_runner_choices c WHERE c.workspace_id = ws)
+      THEN 'Waiting for a runner: none of the runners this workspace allows is online (Settings → Runners)'
+      ELSE 'Waiting for a runner: none is online' END
     WHEN 'no_matching_labels' THEN 'Waiting for a runner with the labels '
       || (SELECT string_agg(label, ', ') FROM jsonb_array_elements_text(profile -> 'labels') AS label)
       || ': no online runner has them all'
