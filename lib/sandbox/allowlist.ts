@@ -9,6 +9,12 @@ export interface AllowEntry {
   /** null: 443 and 80. */
   port: number | null;
   wildcard: boolean;
+  /**
+   * Named by the server's operator, not by a profile: the board's own URL and a `*_BASE_URL` model
+   * gateway (lib/sandbox/sandboxed-command.ts). The proxy's address check does not apply to such a
+   * host (a board on a private network is reached as before); it is still resolved once and pinned.
+   */
+  operator?: boolean;
 }
 
 const HOST = /^(\*\.)?([a-z0-9-]+(\.[a-z0-9-]+)*|\d{1,3}(\.\d{1,3}){3}|\[[0-9a-f:.]+\])$/i;
@@ -60,6 +66,12 @@ function canonicalIp(text: string): string | null {
   const family = net.isIP(bare);
   if (family === 4) return bare;
   return family === 6 ? new URL(`http://[${bare}]/`).hostname : null;
+}
+
+/** Whether an operator's entry (not a profile's) names exactly this host and port. */
+export function isOperatorHost(entries: AllowEntry[], host: string, port: number): boolean {
+  const name = unbracket(host.toLowerCase()).replace(/\.$/, "");
+  return entries.some((entry) => entry.operator === true && !entry.wildcard && portMatches(entry, port) && entry.host === name);
 }
 
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1"]);

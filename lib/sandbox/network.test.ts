@@ -126,6 +126,17 @@ describe("the sandbox proxy's address check", () => {
     expect(await connect(other.socket, `app.example.com:${port}`)).toMatch(/^HTTP\/1.1 403 Forbidden/);
   });
 
+  it("lets the operator's own hosts (the board's URL, a model gateway) through on a private address, and only on their port", async () => {
+    const socketDir = fs.mkdtempSync(path.join(dir, "p-"));
+    const lookup = async () => [{ address: "127.0.0.1", family: 4 }];
+    const allow = [{ host: "board.internal", port, wildcard: false, operator: true }, parseAllowEntry("board.internal")!];
+    networks.push(await startNetwork(socketDir, allow, [], { lookup }));
+    const socket = path.join(socketDir, "proxy.sock");
+    expect(await connect(socket, `board.internal:${port}`)).toContain(`reached board.internal:${port}`);
+    // The same name listed by the profile (ports 443 and 80) gets the address check.
+    expect(await connect(socket, "board.internal:443")).toMatch(/^HTTP\/1.1 403 Forbidden/);
+  });
+
   it("keeps a listed literal loopback address reachable, over CONNECT and plain http", async () => {
     const { socket, lookups } = await proxy([`127.0.0.1:${port}`], {});
     expect(await connect(socket, `127.0.0.1:${port}`)).toContain(`reached 127.0.0.1:${port}`);

@@ -2,7 +2,7 @@ import http from "node:http";
 import net from "node:net";
 import path from "node:path";
 import { ForbiddenAddressError, resolveTarget, type Lookup, type Target } from "@/lib/net/guard-address";
-import { isAllowed, listsAddress, type AllowEntry } from "@/lib/sandbox/allowlist";
+import { isAllowed, isOperatorHost, listsAddress, type AllowEntry } from "@/lib/sandbox/allowlist";
 
 // The host side of a sandbox's network. The sandbox has its own network namespace with only a
 // loopback interface, so nothing inside can open a connection out. What it may reach comes in
@@ -16,7 +16,8 @@ import { isAllowed, listsAddress, type AllowEntry } from "@/lib/sandbox/allowlis
 //   server's address check (lib/net/guard-address.ts, as for webhooks and repositories): a name,
 //   listed or wildcard, that resolves or rebinds to loopback, link-local (cloud metadata), private
 //   or an IPv6 form of those is refused, unless the profile lists that exact address (the board's
-//   port and tests' local servers are `127.0.0.1:<port>`). The connection goes to the checked
+//   port and tests' local servers are `127.0.0.1:<port>`), or the host is the operator's own (the
+//   board's URL, a `*_BASE_URL` gateway: AllowEntry.operator). The connection goes to the checked
 //   address, never to the name again.
 
 export interface Bridge {
@@ -143,8 +144,9 @@ async function checkedAddress(
   lookup?: Lookup,
 ): Promise<Target | { status: 403 | 502; message: string }> {
   try {
+    const operator = isOperatorHost(allow, host, port);
     return await resolveTarget(host, {
-      exempt: (address) => listsAddress(allow, address, port),
+      exempt: (address) => operator || listsAddress(allow, address, port),
       remedy: `the agent profile's network_allow must list that address itself, with port ${port}, to allow it`,
       lookup,
     });
