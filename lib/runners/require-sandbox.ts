@@ -1,18 +1,9 @@
-import { sandboxMode } from "@/lib/sandbox/mode";
+import { runnersRequireSandbox } from "@/lib/config";
 
-// RUNNERS_REQUIRE_SANDBOX (docs/configuration.md): a runner that reports `sandbox: none` gets no
-// jobs. A job carries the workspace's repository credentials and agent keys, and its agent reads
-// untrusted text: unconfined, one prompt injection reads whatever the runner's user can. On by
-// default, except where this server itself runs agents unconfined (AGENT_SANDBOX=off: one trusted
-// user on their own machine, whose embedded runner reports none).
-
-export function runnersRequireSandbox(): boolean {
-  const value = process.env.RUNNERS_REQUIRE_SANDBOX?.trim().toLowerCase();
-  if (value === "true") return true;
-  if (value === "false") return false;
-  if (value) throw new Error(`RUNNERS_REQUIRE_SANDBOX must be true or false, not ${JSON.stringify(process.env.RUNNERS_REQUIRE_SANDBOX)}`);
-  return sandboxMode() !== "off";
-}
+// RUNNERS_REQUIRE_SANDBOX (lib/config.ts, docs/configuration.md): a runner that reports
+// `sandbox: none` gets no jobs. A job carries the workspace's repository credentials and agent
+// keys, and its agent reads untrusted text: unconfined, one prompt injection reads whatever the
+// runner's user can.
 
 /** Why a runner that reported this sandbox gets no jobs, in words; null when it gets them. */
 export function jobsRefusedReason(sandbox: string | null): string | null {

@@ -2,7 +2,8 @@ import type { Db } from "@/lib/db/client";
 import type { z } from "zod";
 import { ValidationError } from "@/lib/platform/errors";
 import { isOnline } from "@/lib/runners/runners";
-import { jobsRefusedReason, runnersRequireSandbox } from "@/lib/runners/require-sandbox";
+import { runnersRequireSandbox } from "@/lib/config";
+import { jobsRefusedReason } from "@/lib/runners/require-sandbox";
 import { RUNNER_STATUS, type workspaceRunnersBody, type WorkspaceRunners } from "@/lib/runners/schemas";
 
 // Runners per workspace (docs/runners.md): a job carries the workspace's repository credentials

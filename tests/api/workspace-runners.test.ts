@@ -101,7 +101,14 @@ describe("RUNNERS_REQUIRE_SANDBOX (on by default where AGENT_SANDBOX is not off)
     expect(refused.status).toBe(200);
     expect(refused.body.job).toBeNull();
     expect(refused.body.refused).toMatch(/gets no jobs: it reported no sandbox .* requires one \(RUNNERS_REQUIRE_SANDBOX\)/);
-    expect((await ws.execution(queued.executionId)).status).toBe("queued");
+    const execution = await ws.execution(queued.executionId);
+    expect(execution.status).toBe("queued");
+    // The only online runner is this one: the run says why nobody takes it.
+    expect(execution.waiting_for_runner).toEqual({
+      reason: "none_online",
+      message:
+        "Waiting for a runner: none with a sandbox is online, and this server gives no jobs to runners without one (RUNNERS_REQUIRE_SANDBOX)",
+    });
     const listed = await server.call("GET", "/api/runners", { token: ws.token });
     expect(listed.body.find((r: { id: string }) => r.id === bare.id).jobs_refused).toBe(refused.body.refused);
     const mine = await server.call("GET", `/api/workspaces/${ws.wsId}/runners`, { token: ws.token });
