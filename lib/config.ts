@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { appConfigured } from "@/lib/platform/github-app-settings";
+import { sandboxMode } from "@/lib/sandbox/mode";
 
 // Every setting the server reads from the environment, in one place (docs/configuration.md mirrors it).
 
@@ -185,4 +186,18 @@ function list(raw: string | undefined): string[] {
 /** How long a runner's claim on a run holds without a heartbeat, and how long a runner counts as online after its last call. */
 export function runnerLeaseSeconds(): number {
   return positiveNumber(process.env.RUNNER_LEASE_SECONDS, 30);
+}
+
+/**
+ * RUNNERS_REQUIRE_SANDBOX (docs/runners.md "Runners per workspace"): a runner that reports
+ * `sandbox: none` gets no jobs. On by default, except where this server itself runs agents
+ * unconfined (AGENT_SANDBOX=off: one trusted user on their own machine, whose embedded runner
+ * reports none).
+ */
+export function runnersRequireSandbox(): boolean {
+  const value = process.env.RUNNERS_REQUIRE_SANDBOX?.trim().toLowerCase();
+  if (value === "true") return true;
+  if (value === "false") return false;
+  if (value) throw new Error(`RUNNERS_REQUIRE_SANDBOX must be true or false, not ${JSON.stringify(process.env.RUNNERS_REQUIRE_SANDBOX)}`);
+  return sandboxMode() !== "off";
 }

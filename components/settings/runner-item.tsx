@@ -81,6 +81,11 @@ export function RunnerItem({ runner }: { runner: Runner }) {
           bubblewrap is missing on its machine (install bubblewrap and socat, docs/runners.md).
         </p>
       ) : null}
+      {runner.jobs_refused ? (
+        <p data-testid="runner-jobs-refused" className="mt-1 font-medium text-red-700 dark:text-red-400">
+          It gets no jobs: this server requires a sandbox (RUNNERS_REQUIRE_SANDBOX).
+        </p>
+      ) : null}
     </li>
   );
 }

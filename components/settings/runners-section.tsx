@@ -26,8 +26,8 @@ export function RunnersSection({ boardUrl }: { boardUrl: string | null }) {
         Runners
       </h2>
       <p className={`mb-3 text-sm ${muted}`}>
-        Runners are the processes that start agents, on this machine or on others, for every workspace of this server. Each agent runs in a
-        sandbox on its runner (docs/runners.md).
+        Runners are the processes that start agents, on this machine or on others, for the workspaces of this server (each workspace&apos;s
+        owners may limit theirs to some of them, above). Each agent runs in a sandbox on its runner (docs/runners.md).
       </p>
       <AddRunnerForm onCreated={setCreated} />
       {created ? <RunnerCreated runner={created} boardUrl={boardUrl} onDone={() => setCreated(null)} /> : null}

@@ -13,6 +13,7 @@ import { CodehostSection } from "@/components/settings/codehost-section";
 import { MembersSection } from "@/components/settings/members-section";
 import { ApiKeysSection } from "@/components/settings/api-keys-section";
 import { RunnersSection } from "@/components/settings/runners-section";
+import { WorkspaceRunnersSection } from "@/components/settings/workspace-runners-section";
 import { currentUserQuery } from "@/lib/client/current-user";
 
 /** `boardUrl`: the server's configured public URL (PUBLIC_URL or NEXTAUTH_URL), for the runner's start command; else the page's own origin. */
@@ -29,6 +30,7 @@ export function SettingsPage({ workspaceId, boardUrl }: { workspaceId: string; b
       <DependenciesSection workspaceId={workspaceId} />
       <OwnersWebhooks workspaceId={workspaceId} />
       <ApiKeysSection />
+      <WorkspaceRunnersSection workspaceId={workspaceId} />
       <AdminRunners boardUrl={boardUrl} />
     </main>
   );

@@ -25,6 +25,8 @@ export const currentUserKeys = {
 /** The server's runners (administrators; not a workspace's). */
 export const runnerKeys = {
   list: ["runners", "list"] as const,
+  /** Which of them a workspace lets take its jobs, and the server's RUNNERS_REQUIRE_SANDBOX. */
+  workspace: (workspaceId: string) => ["runners", "workspace", workspaceId] as const,
 };
 
 /**

@@ -1,7 +1,7 @@
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "@/lib/client/api";
 import { runnerKeys } from "@/lib/client/query-keys";
-import type { CreatedRunner, CreateRunnerInput, Runner } from "@/lib/client/types";
+import type { CreatedRunner, CreateRunnerInput, Runner, WorkspaceRunners } from "@/lib/client/types";
 
 // The server's runners (docs/runners.md), for administrators: registering one answers with its
 // token, the only time it is shown; deleting one stops its token at once.
@@ -35,6 +35,25 @@ export function useDeleteRunner() {
     mutationFn: (runnerId: string) => api<void>(`${runnersUrl}/${runnerId}`, { method: "DELETE" }),
     onSuccess: (_nothing, runnerId) =>
       client.setQueryData<Runner[]>(runnerKeys.list, (old = []) => old.filter((runner) => runner.id !== runnerId)),
+  });
+}
+
+/** A workspace's choice of runners (any member reads it; owners change it). Polled like the list: runners come and go. */
+export function workspaceRunnersQuery(workspaceId: string) {
+  return queryOptions({
+    queryKey: runnerKeys.workspace(workspaceId),
+    queryFn: () => api<WorkspaceRunners>(`/api/workspaces/${workspaceId}/runners`),
+    refetchInterval: 10_000,
+  });
+}
+
+/** null: every runner of the server. */
+export function useSetWorkspaceRunners(workspaceId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (runnerIds: string[] | null) =>
+      api<WorkspaceRunners>(`/api/workspaces/${workspaceId}/runners`, { method: "PUT", json: { runner_ids: runnerIds } }),
+    onSuccess: (saved) => client.setQueryData(runnerKeys.workspace(workspaceId), saved),
   });
 }
 

@@ -25,7 +25,7 @@ import type {
   updateTaskBody,
   waitingForRunner,
 } from "@/lib/tasks/schemas";
-import type { createdRunner, createRunnerBody, runnerRecord } from "@/lib/runners/schemas";
+import type { createdRunner, createRunnerBody, runnerRecord, workspaceRunners } from "@/lib/runners/schemas";
 import type { user } from "@/lib/users/schemas";
 import type { member, updateWorkspaceBody, workspace, workspaceWithRole } from "@/lib/workspaces/schemas";
 import type { dependenciesResponse } from "@/lib/dependencies/schemas";
@@ -80,6 +80,7 @@ export type WebhookDeliveries = z.output<typeof webhookDeliveriesResponse>;
 export type CurrentUser = z.output<typeof user>;
 export type Runner = z.output<typeof runnerRecord>;
 export type CreatedRunner = z.output<typeof createdRunner>;
+export type WorkspaceRunners = z.output<typeof workspaceRunners>;
 
 export type Dependencies = z.output<typeof dependenciesResponse>;
 export type DependencyTask = Dependencies["blocked_by"][number];

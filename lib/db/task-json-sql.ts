@@ -1,4 +1,4 @@
-import { agentSilenceSeconds, runnerLeaseSeconds } from "@/lib/config";
+import { agentSilenceSeconds, runnerLeaseSeconds, runnersRequireSandbox } from "@/lib/config";
 
 // A task as the API writes it, in SQL: the one serializer of a task, shared by the board's reads
 // (lib/tasks/load-tasks.ts) and the event log's insert (lib/events/record-events.ts), which embeds
@@ -22,7 +22,7 @@ const LATEST_RUN_ACTIVITY = `CASE WHEN e.latest_run_status = 'running' THEN (SEL
 
 // A queued run's reason to wait for a runner (docs/runners.md), so its card can say it: the same
 // probe, and only for tasks whose run is queued; the function reads the (small) runners table.
-const LATEST_RUN_WAITING = `CASE WHEN e.latest_run_status = 'queued' THEN (SELECT taskboard_waiting_for_runner(x.workspace_id, x.agent_profile, ${runnerLeaseSeconds()})
+const LATEST_RUN_WAITING = `CASE WHEN e.latest_run_status = 'queued' THEN (SELECT taskboard_waiting_for_runner(x.workspace_id, x.agent_profile, ${runnerLeaseSeconds()}, ${runnersRequireSandbox()})
     FROM executions x WHERE x.task_id = t.id AND x.status = 'queued' ORDER BY x.created_at DESC LIMIT 1) END AS latest_run_waiting_for_runner`;
 
 // A task as TaskResponse. Aliases: `t` the task, `pr` its project, `e` its task_board_extras row

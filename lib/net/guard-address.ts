@@ -2,7 +2,8 @@ import dns from "node:dns/promises";
 import net from "node:net";
 
 // The server-side request forgery guard for everything the server connects to on an owner's word:
-// webhook deliveries (docs/webhooks.md) and the workspace repository's remote (docs/agents.md). A
+// webhook deliveries (docs/webhooks.md), the workspace repository's remote (docs/agents.md) and
+// the hosts an agent's sandbox proxy connects to (lib/sandbox/network.ts). A
 // URL's host is resolved at use time and every address it resolves to is checked; the connection
 // then goes to the checked address itself (a pinned lookup in lib/webhooks/send-delivery.ts, git's
 // http.curloptResolve or ssh's HostName in lib/git/remote/reach-remote.ts), so a DNS answer that
@@ -60,24 +61,40 @@ export interface Target {
   family: 4 | 6;
 }
 
+export type Lookup = (hostname: string) => Promise<{ address: string; family: number }[]>;
+
+/** Instead of allowing every private address or none: the sandbox's proxy (lib/sandbox/network.ts). */
+export interface AddressPolicy {
+  /** A forbidden address let through all the same: one the agent's profile lists literally. */
+  exempt: (address: string) => boolean;
+  /** How a person allows a refused address, said in the refusal. */
+  remedy: string;
+  /** Tests map names to the addresses a hostile DNS would give. */
+  lookup?: Lookup;
+}
+
+const systemLookup: Lookup = (hostname) => dns.lookup(hostname, { all: true, verbatim: true });
+
 /**
  * The address to connect to for `hostname`: every address DNS gives must be allowed (a name that
  * resolves to one public and one private address is refused), unless private addresses are allowed.
  */
 export async function resolveTarget(
   hostname: string,
-  allowPrivate: boolean,
+  allowPrivate: boolean | AddressPolicy,
   setting = "WEBHOOKS_ALLOW_PRIVATE_ADDRESSES",
 ): Promise<Target> {
+  const policy = typeof allowPrivate === "boolean" ? null : allowPrivate;
   const bare = hostname.startsWith("[") && hostname.endsWith("]") ? hostname.slice(1, -1) : hostname;
   const literal = net.isIP(bare);
-  const answers = literal ? [{ address: bare, family: literal }] : await dns.lookup(bare, { all: true, verbatim: true });
+  const answers = literal ? [{ address: bare, family: literal }] : await (policy?.lookup ?? systemLookup)(bare);
   if (answers.length === 0) throw new Error(`${hostname} did not resolve`);
-  if (!allowPrivate) {
+  if (allowPrivate !== true) {
+    const remedy = policy?.remedy ?? `set ${setting}=true to allow for local development`;
     for (const answer of answers) {
       const problem = addressProblem(answer.address);
-      if (problem)
-        throw new ForbiddenAddressError(`Refused: ${hostname} resolves to ${problem} (set ${setting}=true to allow for local development)`);
+      if (problem && !policy?.exempt(answer.address))
+        throw new ForbiddenAddressError(`Refused: ${hostname} resolves to ${problem} (${remedy})`);
     }
   }
   // IPv4 first when there is one: a pinned address gets no second try, and IPv6 is the more often broken.

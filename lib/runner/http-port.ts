@@ -5,6 +5,7 @@ import {
   MAX_LOG_BATCH,
   type answerResponse,
   type bundleResponse,
+  type claimResponse,
   type diffBody,
   type heartbeatResponse,
   type Job,
@@ -33,6 +34,8 @@ export class HttpPort implements RunnerPort {
     (batches, stalled) => this.client.call<z.output<typeof logResponse>>("POST", "/log", { batches }, { patient: true, stalled }),
     logFlushMs(),
   );
+  /** The server's last word on why this runner gets no jobs: logged when it changes, not every claim. */
+  private refused: string | null = null;
 
   constructor(
     url: string,
@@ -46,7 +49,13 @@ export class HttpPort implements RunnerPort {
 
   async claim(room: number): Promise<Job[]> {
     const body = { ...this.about, free: room, wait_seconds: CLAIM_WAIT_SECONDS };
-    const answer = await this.client.call<{ job: Job | null }>("POST", "/claim", body, { signal: this.stopping });
+    const answer = await this.client.call<z.output<typeof claimResponse>>("POST", "/claim", body, { signal: this.stopping });
+    const refused = answer.refused ?? null;
+    if (refused !== this.refused) {
+      if (refused) console.error(`[taskboard] runner: ${refused}`);
+      else console.log("[taskboard] runner: the server hands this runner jobs again");
+      this.refused = refused;
+    }
     return answer.job ? [answer.job] : [];
   }
 

@@ -11,20 +11,39 @@ import { QUEUED_WORKSPACES_CTE } from "@/lib/runners/queued-workspaces-sql";
 import { RUN_STATUS, STARTED_RUN_STATUSES } from "@/lib/runs/statuses";
 import { killGraceMs, timeoutSeconds } from "@/lib/platform/runner-config";
 import { buildJob, JobRefused } from "@/lib/runners/build-job";
-import type { claimBody, Job } from "@/lib/runners/protocol-schemas";
+import { jobsRefusedReason } from "@/lib/runners/require-sandbox";
+import type { claimBody, claimResponse, Job } from "@/lib/runners/protocol-schemas";
 
 // A runner's claim: the next queued execution by the policy of lockNextRun (labels, round-robin
 // across workspaces, their caps), taken under FOR UPDATE SKIP LOCKED (so of several runners, on any
 // number of server instances, exactly one gets it), marked running with this
 // runner's name and a lease, and handed out as a job. The long poll waits on the event log's
-// wake-ups (a run queued on any instance records events) with a slow poll behind them.
+// wake-ups (a run queued on any instance records events) with a slow poll behind them. A runner
+// gets only the jobs of workspaces that let it take them (workspace_runner_choices, in the
+// candidates' query itself), and none at all when it reported no sandbox and the server requires
+// one (RUNNERS_REQUIRE_SANDBOX): then the answer says so, after the long poll, for its log.
 
 const POLL_MS = 2000;
 /** Wake-ups closer together than this make one claim attempt (a busy board records many events). */
 const SPACING_MS = 50;
 
-export async function waitForJob(db: Db, runner: Runner, input: z.output<typeof claimBody>, signal: AbortSignal): Promise<Job | null> {
+export async function waitForJob(
+  db: Db,
+  runner: Runner,
+  input: z.output<typeof claimBody>,
+  signal: AbortSignal,
+): Promise<z.output<typeof claimResponse>> {
   await db.runner.update({ where: { id: runner.id }, data: { version: input.version, sandbox: input.sandbox, lastSeenAt: new Date() } });
+  const refused = jobsRefusedReason(input.sandbox);
+  if (refused) {
+    // Held like an empty long poll, so a refused runner asks twice a minute, not in a loop.
+    await abortableDelay(input.wait_seconds * 1000, signal);
+    return { job: null, refused };
+  }
+  return { job: await pollForJob(db, runner, input, signal), refused: null };
+}
+
+async function pollForJob(db: Db, runner: Runner, input: z.output<typeof claimBody>, signal: AbortSignal): Promise<Job | null> {
   const deadline = Date.now() + input.wait_seconds * 1000;
   let woken = false;
   let wake = () => {};
@@ -84,7 +103,7 @@ async function claimOne(db: Db, runner: Runner, free: number) {
   return db.$transaction(async (tx) => {
     const held = await tx.execution.count({ where: { runnerId: runner.id, status: { in: [...STARTED_RUN_STATUSES] } } });
     if (held >= runner.capacity) return null;
-    const picked = await lockNextRun(tx, runner.labels);
+    const picked = await lockNextRun(tx, runner);
     if (!picked) return null;
     await tx.$executeRaw`UPDATE workspaces SET run_slot_at = now() WHERE id = ${picked.workspace_id}`;
     const now = new Date();
@@ -119,7 +138,9 @@ const CANDIDATES = 8;
 /**
  * The run this runner takes, locked: round-robin across workspaces (the one whose run last got a
  * slot longest ago first, then the oldest queued run), each workspace's oldest queued run whose
- * profile's labels the runner has all of, skipping workspaces at their max_concurrent_runs.
+ * profile's labels the runner has all of, skipping workspaces at their max_concurrent_runs and
+ * those whose owners chose runners other than this one (a row in workspace_runner_choices that
+ * does not list it).
  * Bounded: a skip scan visits each workspace with queued runs once on
  * executions(status, workspace_id, created_at), and takes one row per workspace from the same
  * index, never every queued run. The candidates are read without locks, then locked one by one
@@ -128,7 +149,7 @@ const CANDIDATES = 8;
  * claims too: only its oldest claimable run is a candidate, and a claim that read it before
  * another took it finds it no longer queued.
  */
-async function lockNextRun(tx: Tx, labels: string[]) {
+async function lockNextRun(tx: Tx, runner: Runner) {
   const queued = RUN_STATUS.queued;
   const candidates = await tx.$queryRaw<{ id: string; workspace_id: string }[]>`
     ${QUEUED_WORKSPACES_CTE}
@@ -138,12 +159,14 @@ async function lockNextRun(tx: Tx, labels: string[]) {
     CROSS JOIN LATERAL (
       SELECT e.id, e.created_at FROM executions e
       WHERE e.status = ${queued} AND e.workspace_id = q.workspace_id
-        AND COALESCE(e.agent_profile -> 'labels', '[]'::jsonb) <@ ${JSON.stringify(labels)}::jsonb
+        AND COALESCE(e.agent_profile -> 'labels', '[]'::jsonb) <@ ${JSON.stringify(runner.labels)}::jsonb
       ORDER BY e.created_at, e.id LIMIT 1
     ) head
-    WHERE w.max_concurrent_runs IS NULL
-       OR w.max_concurrent_runs > (SELECT count(*) FROM executions r
-                                   WHERE r.status IN (${RUN_STATUS.running}, ${RUN_STATUS.waiting_for_input}) AND r.workspace_id = w.id)
+    WHERE (w.max_concurrent_runs IS NULL
+           OR w.max_concurrent_runs > (SELECT count(*) FROM executions r
+                                       WHERE r.status IN (${RUN_STATUS.running}, ${RUN_STATUS.waiting_for_input}) AND r.workspace_id = w.id))
+      AND NOT EXISTS (SELECT 1 FROM workspace_runner_choices c
+                      WHERE c.workspace_id = w.id AND NOT (${runner.id}::text = ANY(COALESCE(c.runner_ids, '{}'::text[]))))
     ORDER BY w.run_slot_at ASC NULLS FIRST, head.created_at, head.id
     LIMIT ${CANDIDATES}`;
   for (const candidate of candidates) {
@@ -155,3 +178,15 @@ async function lockNextRun(tx: Tx, labels: string[]) {
 }
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function abortableDelay(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+  });
+}

@@ -79,7 +79,15 @@ export const job = z.object({
 });
 export type Job = z.output<typeof job>;
 
-export const claimResponse = z.object({ job: job.nullable().describe("null: nothing to do within wait_seconds") });
+export const claimResponse = z.object({
+  job: job.nullable().describe("null: nothing to do within wait_seconds"),
+  refused: z
+    .string()
+    .nullable()
+    .describe(
+      "Why this runner gets no jobs at all, in words (it reported sandbox none and the server requires one: RUNNERS_REQUIRE_SANDBOX); null when it gets them. The runner logs it.",
+    ),
+});
 
 export const heartbeatBody = z.object({
   executions: z.array(z.string()).max(64).describe("The runs it holds; each one's lease is renewed"),

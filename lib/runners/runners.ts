@@ -6,6 +6,7 @@ import { runnerLeaseSeconds } from "@/lib/config";
 import { STARTED_RUN_STATUSES } from "@/lib/runs/statuses";
 import { RUNNER_STATUS, type createRunnerBody, type RunnerRecord } from "@/lib/runners/schemas";
 import { announceRunnersGone } from "@/lib/runners/runner-status-events";
+import { jobsRefusedReason } from "@/lib/runners/require-sandbox";
 import type { z } from "zod";
 
 // Registering, listing and deleting runners (administrators only; the routes check). A deleted
@@ -52,6 +53,7 @@ export function serializeRunner(row: Runner, running: number): RunnerRecord {
     last_seen_at: row.lastSeenAt?.toISOString() ?? null,
     version: row.version,
     sandbox: row.sandbox,
+    jobs_refused: jobsRefusedReason(row.sandbox),
     created_at: row.createdAt.toISOString(),
   };
 }

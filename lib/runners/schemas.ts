@@ -32,6 +32,10 @@ export const runnerRecord = z.object({
   last_seen_at: z.string().nullable(),
   version: z.string().nullable().describe("What the runner reported"),
   sandbox: z.string().nullable().describe("What the runner reported: bubblewrap, or none (unsandboxed); null before its first call"),
+  jobs_refused: z
+    .string()
+    .nullable()
+    .describe("Why it gets no jobs, in words: it reported sandbox none and the server requires one (RUNNERS_REQUIRE_SANDBOX); else null"),
   created_at: z.string(),
 });
 export type RunnerRecord = z.output<typeof runnerRecord>;
@@ -51,3 +55,32 @@ export type RunnerEventData = z.output<typeof runnerEventData>;
 export const createdRunner = runnerRecord.extend({
   token: z.string().describe("The runner's token, shown only in this answer; it works only under /api/runner/…"),
 });
+
+/** PUT /api/workspaces/{id}/runners: which runners may take the workspace's jobs. */
+export const workspaceRunnersBody = z.object({
+  runner_ids: z
+    .array(z.string().min(1).max(100))
+    .max(1000)
+    .nullable()
+    .describe("The runners that may take its jobs; null: every runner of the server (the default). An empty list: none, its runs wait."),
+});
+
+export const workspaceRunners = z.object({
+  runner_ids: z.array(z.string()).nullable().describe("The runners its owners chose; null: every runner of the server"),
+  require_sandbox: z
+    .boolean()
+    .describe("The server's RUNNERS_REQUIRE_SANDBOX: a runner that reports sandbox none gets no jobs of any workspace"),
+  runners: z
+    .array(
+      z.object({
+        id: z.string(),
+        name: z.string(),
+        status: z.enum([RUNNER_STATUS.online, RUNNER_STATUS.offline]),
+        sandbox: z.string().nullable(),
+        allowed: z.boolean().describe("Whether the workspace's choice lets it take the workspace's jobs"),
+        jobs_refused: z.string().nullable().describe("Why it gets no jobs at all (RUNNERS_REQUIRE_SANDBOX), whatever the choice"),
+      }),
+    )
+    .describe("The server's runners, oldest first"),
+});
+export type WorkspaceRunners = z.output<typeof workspaceRunners>;

@@ -1,5 +1,5 @@
 import type { Db, Tx } from "@/lib/db/client";
-import { runnerLeaseSeconds } from "@/lib/config";
+import { runnerLeaseSeconds, runnersRequireSandbox } from "@/lib/config";
 import { RUN_STATUS } from "@/lib/runs/statuses";
 import type { WaitingForRunner } from "@/lib/tasks/schemas";
 
@@ -11,7 +11,7 @@ import type { WaitingForRunner } from "@/lib/tasks/schemas";
 export async function waitingForRunners(db: Db | Tx, executionIds: string[]): Promise<Map<string, NonNullable<WaitingForRunner>>> {
   if (executionIds.length === 0) return new Map();
   const rows = await db.$queryRaw<{ id: string; waiting: WaitingForRunner }[]>`
-    SELECT id, taskboard_waiting_for_runner(workspace_id, agent_profile, ${runnerLeaseSeconds()}::int) AS waiting
+    SELECT id, taskboard_waiting_for_runner(workspace_id, agent_profile, ${runnerLeaseSeconds()}::int, ${runnersRequireSandbox()}::boolean) AS waiting
     FROM executions WHERE id = ANY(${executionIds}::text[]) AND status = ${RUN_STATUS.queued}`;
   return new Map(rows.flatMap((row) => (row.waiting ? [[row.id, row.waiting] as const] : [])));
 }

@@ -1,7 +1,8 @@
 import http from "node:http";
 import net from "node:net";
 import path from "node:path";
-import { isAllowed, type AllowEntry } from "@/lib/sandbox/allowlist";
+import { ForbiddenAddressError, resolveTarget, type Lookup, type Target } from "@/lib/net/guard-address";
+import { isAllowed, isOperatorHost, listsAddress, type AllowEntry } from "@/lib/sandbox/allowlist";
 
 // The host side of a sandbox's network. The sandbox has its own network namespace with only a
 // loopback interface, so nothing inside can open a connection out. What it may reach comes in
@@ -11,6 +12,13 @@ import { isAllowed, type AllowEntry } from "@/lib/sandbox/allowlist";
 //   loopback entries of the allowlist): each connection is joined to that port on this machine;
 // - `proxy.sock`, an HTTP proxy (CONNECT for https, absolute-form requests for http) that connects
 //   only to the hosts of the allowlist, answering 403 otherwise. Agents find it through HTTPS_PROXY.
+//   A listed name is resolved once per connection and every address it gives must pass the
+//   server's address check (lib/net/guard-address.ts, as for webhooks and repositories): a name,
+//   listed or wildcard, that resolves or rebinds to loopback, link-local (cloud metadata), private
+//   or an IPv6 form of those is refused, unless the profile lists that exact address (the board's
+//   port and tests' local servers are `127.0.0.1:<port>`), or the host is the operator's own (the
+//   board's URL, a `*_BASE_URL` gateway: AllowEntry.operator). The connection goes to the checked
+//   address, never to the name again.
 
 export interface Bridge {
   /** The port inside the sandbox, and where its connections go outside. */
@@ -22,7 +30,17 @@ export interface SandboxNetwork {
   close: () => Promise<void>;
 }
 
-export async function startNetwork(dir: string, allow: AllowEntry[], bridges: Bridge[]): Promise<SandboxNetwork> {
+export interface NetworkOptions {
+  /** Tests stand in for a DNS that answers loopback or private addresses. */
+  lookup?: Lookup;
+}
+
+export async function startNetwork(
+  dir: string,
+  allow: AllowEntry[],
+  bridges: Bridge[],
+  options: NetworkOptions = {},
+): Promise<SandboxNetwork> {
   const servers: net.Server[] = [];
   const sockets = new Set<net.Socket>();
   const track = (socket: net.Socket) => {
@@ -41,7 +59,7 @@ export async function startNetwork(dir: string, allow: AllowEntry[], bridges: Br
       servers.push(server);
       await listen(server, path.join(dir, `${bridge.port}.sock`));
     }
-    const proxy = allowlistProxy(allow, track);
+    const proxy = allowlistProxy(allow, track, options.lookup);
     servers.push(proxy);
     await listen(proxy, path.join(dir, "proxy.sock"));
   } catch (error) {
@@ -56,8 +74,8 @@ export async function startNetwork(dir: string, allow: AllowEntry[], bridges: Br
   };
 }
 
-function allowlistProxy(allow: AllowEntry[], track: (socket: net.Socket) => void): http.Server {
-  const server = http.createServer((request, response) => {
+function allowlistProxy(allow: AllowEntry[], track: (socket: net.Socket) => void, lookup?: Lookup): http.Server {
+  const server = http.createServer(async (request, response) => {
     let target: URL;
     try {
       target = new URL(request.url ?? "");
@@ -70,11 +88,16 @@ function allowlistProxy(allow: AllowEntry[], track: (socket: net.Socket) => void
       response.writeHead(403).end(refused(`${target.hostname}:${port}`));
       return;
     }
+    const checked = await checkedAddress(allow, target.hostname, port, lookup);
+    if ("status" in checked) {
+      response.writeHead(checked.status).end(checked.message);
+      return;
+    }
     const headers = { ...request.headers };
     delete headers["proxy-connection"];
     delete headers["proxy-authorization"];
     const upstream = http.request(
-      { host: target.hostname.replace(/^\[|\]$/g, ""), port, method: request.method, path: `${target.pathname}${target.search}`, headers },
+      { host: checked.address, family: checked.family, port, method: request.method, path: `${target.pathname}${target.search}`, headers },
       (answer) => {
         response.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(response);
@@ -86,16 +109,21 @@ function allowlistProxy(allow: AllowEntry[], track: (socket: net.Socket) => void
     });
     request.pipe(upstream);
   });
-  server.on("connect", (request: http.IncomingMessage, inside: net.Socket, head: Buffer) => {
+  server.on("connect", async (request: http.IncomingMessage, inside: net.Socket, head: Buffer) => {
     track(inside);
     const match = /^(\[[^\]]+\]|[^:]+):(\d{1,5})$/.exec(request.url ?? "");
     const host = match?.[1].replace(/^\[|\]$/g, "");
     const port = Number(match?.[2]);
     if (!host || !isAllowed(allow, host, port)) {
-      inside.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n${refused(request.url ?? "")}`);
+      inside.end(answer(403, "Forbidden", refused(request.url ?? "")));
       return;
     }
-    const outside = net.connect(port, host, () => {
+    const checked = await checkedAddress(allow, host, port, lookup);
+    if ("status" in checked) {
+      inside.end(answer(checked.status, checked.status === 403 ? "Forbidden" : "Bad Gateway", checked.message));
+      return;
+    }
+    const outside = net.connect({ port, host: checked.address, family: checked.family }, () => {
       inside.write("HTTP/1.1 200 Connection Established\r\n\r\n");
       if (head.length) outside.write(head);
       join(inside, outside);
@@ -106,6 +134,30 @@ function allowlistProxy(allow: AllowEntry[], track: (socket: net.Socket) => void
     });
   });
   return server;
+}
+
+/** The one address a listed host:port is reached at, or the proxy's refusal in words. */
+async function checkedAddress(
+  allow: AllowEntry[],
+  host: string,
+  port: number,
+  lookup?: Lookup,
+): Promise<Target | { status: 403 | 502; message: string }> {
+  try {
+    const operator = isOperatorHost(allow, host, port);
+    return await resolveTarget(host, {
+      exempt: (address) => operator || listsAddress(allow, address, port),
+      remedy: `the agent profile's network_allow must list that address itself, with port ${port}, to allow it`,
+      lookup,
+    });
+  } catch (error) {
+    const message = `taskboard sandbox: ${error instanceof Error ? error.message : String(error)}\n`;
+    return { status: error instanceof ForbiddenAddressError ? 403 : 502, message };
+  }
+}
+
+function answer(status: number, reason: string, body: string): string {
+  return `HTTP/1.1 ${status} ${reason}\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n${body}`;
 }
 
 function refused(target: string): string {

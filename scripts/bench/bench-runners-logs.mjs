@@ -36,6 +36,8 @@ export async function benchLogIngestion(kind, databaseUrl, { fullSpeed = false }
     ADMIN_PASSWORD: ADMIN.password,
     RUNNER_EMBEDDED: "false",
     AGENT_COMMAND: `${process.execPath} ${printer}`,
+    // Its runners run unsandboxed (AGENT_SANDBOX=off, below): the server must hand them jobs.
+    RUNNERS_REQUIRE_SANDBOX: "false",
   };
   // BENCH_CPU_PROF=<dir>: a V8 CPU profile of the server, written there when it stops.
   const nodeArgs = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];

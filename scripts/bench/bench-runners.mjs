@@ -56,6 +56,8 @@ async function bench(kind) {
     ADMIN_PASSWORD: ADMIN.password,
     RUNNER_EMBEDDED: "false",
     AGENT_COMMAND: `date +%s%N > ${marks}/$TASKBOARD_EXECUTION_ID`,
+    // Its runners run unsandboxed (AGENT_SANDBOX=off, below): the server must hand them jobs.
+    RUNNERS_REQUIRE_SANDBOX: "false",
   };
   const server = await startServer({ databaseUrl: scratch?.url, dataDir, label: `bench-runners-${kind}`, env });
   let runner;

@@ -80,7 +80,7 @@ async function claimedJob(title: string) {
   const task = await newTask(server.call, token, wsId, { title });
   const started = await server.call("POST", `/api/workspaces/${wsId}/tasks/${task.id}/runs`, { token, json: { instructions: "x" } });
   expect(started.status).toBe(202);
-  const claimed = await protocol("POST", "/claim", { version: "test", sandbox: "none", free: 1, wait_seconds: 10 });
+  const claimed = await protocol("POST", "/claim", { version: "test", sandbox: "bubblewrap", free: 1, wait_seconds: 10 });
   expect(claimed.status).toBe(200);
   expect(claimed.body.job.execution_id).toBe(started.body.id);
   return claimed.body.job;
@@ -100,7 +100,7 @@ describe("a job's GitHub credential", () => {
     const task = await newTask(server.call, token, wsId, { title: "scoped" });
     const started = await server.call("POST", `/api/workspaces/${wsId}/tasks/${task.id}/runs`, { token, json: { instructions: "x" } });
     expect(started.status).toBe(202);
-    const claimed = await protocol("POST", "/claim", { version: "test", sandbox: "none", free: 1, wait_seconds: 10 });
+    const claimed = await protocol("POST", "/claim", { version: "test", sandbox: "bubblewrap", free: 1, wait_seconds: 10 });
     expect(claimed.status).toBe(200);
     const job = claimed.body.job;
     expect(job.repository).toMatchObject({ url: `${fake.url}/acme/app.git` });

@@ -95,7 +95,7 @@ describe("profile labels", () => {
     expect((await ws.execution(labelled.executionId)).status).toBe("queued");
 
     // The runner with both takes it, and the job carries the profile's labels.
-    const answer = await gpu.call("POST", "/claim", { version: "test-1", sandbox: "none", free: 1, wait_seconds: 0 });
+    const answer = await gpu.call("POST", "/claim", { version: "test-1", sandbox: "bubblewrap", free: 1, wait_seconds: 0 });
     expect(answer.body.job).toMatchObject({ execution_id: labelled.executionId, agent: { name: "gpu agent", labels: ["gpu", "docker"] } });
     expect(await ws.execution(labelled.executionId)).toMatchObject({ status: "running", runner_name: "gpu box", waiting_for_runner: null });
     await gpu.finish(labelled.executionId);

@@ -10,7 +10,7 @@ let store: Store;
 let server: EngineServer;
 let token: string;
 let wsId: string;
-const CLAIM = { version: "test-1", sandbox: "none", free: 1, wait_seconds: 0 };
+const CLAIM = { version: "test-1", sandbox: "bubblewrap", free: 1, wait_seconds: 0 };
 
 beforeAll(async () => {
   store = await newStore("runner-protocol");
@@ -75,7 +75,7 @@ describe("the runner protocol", () => {
     expect((await server.call("POST", "/api/runner/heartbeat", { token: job.token, json: { executions: [] } })).status).toBe(401);
     // No room: a runner that says it has no free slot gets nothing.
     await queued("protocol no room");
-    expect((await runner.call("POST", "/claim", { ...CLAIM, free: 0 })).body).toEqual({ job: null });
+    expect((await runner.call("POST", "/claim", { ...CLAIM, free: 0 })).body).toEqual({ job: null, refused: null });
     // Another runner cannot touch this run.
     const other = await register("beta");
     expect((await other.call("PATCH", `/executions/${executionId}`, { runner_pid: 4242 })).status).toBe(404);

@@ -4,7 +4,7 @@ import { newTask, workspaceOn, type EngineServer } from "./engine";
 // The runner protocol driven by hand for the claim-policy tests (labels, fairness, caps, why a run
 // waits): runners registered over HTTP, runs queued over HTTP, claims with no long poll.
 
-export const CLAIM = { version: "test-1", sandbox: "none", free: 1, wait_seconds: 0 };
+export const CLAIM = { version: "test-1", sandbox: "bubblewrap", free: 1, wait_seconds: 0 };
 
 export type ProtocolRunner = Awaited<ReturnType<typeof registerRunner>>;
 

@@ -8,14 +8,21 @@
 -- `profile` is the execution's agent_profile snapshot; `lease_seconds` is RUNNER_LEASE_SECONDS
 -- (a runner is online while its last call is at most that old, as lib/runners/runners.ts says).
 -- It reads the runners table (a handful of rows) and, per online runner, its started runs on
--- executions(runner_id, status): cheap enough for each queued run of a page.
-CREATE OR REPLACE FUNCTION taskboard_waiting_for_runner(ws text, profile jsonb, lease_seconds integer) RETURNS json LANGUAGE sql STABLE AS $$
+-- executions(runner_id, status): cheap enough for each queued run of a page. Only the runners the
+-- workspace lets take its jobs count (workspace_runner_choices, as the claim in
+-- lib/runners/claim-job.ts reads it): none of those online is none_online, said in those words.
+-- `require_sandbox` is RUNNERS_REQUIRE_SANDBOX: then a runner that reported sandbox none takes
+-- nothing and does not count either, and a run that waits only for such runners says so.
+CREATE OR REPLACE FUNCTION taskboard_waiting_for_runner(ws text, profile jsonb, lease_seconds integer, require_sandbox boolean) RETURNS json LANGUAGE sql STABLE AS $$
   WITH online AS (
     SELECT COALESCE(profile -> 'labels', '[]'::jsonb) <@ to_jsonb(COALESCE(r.labels, '{}')) AS matches,
       r.capacity > (SELECT count(*) FROM executions x
                     WHERE x.runner_id = r.id AND x.status IN ('running', 'waiting_for_input')) AS has_room
     FROM runners r
     WHERE r.revoked_at IS NULL AND r.last_seen_at >= now() - make_interval(secs => lease_seconds)
+      AND NOT (require_sandbox AND r.sandbox IS NOT DISTINCT FROM 'none')
+      AND NOT EXISTS (SELECT 1 FROM workspace_runner_choices c
+                      WHERE c.workspace_id = ws AND NOT (r.id = ANY(COALESCE(c.runner_ids, '{}'::text[]))))
   ), verdict AS (
     SELECT CASE
       WHEN NOT EXISTS (SELECT 1 FROM online) THEN 'none_online'
@@ -27,7 +34,13 @@ CREATE OR REPLACE FUNCTION taskboard_waiting_for_runner(ws text, profile jsonb, 
     FROM workspaces w WHERE w.id = ws
   )
   SELECT json_build_object('reason', reason, 'message', CASE reason
-    WHEN 'none_online' THEN 'Waiting for a runner: none is online'
+    WHEN 'none_online' THEN CASE
+      WHEN require_sandbox AND EXISTS (SELECT 1 FROM runners r WHERE r.revoked_at IS NULL AND r.sandbox = 'none'
+                                         AND r.last_seen_at >= now() - make_interval(secs => lease_seconds))
+      THEN 'Waiting for a runner: none with a sandbox is online, and this server gives no jobs to runners without one (RUNNERS_REQUIRE_SANDBOX)'
+      WHEN EXISTS (SELECT 1 FROM workspace_runner_choices c WHERE c.workspace_id = ws)
+      THEN 'Waiting for a runner: none of the runners this workspace allows is online (Settings → Runners)'
+      ELSE 'Waiting for a runner: none is online' END
     WHEN 'no_matching_labels' THEN 'Waiting for a runner with the labels '
       || (SELECT string_agg(label, ', ') FROM jsonb_array_elements_text(profile -> 'labels') AS label)
       || ': no online runner has them all'

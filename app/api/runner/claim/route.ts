@@ -4,5 +4,5 @@ import { claimBody } from "@/lib/runners/protocol-schemas";
 import { waitForJob } from "@/lib/runners/claim-job";
 
 export const POST = withRunner({ body: claimBody }, async ({ db, runner, body, request }) =>
-  json({ job: await waitForJob(db, runner, body, request.signal) }),
+  json(await waitForJob(db, runner, body, request.signal)),
 );

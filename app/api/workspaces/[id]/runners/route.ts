@@ -1,0 +1,13 @@
+import { json, withWorkspace } from "@/lib/api/handler";
+import { workspaceParams } from "@/lib/workspaces/schemas";
+import { workspaceRunnersBody } from "@/lib/runners/schemas";
+import { getWorkspaceRunners, setWorkspaceRunners } from "@/lib/runners/workspace-runners";
+
+export const GET = withWorkspace({ params: workspaceParams }, async ({ db, workspace }) =>
+  json(await getWorkspaceRunners(db, workspace.id)),
+);
+
+export const PUT = withWorkspace(
+  { params: workspaceParams, body: workspaceRunnersBody, ownerOnly: true, humansOnly: "choose the workspace's runners" },
+  async ({ db, workspace, body }) => json(await setWorkspaceRunners(db, workspace.id, body)),
+);
