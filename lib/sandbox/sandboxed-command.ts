@@ -143,9 +143,9 @@ export async function sandboxedCommand(request: SandboxRequest): Promise<Sandbox
 function reachable(request: SandboxRequest): { allow: AllowEntry[]; bridges: Bridge[] } {
   const allow: AllowEntry[] = [];
   const ports = new Set<number>();
-  const add = (host: string, port: number | null) => {
+  const add = (host: string, port: number | null, operator = false) => {
     if (isLoopback(host) && port !== null) ports.add(port);
-    allow.push({ host, port, wildcard: false });
+    allow.push({ host, port, wildcard: false, ...(operator ? { operator } : {}) });
   };
   for (const text of request.networkAllow) {
     const entry = parseAllowEntry(text);
@@ -159,9 +159,11 @@ function reachable(request: SandboxRequest): { allow: AllowEntry[]; bridges: Bri
       .filter(([k, v]) => k.endsWith("_BASE_URL") && v)
       .map(([, v]) => v!),
   ];
+  // The operator's own hosts (the board, a gateway whose URL comes from the server's environment)
+  // may sit on a private address: the proxy's address check spares them, never a profile's entries.
   for (const url of urls) {
     const target = hostPortOf(url);
-    if (target) add(target.host, target.port);
+    if (target) add(target.host, target.port, true);
   }
   return { allow, bridges: [...ports].map((port) => ({ port, host: "127.0.0.1" })) };
 }
