@@ -112,7 +112,12 @@ export class HttpPort implements RunnerPort {
   }
 
   async settle(executionId: string, questionId: string) {
-    await this.client.call("POST", `/executions/${executionId}/questions/${questionId}/settle`, undefined, { patient: true });
+    try {
+      await this.client.call("POST", `/executions/${executionId}/questions/${questionId}/settle`, undefined, { patient: true });
+    } catch (error) {
+      // The run has ended meanwhile (409): its questions went with it, nothing is left to settle.
+      if (!(error instanceof ProtocolError && error.status === 409)) throw error;
+    }
   }
 
   async remote(executionId: string, options: { fresh?: boolean; push?: string }) {

@@ -7,6 +7,7 @@ import type { LogEntry } from "@/lib/runs/schemas";
 import { oversizedUpdate } from "@/lib/runs/oversized-entry";
 import { withoutNul } from "@/lib/runs/without-nul";
 import { nextTurn } from "@/lib/db/requests-first";
+import { isFinishedRunStatus } from "@/lib/runs/statuses";
 
 // The one writer of executions' structured logs (execution_log_chunks). A runner sends the new
 // entries of all its runs at once (POST /api/runner/log); the server adds its own notes (a run
@@ -36,7 +37,9 @@ export interface LogBatch {
 }
 
 /** Where a batch went (the first entry's seq and how many were new), or why it was refused. */
-export type BatchResult = { executionId: string; offset: number; count: number } | { executionId: string; error: HttpError };
+export type BatchResult =
+  | { executionId: string; offset: number; count: number }
+  | { executionId: string; error: HttpError; /** Refused because the run has ended. */ ended?: true };
 
 /** An entry's payload is kept up to this size (JSON characters); a bigger one is stored as a stub saying so. */
 export const LOG_ENTRY_MAX_CHARS = 256 * 1024;
@@ -65,8 +68,8 @@ interface Row extends Prepared {
 /**
  * Appends each batch to its execution's log, all in one transaction, with one execution.log
  * event per execution (carrying its entries when they are few) as the last statement. `runnerId`:
- * only executions that runner holds; any other is refused as not found. A refused batch (404, 409)
- * does not stop the others.
+ * only executions that runner holds; any other is refused as not found, and one that has ended as
+ * closed (409). A refused batch (404, 409) does not stop the others.
  */
 export async function appendLogBatches(db: Db, batches: LogBatch[], options: { runnerId?: string } = {}): Promise<BatchResult[]> {
   if (batches.length === 0) return [];
@@ -79,10 +82,14 @@ export async function appendLogBatches(db: Db, batches: LogBatch[], options: { r
   return db.$transaction(async (tx) => {
     // Locked in id order, so two writers of overlapping sets cannot deadlock.
     await nextTurn();
-    const locked = await tx.$queryRawUnsafe<{ id: string; line_count: number }[]>(
-      `SELECT id, line_count FROM executions WHERE id = ANY($1::text[]) AND ($2::text IS NULL OR runner_id = $2) ORDER BY id FOR UPDATE`,
+    const locked = await tx.$queryRawUnsafe<{ id: string; line_count: number; status: string }[]>(
+      `SELECT id, line_count, status FROM executions WHERE id = ANY($1::text[]) AND ($2::text IS NULL OR runner_id = $2) ORDER BY id FOR UPDATE`,
       ids,
       options.runnerId ?? null,
+    );
+    // A runner's entries for a run that has ended are refused (its log is closed); the server's own notes are not.
+    const ended = new Map(
+      options.runnerId ? locked.filter((row) => isFinishedRunStatus(row.status)).map((row) => [row.id, row.status]) : [],
     );
     const stored = new Map(locked.map((row) => [row.id, row.line_count]));
     const lineCountBefore = new Map(stored);
@@ -92,6 +99,15 @@ export async function appendLogBatches(db: Db, batches: LogBatch[], options: { r
       const count = stored.get(batch.executionId);
       if (count === undefined) {
         results.push({ executionId: batch.executionId, error: notFound("Execution") });
+        continue;
+      }
+      if (ended.has(batch.executionId)) {
+        const status = ended.get(batch.executionId)!;
+        results.push({
+          executionId: batch.executionId,
+          error: conflict(`The run has ended (${status}): its log takes no more entries`),
+          ended: true,
+        });
         continue;
       }
       const skip = batch.firstSeq === undefined ? 0 : count - batch.firstSeq;
