@@ -45,14 +45,16 @@ export async function appendRunnerLog(db: Db, runner: Runner, body: z.output<typ
   // Nothing in the request was for a run still going: the request itself is refused, in words.
   const refused = results.flatMap((result) => ("error" in result && result.ended ? [result.error.message] : []));
   if (refused.length === results.length) {
-    throw conflict(refused.length === 1 ? refused[0] : `All ${refused.length} runs in the request have ended: their logs take no more entries`);
+    throw conflict(
+      refused.length === 1 ? refused[0] : `All ${refused.length} runs in the request have ended: their logs take no more entries`,
+    );
   }
   return {
     results: results.map((result) =>
-        "error" in result
-          ? { execution_id: result.executionId, next_seq: null, error: { status: result.error.status, detail: result.error.message } }
-          : { execution_id: result.executionId, next_seq: result.offset + result.count, error: null },
-      ),
+      "error" in result
+        ? { execution_id: result.executionId, next_seq: null, error: { status: result.error.status, detail: result.error.message } }
+        : { execution_id: result.executionId, next_seq: result.offset + result.count, error: null },
+    ),
   };
 }
 
