@@ -112,12 +112,7 @@ export class HttpPort implements RunnerPort {
   }
 
   async settle(executionId: string, questionId: string) {
-    try {
-      await this.client.call("POST", `/executions/${executionId}/questions/${questionId}/settle`, undefined, { patient: true });
-    } catch (error) {
-      // The run has ended meanwhile (409): its questions went with it, nothing is left to settle.
-      if (!(error instanceof ProtocolError && error.status === 409)) throw error;
-    }
+    await this.client.call("POST", `/executions/${executionId}/questions/${questionId}/settle`, undefined, { patient: true });
   }
 
   async remote(executionId: string, options: { fresh?: boolean; push?: string }) {

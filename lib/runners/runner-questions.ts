@@ -5,12 +5,13 @@ import type { Execution, Runner } from "@/lib/generated/prisma/client";
 import { chosenOption, raisePermissionQuestion, settlePermissionQuestion } from "@/lib/questions/permission-question";
 import { QUESTION_STATUS } from "@/lib/questions/statuses";
 import { waitForAnswer } from "@/lib/questions/wait-for-answer";
-import { openRunnerExecution } from "@/lib/runners/runner-execution";
+import { openRunnerExecution, runnerExecution } from "@/lib/runners/runner-execution";
 import type { permissionBody } from "@/lib/runners/protocol-schemas";
 
 // An agent's permission request, asked by its runner: a question on the task (the run
-// waiting_for_input), a long poll for the answer, and the settling once the agent has it. None of
-// them on a run that has ended (409).
+// waiting_for_input), a long poll for the answer, and the settling once the agent has it. A run
+// that has ended takes no question and gives no answer (409); settling only closes its question
+// (answered `cancelled`), so a cancelled run leaves none open, and stays allowed.
 
 export async function askPermission(db: Db, runner: Runner, executionId: string, body: z.output<typeof permissionBody>) {
   const execution = await openRunnerExecution(db, runner, executionId);
@@ -46,6 +47,6 @@ export async function awaitPermissionAnswer(db: Db, execution: Execution, questi
 }
 
 export async function settlePermission(db: Db, runner: Runner, executionId: string, questionId: string) {
-  const execution = await openRunnerExecution(db, runner, executionId);
+  const execution = await runnerExecution(db, runner, executionId);
   await settlePermissionQuestion(db, execution, questionId);
 }
