@@ -17,7 +17,7 @@ import type { diffBody, finishBody, updateExecutionBody } from "@/lib/runners/pr
 // What a runner tells the server about a run it holds: the agent's process started, its ACP
 // session and model, the task's worktree, and finally the outcome. Each goes through the domain
 // function the server used when it ran agents itself. A run that has ended takes none of it (409),
-// but for the diff and bundle its runner uploads before it reports the finish (runner-execution.ts).
+// but for the diff its runner uploads before it reports the finish (lib/runs/ended-run.ts).
 
 export async function updateRunnerExecution(db: Db, runner: Runner, executionId: string, body: z.output<typeof updateExecutionBody>) {
   await recordExecutionFacts(db, runner, await openRunnerExecution(db, runner, executionId), body);
@@ -81,7 +81,7 @@ async function recordOutcome(db: Db, execution: Execution, body: z.input<typeof 
 
 /** The task branch's diff after the run, stored for GET …/diff on any instance (lib/git/worktree/task-diff.ts). */
 export async function storeRunnerDiff(db: Db, runner: Runner, executionId: string, body: z.output<typeof diffBody>) {
-  const execution = await openRunnerExecution(db, runner, executionId, { upload: true });
+  const execution = await openRunnerExecution(db, runner, executionId, { windDown: "the diff is" });
   await storeTaskDiff(
     db,
     { taskId: execution.taskId, workspaceId: execution.workspaceId, executionId },

@@ -19,7 +19,7 @@ import type { bundleResponse } from "@/lib/runners/protocol-schemas";
 // default branch. A bundle git cannot take here (its base missing even after a fetch, a branch that
 // went another way) is answered 200 with the reason, for the run's log: the run's outcome is not the
 // server's clone's business. A run that has ended takes it only before its runner reports the finish
-// (lib/runners/runner-execution.ts).
+// (lib/runs/ended-run.ts).
 
 export async function storeRunnerBundle(
   db: Db,
@@ -28,7 +28,7 @@ export async function storeRunnerBundle(
   /** Saves the request's body to a file (the route's, lib/api/save-request-body.ts): read only once the run and branch pass. */
   saveBody: () => Promise<{ file: string; bytes: number }>,
 ): Promise<z.output<typeof bundleResponse>> {
-  const execution = await openRunnerExecution(db, runner, executionId, { upload: true });
+  const execution = await openRunnerExecution(db, runner, executionId, { windDown: "the bundle is" });
   const task = await db.task.findFirst({
     where: { id: execution.taskId, workspaceId: execution.workspaceId },
     select: { number: true, branch: true, prHeadBranch: true, workspace: { select: { repository: { select: { defaultBranch: true } } } } },

@@ -7,7 +7,7 @@ import type { LogEntry } from "@/lib/runs/schemas";
 import { oversizedUpdate } from "@/lib/runs/oversized-entry";
 import { withoutNul } from "@/lib/runs/without-nul";
 import { nextTurn } from "@/lib/db/requests-first";
-import { isFinishedRunStatus } from "@/lib/runs/statuses";
+import { endedRunReason } from "@/lib/runs/ended-run";
 
 // The one writer of executions' structured logs (execution_log_chunks). A runner sends the new
 // entries of all its runs at once (POST /api/runner/log); the server adds its own notes (a run
@@ -68,8 +68,8 @@ interface Row extends Prepared {
 /**
  * Appends each batch to its execution's log, all in one transaction, with one execution.log
  * event per execution (carrying its entries when they are few) as the last statement. `runnerId`:
- * only executions that runner holds; any other is refused as not found, and one that has ended as
- * closed (409). A refused batch (404, 409) does not stop the others.
+ * only executions that runner holds; any other is refused as not found, and one that has ended past
+ * its wind-down as closed (409, lib/runs/ended-run.ts). A refused batch (404, 409) does not stop the others.
  */
 export async function appendLogBatches(db: Db, batches: LogBatch[], options: { runnerId?: string } = {}): Promise<BatchResult[]> {
   if (batches.length === 0) return [];
@@ -82,15 +82,14 @@ export async function appendLogBatches(db: Db, batches: LogBatch[], options: { r
   return db.$transaction(async (tx) => {
     // Locked in id order, so two writers of overlapping sets cannot deadlock.
     await nextTurn();
-    const locked = await tx.$queryRawUnsafe<{ id: string; line_count: number; status: string }[]>(
-      `SELECT id, line_count, status FROM executions WHERE id = ANY($1::text[]) AND ($2::text IS NULL OR runner_id = $2) ORDER BY id FOR UPDATE`,
+    const locked = await tx.$queryRawUnsafe<Locked[]>(
+      `SELECT id, line_count, status, finished_at, lease_expires_at FROM executions
+       WHERE id = ANY($1::text[]) AND ($2::text IS NULL OR runner_id = $2) ORDER BY id FOR UPDATE`,
       ids,
       options.runnerId ?? null,
     );
-    // A runner's entries for a run that has ended are refused (its log is closed); the server's own notes are not.
-    const ended = new Map(
-      options.runnerId ? locked.filter((row) => isFinishedRunStatus(row.status)).map((row) => [row.id, row.status]) : [],
-    );
+    // A runner's entries for a run that has ended are refused past its wind-down; the server's own notes are not.
+    const ended = new Map(options.runnerId ? locked.flatMap((row) => closedReason(row)) : []);
     const stored = new Map(locked.map((row) => [row.id, row.line_count]));
     const lineCountBefore = new Map(stored);
     const results: BatchResult[] = [];
@@ -101,13 +100,9 @@ export async function appendLogBatches(db: Db, batches: LogBatch[], options: { r
         results.push({ executionId: batch.executionId, error: notFound("Execution") });
         continue;
       }
-      if (ended.has(batch.executionId)) {
-        const status = ended.get(batch.executionId)!;
-        results.push({
-          executionId: batch.executionId,
-          error: conflict(`The run has ended (${status}): its log takes no more entries`),
-          ended: true,
-        });
+      const closed = ended.get(batch.executionId);
+      if (closed) {
+        results.push({ executionId: batch.executionId, error: conflict(closed), ended: true });
         continue;
       }
       const skip = batch.firstSeq === undefined ? 0 : count - batch.firstSeq;
@@ -156,6 +151,15 @@ export async function appendLogBatches(db: Db, batches: LogBatch[], options: { r
     );
     return results;
   });
+}
+
+type Locked = { id: string; line_count: number; status: string; finished_at: Date | null; lease_expires_at: Date | null };
+
+/** [id, why its runner's entries are refused] for a run that has ended past its wind-down; none otherwise. */
+function closedReason(row: Locked): [string, string][] {
+  const execution = { status: row.status, finishedAt: row.finished_at, leaseExpiresAt: row.lease_expires_at };
+  const reason = endedRunReason(execution, { windDown: "log entries are", now: new Date() });
+  return reason ? [[row.id, reason]] : [];
 }
 
 /** The execution.log event of a grown log (the record, and its new entries when they are few and small). */

@@ -4,8 +4,8 @@ import { queueIn, registerRunner, type ProtocolRunner } from "../helpers/claims"
 
 // Issue #35, "Ended runs are closed": once a run has ended, its runner's calls answer 409 in words
 // (log entries, facts, the worktree, permission questions, a credential, the diff and the bundle),
-// but for the diff and bundle of a run the server ended (a cancel) until the runner reports its
-// finish. The protocol spoken by hand against a server that runs no agent itself.
+// but for the wind-down of a run the server ended (a cancel): its log entries, diff and bundle until
+// the runner reports its finish. The protocol spoken by hand against a server that runs no agent itself.
 
 let store: Store;
 let server: EngineServer;
@@ -65,8 +65,9 @@ describe("a run that has ended is closed to its runner", () => {
     expect(finished.status).toBe(204);
 
     const ended = "The run has ended (succeeded)";
+    const reported = `${ended} and its runner reported its outcome`;
     const log = await runner.call("POST", "/log", { batches: [{ execution_id: executionId, first_seq: 1, entries: [entry("after")] }] });
-    expect(log).toMatchObject({ status: 409, body: { detail: `${ended}: its log takes no more entries` } });
+    expect(log).toMatchObject({ status: 409, body: { detail: `${reported}: log entries are taken only before that` } });
     const refusals = {
       facts: await runner.call("PATCH", `/executions/${executionId}`, { runner_pid: 4242 }),
       worktree: await runner.call("PATCH", `/executions/${executionId}`, { worktree: { path: "/tmp/anything", branch: "x" } }),
@@ -84,8 +85,8 @@ describe("a run that has ended is closed to its runner", () => {
     }
     expect(refusals.facts.body.detail).toBe(`${ended}: its runner can no longer add to it or change it`);
     expect(refusals.question.body.detail).toBe(`${ended}: its runner can no longer add to it or change it`);
-    expect(refusals.diff.body.detail).toBe(`${ended} and its runner reported its outcome: the diff and bundle come before that`);
-    expect(refusals.bundle.body.detail).toBe(`${ended} and its runner reported its outcome: the diff and bundle come before that`);
+    expect(refusals.diff.body.detail).toBe(`${reported}: the diff is taken only before that`);
+    expect(refusals.bundle.body.detail).toBe(`${reported}: the bundle is taken only before that`);
 
     const again = await runner.call("POST", `/executions/${executionId}/finish`, { status: "failed", report: "a rewritten report" });
     expect(again.status).toBe(204);
@@ -110,7 +111,10 @@ describe("a run that has ended is closed to its runner", () => {
       {
         execution_id: done.executionId,
         next_seq: null,
-        error: { status: 409, detail: "The run has ended (succeeded): its log takes no more entries" },
+        error: {
+          status: 409,
+          detail: "The run has ended (succeeded) and its runner reported its outcome: log entries are taken only before that",
+        },
       },
       { execution_id: live.executionId, next_seq: 2, error: null },
     ]);
@@ -119,7 +123,7 @@ describe("a run that has ended is closed to its runner", () => {
     await runner.finish(live.executionId);
   });
 
-  it("takes the diff of a run a person cancelled until its runner reports the finish, nothing else", async () => {
+  it("takes the log and diff of a run a person cancelled until its runner reports the finish, nothing else", async () => {
     const runner = await registerRunner(server, runs.token, "closed-3");
     const { executionId } = await held(runner, "cancelled while concluding");
     // The cancel's answer waits for the runner to let go: it is read after the finish below.
@@ -128,17 +132,26 @@ describe("a run that has ended is closed to its runner", () => {
     await eventually(ended, 10_000, "the run cancelled");
 
     expect((await runner.call("PUT", `/executions/${executionId}/diff`, diff("c".repeat(40)))).status).toBe(204);
-    const log = await runner.call("POST", "/log", { batches: [{ execution_id: executionId, first_seq: 1, entries: [entry("late")] }] });
-    expect(log).toMatchObject({ status: 409, body: { detail: "The run has ended (cancelled): its log takes no more entries" } });
-    expect((await runner.call("PATCH", `/executions/${executionId}`, { runner_pid: 4242 })).status).toBe(409);
+    const windDown = await runner.call("POST", "/log", {
+      batches: [{ execution_id: executionId, first_seq: 1, entries: [entry("committed the agent's changes")] }],
+    });
+    expect(windDown.body.results[0]).toMatchObject({ next_seq: 2, error: null });
+    const facts = await runner.call("PATCH", `/executions/${executionId}`, { runner_pid: 4242 });
+    expect(facts).toMatchObject({
+      status: 409,
+      body: { detail: "The run has ended (cancelled): its runner can no longer add to it or change it" },
+    });
 
     expect((await runner.call("POST", `/executions/${executionId}/finish`, { status: "cancelled", report: "stopped" })).status).toBe(204);
     expect((await cancelled).status).toBe(200);
     const late = await runner.call("PUT", `/executions/${executionId}/diff`, diff("d".repeat(40)));
     expect(late).toMatchObject({
       status: 409,
-      body: { detail: "The run has ended (cancelled) and its runner reported its outcome: the diff and bundle come before that" },
+      body: { detail: "The run has ended (cancelled) and its runner reported its outcome: the diff is taken only before that" },
     });
+    const lateLog = await runner.call("POST", "/log", { batches: [{ execution_id: executionId, first_seq: 2, entries: [entry("late")] }] });
+    expect(lateLog.status).toBe(409);
+    expect(await logLines(executionId)).toBe(2);
     expect(await runs.execution(executionId)).toMatchObject({ status: "cancelled", report: "stopped" });
   });
 });
