@@ -162,7 +162,8 @@ export async function concludeJobWorkdir(
   await uploadDiff(port, job, repo.clone, log);
   await uploadBundle(port, job, repo.clone, log);
   const bytes = await directoryBytes(cwd).catch(() => null);
-  if (bytes !== null) await port.update(job.execution_id, { worktree: { path: cwd, branch: repository.branch, bytes } });
+  // Only for display: a run the server ended meanwhile takes no more facts (409), and the run's result stands.
+  if (bytes !== null) await port.update(job.execution_id, { worktree: { path: cwd, branch: repository.branch, bytes } }).catch(() => {});
   return result;
 }
 

@@ -12,6 +12,7 @@ import { driveAcp } from "@/lib/runner/acp-turn";
 import { agentSessionsDir, killGraceMs, reportsDir } from "@/lib/platform/runner-config";
 import { agentEnvironment } from "@/lib/runner/environment";
 import { LogSink } from "@/lib/runner/log-sink";
+import { capReport, REPORT_MAX_BYTES } from "@/lib/runner/cap-report";
 import type { Outcome, RunnerPort, TakeMore } from "@/lib/runner/runner-port";
 import { delay, type Active, type Exited, type Ran, type Verdict } from "@/lib/runner/job-types";
 import { killGroup, stopGroup } from "@/lib/platform/processes";
@@ -21,7 +22,6 @@ import { killGroup, stopGroup } from "@/lib/platform/processes";
 // batches, permission requests turned into questions, and the outcome reported. Every word to the
 // board goes through the port (docs/runners.md, "Protocol").
 
-const REPORT_MAX_BYTES = 64 * 1024;
 /** After the process exits, how long to wait for its pipes to go quiet (a grandchild may hold them). */
 const PIPE_QUIET_MS = 2000;
 
@@ -146,7 +146,7 @@ async function runLaunched(
   await sink.close();
   const outcome: Outcome = {
     ...verdict,
-    report: readReport(run.reportFile) ?? ran.report ?? (sink.tail.join("\n") || null),
+    report: outcomeReport(readReport(run.reportFile) ?? ran.report, sink.tail),
     last_activity_at: sink.lastActivityAt?.toISOString() ?? null,
     usage: ran.usage,
     // An ACP agent changes files only through tool calls, so "no message, no tool call" is also "no change".
@@ -155,6 +155,12 @@ async function runLaunched(
   };
   fs.rmSync(path.dirname(run.reportFile), { recursive: true, force: true });
   await report(port, entry, outcome);
+}
+
+/** The report `finish` carries, never past REPORT_MAX_BYTES: the agent's own, else the tail of its output. */
+function outcomeReport(own: string | null, tail: string[]): string | null {
+  if (own != null) return capReport(own, "start");
+  return tail.length > 0 ? capReport(tail.join("\n"), "end") || null : null;
 }
 
 /** The outcome; or, when the runner stopped the agent to hand the run back (it is shutting down), the run queued again for another runner. */
@@ -210,17 +216,18 @@ function commandVerdict(entry: Active, code: number | null, signal: NodeJS.Signa
 /**
  * The agent's report, if it wrote one as a regular file: a symlink (O_NOFOLLOW) or a device, fifo
  * or directory is ignored, so an agent cannot have the runner copy one of its own files (the
- * database, auth-secret) into a report. At most REPORT_MAX_BYTES are read.
+ * database, auth-secret) into a report. At most REPORT_MAX_BYTES are kept (cut at a character, saying so).
  */
 export function readReport(file: string): string | null {
   let handle: number | undefined;
   try {
     handle = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
     if (!fs.fstatSync(handle).isFile()) return null;
-    const buffer = Buffer.alloc(REPORT_MAX_BYTES);
-    const size = fs.readSync(handle, buffer, 0, REPORT_MAX_BYTES, 0);
+    // One byte more than is kept, to know whether there was more.
+    const buffer = Buffer.alloc(REPORT_MAX_BYTES + 1);
+    const size = fs.readSync(handle, buffer, 0, buffer.length, 0);
     const text = buffer.subarray(0, size).toString("utf8");
-    return text.trim() ? text : null;
+    return text.trim() ? capReport(text, "start") : null;
   } catch {
     return null;
   } finally {

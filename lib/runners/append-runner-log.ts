@@ -4,6 +4,7 @@ import type { Runner } from "@/lib/generated/prisma/client";
 import { databaseKind } from "@/lib/config";
 import { afterRequests } from "@/lib/db/requests-first";
 import { appendLogBatches, type LogBatch } from "@/lib/runs/append-log-entries";
+import { conflict } from "@/lib/platform/errors";
 import type { logBody, logResponse } from "@/lib/runners/protocol-schemas";
 
 /**
@@ -22,7 +23,11 @@ const PGLITE_ENTRIES_PER_TRANSACTION = 200;
  */
 const REQUEST_WAIT_MAX_MS = 250;
 
-/** A runner's log request: each run's batch stored once however often it is sent (first_seq), in order. */
+/**
+ * A runner's log request: each run's batch stored once however often it is sent (first_seq), in
+ * order. A batch for a run that has ended is refused in its result (409) and the others are stored;
+ * a request whose runs have all ended answers 409.
+ */
 export async function appendRunnerLog(db: Db, runner: Runner, body: z.output<typeof logBody>): Promise<z.input<typeof logResponse>> {
   const batches = body.batches.map((batch) => ({
     executionId: batch.execution_id,
@@ -36,14 +41,20 @@ export async function appendRunnerLog(db: Db, runner: Runner, body: z.output<typ
   const stored = await Promise.all(
     groups.map((group) => afterRequests(() => appendLogBatches(db, group, { runnerId: runner.id }), waitUntil)),
   );
+  const results = stored.flat();
+  // Nothing in the request was for a run still going: the request itself is refused, in words.
+  const refused = results.flatMap((result) => ("error" in result && result.ended ? [result.error.message] : []));
+  if (refused.length === results.length) {
+    throw conflict(
+      refused.length === 1 ? refused[0] : `All ${refused.length} runs in the request have ended: their logs take no more entries`,
+    );
+  }
   return {
-    results: stored
-      .flat()
-      .map((result) =>
-        "error" in result
-          ? { execution_id: result.executionId, next_seq: null, error: { status: result.error.status, detail: result.error.message } }
-          : { execution_id: result.executionId, next_seq: result.offset + result.count, error: null },
-      ),
+    results: results.map((result) =>
+      "error" in result
+        ? { execution_id: result.executionId, next_seq: null, error: { status: result.error.status, detail: result.error.message } }
+        : { execution_id: result.executionId, next_seq: result.offset + result.count, error: null },
+    ),
   };
 }
 

@@ -34,7 +34,7 @@ export async function waitForJob(
   signal: AbortSignal,
 ): Promise<z.output<typeof claimResponse>> {
   await db.runner.update({ where: { id: runner.id }, data: { version: input.version, sandbox: input.sandbox, lastSeenAt: new Date() } });
-  const refused = jobsRefusedReason(input.sandbox);
+  const refused = jobsRefusedReason(input.sandbox, runner.id);
   if (refused) {
     // Held like an empty long poll, so a refused runner asks twice a minute, not in a loop.
     await abortableDelay(input.wait_seconds * 1000, signal);

@@ -139,11 +139,22 @@ export const logResponse = z.object({
         error: z
           .object({ status: z.int(), detail: z.string() })
           .nullable()
-          .describe("A refused batch: 404 not a run this runner holds, 409 first_seq past the stored entries (send from the stored count)"),
+          .describe(
+            "A refused batch: 404 not a run this runner holds, 409 the run has ended or first_seq is past the stored entries (send from the stored count)",
+          ),
       }),
     )
-    .describe("One result per batch, in order; a refused batch does not stop the others"),
+    .describe("One result per batch, in order; a refused batch does not stop the others (a request whose runs have all ended is 409)"),
 });
+
+/** Where the runner made a task's worktree: shown, never followed or deleted by the server (lib/git/worktree/sweep-worktrees.ts). */
+const worktreePath = z
+  .string()
+  .min(1)
+  .max(4096)
+  .refine((path) => path.startsWith("/"), { message: "The worktree's path must be absolute (start with /)" })
+  .refine((path) => !path.split("/").includes(".."), { message: "The worktree's path must not contain '..'" })
+  .refine((path) => !path.includes("\0"), { message: "The worktree's path must not contain a NUL character" });
 
 export const updateExecutionBody = z.object({
   runner_pid: z.int().min(1).max(INT32_MAX).optional().describe("The agent process started (the start's answer waits for it)"),
@@ -151,7 +162,7 @@ export const updateExecutionBody = z.object({
   acp_session_loaded: z.boolean().optional(),
   model: z.string().min(1).max(500).optional(),
   worktree: z
-    .object({ path: z.string().min(1).max(4096), branch: z.string().min(1).max(255), bytes: z.int().min(0).optional() })
+    .object({ path: worktreePath, branch: z.string().min(1).max(255), bytes: z.int().min(0).optional() })
     .optional()
     .describe("The task's worktree on this runner"),
 });

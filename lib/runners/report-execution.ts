@@ -8,21 +8,22 @@ import { executionEvent, finishExecution } from "@/lib/runs/finish-execution";
 import { storeRunChanges } from "@/lib/git/workdir/record-run-changes";
 import { recordWorktree } from "@/lib/worktrees/worktree-records";
 import { conflict, notFound } from "@/lib/platform/errors";
-import { STARTED_RUN_STATUSES } from "@/lib/runs/statuses";
+import { isFinishedRunStatus, STARTED_RUN_STATUSES } from "@/lib/runs/statuses";
 import { foreignBranchReason } from "@/lib/repositories/foreign-branch";
-import { runnerExecution } from "@/lib/runners/runner-execution";
+import { openRunnerExecution, runnerExecution } from "@/lib/runners/runner-execution";
 import { storeTaskDiff } from "@/lib/git/worktree/store-task-diff";
 import type { diffBody, finishBody, updateExecutionBody } from "@/lib/runners/protocol-schemas";
 
 // What a runner tells the server about a run it holds: the agent's process started, its ACP
 // session and model, the task's worktree, and finally the outcome. Each goes through the domain
-// function the server used when it ran agents itself.
+// function the server used when it ran agents itself. A run that has ended takes none of it (409),
+// but for the diff its runner uploads before it reports the finish (lib/runs/ended-run.ts).
 
 export async function updateRunnerExecution(db: Db, runner: Runner, executionId: string, body: z.output<typeof updateExecutionBody>) {
-  await recordExecutionFacts(db, await runnerExecution(db, runner, executionId), body);
+  await recordExecutionFacts(db, runner, await openRunnerExecution(db, runner, executionId), body);
 }
 
-async function recordExecutionFacts(db: Db, execution: Execution, body: z.output<typeof updateExecutionBody>) {
+async function recordExecutionFacts(db: Db, runner: Runner, execution: Execution, body: z.output<typeof updateExecutionBody>) {
   const executionId = execution.id;
   const data = {
     ...(body.runner_pid !== undefined ? { runnerPid: body.runner_pid } : {}),
@@ -38,14 +39,21 @@ async function recordExecutionFacts(db: Db, execution: Execution, body: z.output
   if (body.model) await recordRunModel(db, execution, body.model);
   if (body.worktree) {
     const { path, branch, bytes } = body.worktree;
-    await recordWorktree(db, { taskId: execution.taskId, workspaceId: execution.workspaceId, path, branch });
+    // Kept for display; the sweep deletes files only for the embedded runner's records, at the path
+    // the server derives itself (lib/git/worktree/sweep-worktrees.ts), whatever the path says.
+    await recordWorktree(db, { taskId: execution.taskId, workspaceId: execution.workspaceId, path, branch, runnerId: runner.id });
     if (bytes !== undefined) await db.taskWorktree.updateMany({ where: { taskId: execution.taskId }, data: { bytes: BigInt(bytes) } });
   }
 }
 
-/** The outcome. Sent again (a lost answer) it changes nothing: finishExecution keeps the first verdict. */
+/**
+ * The outcome. finishExecution keeps the first verdict (a run the server ended takes the runner's
+ * report and usage only); sent again once recorded (a lost answer) it changes nothing.
+ */
 export async function finishRunnerExecution(db: Db, runner: Runner, executionId: string, body: z.output<typeof finishBody>) {
-  await recordOutcome(db, await runnerExecution(db, runner, executionId), body);
+  const execution = await runnerExecution(db, runner, executionId);
+  if (isFinishedRunStatus(execution.status) && execution.leaseExpiresAt === null) return;
+  await recordOutcome(db, execution, body);
 }
 
 /** The outcome and the branch's changes. */
@@ -73,7 +81,7 @@ async function recordOutcome(db: Db, execution: Execution, body: z.input<typeof 
 
 /** The task branch's diff after the run, stored for GET …/diff on any instance (lib/git/worktree/task-diff.ts). */
 export async function storeRunnerDiff(db: Db, runner: Runner, executionId: string, body: z.output<typeof diffBody>) {
-  const execution = await runnerExecution(db, runner, executionId);
+  const execution = await openRunnerExecution(db, runner, executionId, { windDown: "the diff is" });
   await storeTaskDiff(
     db,
     { taskId: execution.taskId, workspaceId: execution.workspaceId, executionId },

@@ -5,14 +5,16 @@ import type { Execution, Runner } from "@/lib/generated/prisma/client";
 import { chosenOption, raisePermissionQuestion, settlePermissionQuestion } from "@/lib/questions/permission-question";
 import { QUESTION_STATUS } from "@/lib/questions/statuses";
 import { waitForAnswer } from "@/lib/questions/wait-for-answer";
-import { runnerExecution } from "@/lib/runners/runner-execution";
+import { openRunnerExecution, runnerExecution } from "@/lib/runners/runner-execution";
 import type { permissionBody } from "@/lib/runners/protocol-schemas";
 
 // An agent's permission request, asked by its runner: a question on the task (the run
-// waiting_for_input), a long poll for the answer, and the settling once the agent has it.
+// waiting_for_input), a long poll for the answer, and the settling once the agent has it. A run
+// that has ended takes no question and gives no answer (409); settling only closes its question
+// (answered `cancelled`), so a cancelled run leaves none open, and stays allowed.
 
 export async function askPermission(db: Db, runner: Runner, executionId: string, body: z.output<typeof permissionBody>) {
-  const execution = await runnerExecution(db, runner, executionId);
+  const execution = await openRunnerExecution(db, runner, executionId);
   const request = { sessionId: "", toolCall: body.tool_call, options: body.options } as unknown as RequestPermissionRequest;
   const { question, options, title } = await raisePermissionQuestion(db, execution, request);
   return { question_id: question.id, title, options };
@@ -27,7 +29,7 @@ export async function awaitPermission(
   seconds: number,
   signal: AbortSignal,
 ) {
-  return awaitPermissionAnswer(db, await runnerExecution(db, runner, executionId), questionId, seconds, signal);
+  return awaitPermissionAnswer(db, await openRunnerExecution(db, runner, executionId), questionId, seconds, signal);
 }
 
 /** The same for an execution already checked (also the embedded runner's way to wait). */

@@ -53,7 +53,7 @@ export function serializeRunner(row: Runner, running: number): RunnerRecord {
     last_seen_at: row.lastSeenAt?.toISOString() ?? null,
     version: row.version,
     sandbox: row.sandbox,
-    jobs_refused: jobsRefusedReason(row.sandbox),
+    jobs_refused: jobsRefusedReason(row.sandbox, row.id),
     created_at: row.createdAt.toISOString(),
   };
 }

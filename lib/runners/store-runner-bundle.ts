@@ -9,7 +9,7 @@ import { lastLine } from "@/lib/git/workdir/workdir";
 import { conflict, ValidationError } from "@/lib/platform/errors";
 import { foreignBranchReason } from "@/lib/repositories/foreign-branch";
 import { repositoryCloneDir } from "@/lib/repositories/repository";
-import { runnerExecution } from "@/lib/runners/runner-execution";
+import { openRunnerExecution } from "@/lib/runners/runner-execution";
 import type { bundleResponse } from "@/lib/runners/protocol-schemas";
 
 // PUT /api/runner/executions/{id}/bundle: the runner's git bundle of the task's branch after a run,
@@ -18,7 +18,8 @@ import type { bundleResponse } from "@/lib/runners/protocol-schemas";
 // task's own branch (the push door's rule, lib/repositories/foreign-branch.ts) is taken, never the
 // default branch. A bundle git cannot take here (its base missing even after a fetch, a branch that
 // went another way) is answered 200 with the reason, for the run's log: the run's outcome is not the
-// server's clone's business.
+// server's clone's business. A run that has ended takes it only before its runner reports the finish
+// (lib/runs/ended-run.ts).
 
 export async function storeRunnerBundle(
   db: Db,
@@ -27,7 +28,7 @@ export async function storeRunnerBundle(
   /** Saves the request's body to a file (the route's, lib/api/save-request-body.ts): read only once the run and branch pass. */
   saveBody: () => Promise<{ file: string; bytes: number }>,
 ): Promise<z.output<typeof bundleResponse>> {
-  const execution = await runnerExecution(db, runner, executionId);
+  const execution = await openRunnerExecution(db, runner, executionId, { windDown: "the bundle is" });
   const task = await db.task.findFirst({
     where: { id: execution.taskId, workspaceId: execution.workspaceId },
     select: { number: true, branch: true, prHeadBranch: true, workspace: { select: { repository: { select: { defaultBranch: true } } } } },

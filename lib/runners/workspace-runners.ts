@@ -28,7 +28,7 @@ export async function getWorkspaceRunners(db: Db, workspaceId: string): Promise<
       status: isOnline(row.lastSeenAt) ? RUNNER_STATUS.online : RUNNER_STATUS.offline,
       sandbox: row.sandbox,
       allowed: chosen === null || chosen.has(row.id),
-      jobs_refused: jobsRefusedReason(row.sandbox),
+      jobs_refused: jobsRefusedReason(row.sandbox, row.id),
     })),
   };
 }

@@ -8,6 +8,7 @@ import { oversizedUpdate } from "@/lib/runs/oversized-entry";
 import { withoutNul } from "@/lib/runs/without-nul";
 import { nextTurn } from "@/lib/db/requests-first";
 import { agentLogMaxBytes } from "@/lib/platform/runner-config";
+import { endedRunReason } from "@/lib/runs/ended-run";
 
 // The one writer of executions' structured logs (execution_log_chunks). A runner sends the new
 // entries of all its runs at once (POST /api/runner/log); the server adds its own notes (a run
@@ -37,7 +38,9 @@ export interface LogBatch {
 }
 
 /** Where a batch went (the first entry's seq and how many were new), or why it was refused. */
-export type BatchResult = { executionId: string; offset: number; count: number } | { executionId: string; error: HttpError };
+export type BatchResult =
+  | { executionId: string; offset: number; count: number }
+  | { executionId: string; error: HttpError; /** Refused because the run has ended. */ ended?: true };
 
 /**
  * An entry's payload is kept up to this size (JSON characters); a bigger one is cut and marked
@@ -82,8 +85,8 @@ interface Row extends Prepared {
 /**
  * Appends each batch to its execution's log, all in one transaction, with one execution.log
  * event per execution (carrying its entries when they are few) as the last statement. `runnerId`:
- * only executions that runner holds; any other is refused as not found. A refused batch (404, 409)
- * does not stop the others.
+ * only executions that runner holds; any other is refused as not found, and one that has ended past
+ * its wind-down as closed (409, lib/runs/ended-run.ts). A refused batch (404, 409) does not stop the others.
  */
 export async function appendLogBatches(db: Db, batches: LogBatch[], options: { runnerId?: string } = {}): Promise<BatchResult[]> {
   if (batches.length === 0) return [];
@@ -96,11 +99,14 @@ export async function appendLogBatches(db: Db, batches: LogBatch[], options: { r
   return db.$transaction(async (tx) => {
     // Locked in id order, so two writers of overlapping sets cannot deadlock.
     await nextTurn();
-    const locked = await tx.$queryRawUnsafe<{ id: string; line_count: number; log_bytes: number }[]>(
-      `SELECT id, line_count, log_bytes FROM executions WHERE id = ANY($1::text[]) AND ($2::text IS NULL OR runner_id = $2) ORDER BY id FOR UPDATE`,
+    const locked = await tx.$queryRawUnsafe<Locked[]>(
+      `SELECT id, line_count, log_bytes, status, finished_at, lease_expires_at FROM executions
+       WHERE id = ANY($1::text[]) AND ($2::text IS NULL OR runner_id = $2) ORDER BY id FOR UPDATE`,
       ids,
       options.runnerId ?? null,
     );
+    // A runner's entries for a run that has ended are refused past its wind-down; the server's own notes are not.
+    const ended = new Map(options.runnerId ? locked.flatMap((row) => closedReason(row)) : []);
     const stored = new Map(locked.map((row) => [row.id, row.line_count]));
     const logBytes = new Map(locked.map((row) => [row.id, row.log_bytes]));
     // Only runners' batches: the server's own notes (a run handed back) are few and always kept.
@@ -112,6 +118,11 @@ export async function appendLogBatches(db: Db, batches: LogBatch[], options: { r
       const count = stored.get(batch.executionId);
       if (count === undefined) {
         results.push({ executionId: batch.executionId, error: notFound("Execution") });
+        continue;
+      }
+      const closed = ended.get(batch.executionId);
+      if (closed) {
+        results.push({ executionId: batch.executionId, error: conflict(closed), ended: true });
         continue;
       }
       const skip = batch.firstSeq === undefined ? 0 : count - batch.firstSeq;
@@ -179,6 +190,22 @@ function logFull() {
     413,
     `This run's log is full: the server keeps about ${agentLogMaxBytes()} bytes of a run's log (AGENT_LOG_MAX_BYTES) and no more entries of its runner`,
   );
+}
+
+type Locked = {
+  id: string;
+  line_count: number;
+  log_bytes: number;
+  status: string;
+  finished_at: Date | null;
+  lease_expires_at: Date | null;
+};
+
+/** [id, why its runner's entries are refused] for a run that has ended past its wind-down; none otherwise. */
+function closedReason(row: Locked): [string, string][] {
+  const execution = { status: row.status, finishedAt: row.finished_at, leaseExpiresAt: row.lease_expires_at };
+  const reason = endedRunReason(execution, { windDown: "log entries are", now: new Date() });
+  return reason ? [[row.id, reason]] : [];
 }
 
 /** The execution.log event of a grown log (the record, and its new entries when they are few and small). */

@@ -7,17 +7,13 @@ import { dataDir } from "@/lib/config";
 import { hashSecret, newRunnerSecret } from "@/lib/auth/tokens";
 import { SERVER_SECRET_NAME } from "@/lib/agents/schemas";
 import { apiUrl, maxConcurrent } from "@/lib/platform/runner-config";
+import { embeddedRegistrationFile, readEmbeddedRegistration, type EmbeddedRegistration } from "@/lib/platform/embedded-registration";
 
 // The embedded default (issue #23): `npm start` also starts one runner as a child process, speaking
 // the same protocol over loopback as any runner, with a token this server registered for itself.
 // The token is kept in DATA_DIR (which no agent sees), so a runner that outlived a crashed server
 // keeps working with the next one: it finishes and reports its runs, then exits (lib/runner/main.ts).
 // RUNNER_EMBEDDED=false: no child; only runner processes started elsewhere run agents.
-
-interface Registration {
-  id: string;
-  token: string;
-}
 
 export async function startEmbeddedRunner(db: Db): Promise<ChildProcess> {
   const registration = await register(db);
@@ -52,9 +48,8 @@ export async function startEmbeddedRunner(db: Db): Promise<ChildProcess> {
 }
 
 /** The runner row and token this server uses; made anew when missing, deleted or not matching. */
-async function register(db: Db): Promise<Registration> {
-  const file = path.join(dataDir(), "embedded-runner.json");
-  const saved = readRegistration(file);
+async function register(db: Db): Promise<EmbeddedRegistration> {
+  const saved = readEmbeddedRegistration();
   if (saved) {
     const row = await db.runner.findUnique({ where: { id: saved.id } });
     if (row && row.revokedAt === null && row.tokenHash === hashSecret(saved.token)) {
@@ -67,17 +62,8 @@ async function register(db: Db): Promise<Registration> {
     data: { name: `embedded (${os.hostname()})`, capacity: maxConcurrent(), labels: [], tokenHash: hashSecret(token) },
   });
   const registration = { id: row.id, token };
-  fs.writeFileSync(file, JSON.stringify(registration), { mode: 0o600 });
+  fs.writeFileSync(embeddedRegistrationFile(), JSON.stringify(registration), { mode: 0o600 });
   return registration;
-}
-
-function readRegistration(file: string): Registration | null {
-  try {
-    const parsed = JSON.parse(fs.readFileSync(file, "utf8")) as Partial<Registration>;
-    return typeof parsed.id === "string" && typeof parsed.token === "string" ? { id: parsed.id, token: parsed.token } : null;
-  } catch {
-    return null;
-  }
 }
 
 /** The server's environment without its secrets: the runner needs no database, key or auth secret. */

@@ -2,16 +2,20 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Db } from "@/lib/db/client";
 
-// Which task worktrees exist on this server's disk and how big they are (task_worktrees), so the
-// repository API can report disk use with one indexed query and the sweep finds what to remove
-// without walking the disk.
+// Which task worktrees runners reported and how big they are (task_worktrees), so the repository
+// API can report disk use with one indexed query and the sweep finds what to remove without walking
+// the disk. A record's path is its runner's word: only the sweep decides what it deletes.
 
-export async function recordWorktree(db: Db, worktree: { taskId: string; workspaceId: string; path: string; branch: string }) {
+/** `runnerId`: the runner that reported it (its path is that runner's word, never a path the server trusts). */
+export async function recordWorktree(
+  db: Db,
+  worktree: { taskId: string; workspaceId: string; path: string; branch: string; runnerId: string | null },
+) {
   const now = new Date();
   await db.taskWorktree.upsert({
     where: { taskId: worktree.taskId },
     create: { ...worktree, createdAt: now, usedAt: now },
-    update: { path: worktree.path, branch: worktree.branch, usedAt: now },
+    update: { path: worktree.path, branch: worktree.branch, runnerId: worktree.runnerId, usedAt: now },
   });
 }
 
