@@ -20,7 +20,12 @@ export default defineConfig([
     files: ["**/*.ts", "**/*.tsx"],
     // The two doors: the server's (checks the branch against the task) and the runner's (pushes only
     // the branch of its job, which the server checked the same way before handing the job out).
-    ignores: ["lib/git/remote/push-task-branch.ts", "lib/runner/job-workdir.ts", "lib/git/task-worktree.test.ts"],
+    ignores: [
+      "lib/git/remote/push-task-branch.ts",
+      "lib/runner/job-workdir.ts",
+      "lib/git/task-worktree.test.ts",
+      "lib/git/task-branch-git.test.ts",
+    ],
     rules: {
       "no-restricted-imports": [
         "error",
