@@ -64,6 +64,24 @@ describe("POST /api/workspaces/{id}/tasks/{task_id}/pull-request", () => {
     expect(again.body.detail).toBe(`The task already has an open pull request: ${fake.url}/${ctx.repo}/pull/${number}`);
   });
 
+  it("pushes the commit the task's run recorded, never one another task's agent pointed the branch at (issue #35)", async () => {
+    const ctx = await connected();
+    const reviewed = await newTask(server.call, ctx.token, ctx.wsId, { title: "Reviewed work", status: "in_progress" });
+    expect((await runToEnd(ctx, reviewed.id, "write reviewed.txt yes")).status).toBe("succeeded");
+    const { branch, task_runs } = await ctx.task(reviewed.id);
+    const sha = task_runs[0].commit_sha as string;
+    const other = await newTask(server.call, ctx.token, ctx.wsId, { title: "Other work", status: "in_progress" });
+    const hijack = await runToEnd(ctx, other.id, `hijack ${branch}`);
+    expect(hijack.status).toBe("succeeded");
+    // The agent did move a ref named like the branch: in its own repository, which nothing pushes.
+    const moved = new RegExp(`moved ${branch} to ([0-9a-f]{40})`).exec(String(hijack.report))?.[1];
+    expect(moved).toMatch(/^[0-9a-f]{40}$/);
+    expect(moved).not.toBe(sha);
+
+    expect((await ctx.openPr(reviewed.id)).status).toBe(201);
+    expect(remoteHead(ctx.bare, branch)).toBe(sha);
+  });
+
   it("links the pull request GitHub already has for the branch instead of opening a second one", async () => {
     const ctx = await connected();
     const created = await newTask(server.call, ctx.token, ctx.wsId, { title: "Already proposed", status: "in_progress" });
