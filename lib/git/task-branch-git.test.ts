@@ -32,9 +32,11 @@ describe("pushRef with the recorded commit", () => {
     await commitAll(taskPlace(repo), "reviewed");
     const recorded = git(repo.dir, "rev-parse", "HEAD");
     await fetchTaskBranch(repo, "tb/1-x", recorded);
-    // Something moves the clone's branch after the run was recorded: it is not what gets pushed.
+    // The clone's branch moves on after the run was recorded (a later commit taken in): it is not what gets pushed.
     git(repo.dir, "commit", "-q", "--allow-empty", "-m", "not reviewed");
-    git(clone, "update-ref", "refs/heads/tb/1-x", git(repo.dir, "rev-parse", "HEAD"));
+    const later = git(repo.dir, "rev-parse", "HEAD");
+    await fetchTaskBranch(repo, "tb/1-x", later);
+    expect(git(clone, "rev-parse", "refs/heads/tb/1-x")).toBe(later);
 
     const access = { url: remote, access: { config: [] } };
     expect(await pushRef(clone, access, "tb/1-x", recorded)).toBe(recorded);

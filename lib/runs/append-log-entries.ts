@@ -8,7 +8,7 @@ import { oversizedUpdate } from "@/lib/runs/oversized-entry";
 import { withoutNul } from "@/lib/runs/without-nul";
 import { nextTurn } from "@/lib/db/requests-first";
 import { agentLogMaxBytes } from "@/lib/platform/runner-config";
-import { endedRunReason } from "@/lib/runs/ended-run";
+import { closedLogReason, type LockedLogRow } from "@/lib/runs/ended-run";
 
 // The one writer of executions' structured logs (execution_log_chunks). A runner sends the new
 // entries of all its runs at once (POST /api/runner/log); the server adds its own notes (a run
@@ -99,14 +99,14 @@ export async function appendLogBatches(db: Db, batches: LogBatch[], options: { r
   return db.$transaction(async (tx) => {
     // Locked in id order, so two writers of overlapping sets cannot deadlock.
     await nextTurn();
-    const locked = await tx.$queryRawUnsafe<Locked[]>(
+    const locked = await tx.$queryRawUnsafe<LockedLogRow[]>(
       `SELECT id, line_count, log_bytes, status, finished_at, lease_expires_at FROM executions
        WHERE id = ANY($1::text[]) AND ($2::text IS NULL OR runner_id = $2) ORDER BY id FOR UPDATE`,
       ids,
       options.runnerId ?? null,
     );
     // A runner's entries for a run that has ended are refused past its wind-down; the server's own notes are not.
-    const ended = new Map(options.runnerId ? locked.flatMap((row) => closedReason(row)) : []);
+    const ended = new Map(options.runnerId ? locked.flatMap((row) => closedLogReason(row)) : []);
     const stored = new Map(locked.map((row) => [row.id, row.line_count]));
     const logBytes = new Map(locked.map((row) => [row.id, row.log_bytes]));
     // Only runners' batches: the server's own notes (a run handed back) are few and always kept.
@@ -190,22 +190,6 @@ function logFull() {
     413,
     `This run's log is full: the server keeps about ${agentLogMaxBytes()} bytes of a run's log (AGENT_LOG_MAX_BYTES) and no more entries of its runner`,
   );
-}
-
-type Locked = {
-  id: string;
-  line_count: number;
-  log_bytes: number;
-  status: string;
-  finished_at: Date | null;
-  lease_expires_at: Date | null;
-};
-
-/** [id, why its runner's entries are refused] for a run that has ended past its wind-down; none otherwise. */
-function closedReason(row: Locked): [string, string][] {
-  const execution = { status: row.status, finishedAt: row.finished_at, leaseExpiresAt: row.lease_expires_at };
-  const reason = endedRunReason(execution, { windDown: "log entries are", now: new Date() });
-  return reason ? [[row.id, reason]] : [];
 }
 
 /** The execution.log event of a grown log (the record, and its new entries when they are few and small). */

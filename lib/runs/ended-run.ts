@@ -27,3 +27,20 @@ export function endedRunReason(
     return `${ended} ${Math.round(since / 1000)} s ago: ${options.windDown} taken only within ${WIND_DOWN_MS / 1000} s of its end`;
   return null;
 }
+
+/** An executions row as the log's writer locks it (lib/runs/append-log-entries.ts). */
+export type LockedLogRow = {
+  id: string;
+  line_count: number;
+  log_bytes: number;
+  status: string;
+  finished_at: Date | null;
+  lease_expires_at: Date | null;
+};
+
+/** [id, why its runner's entries are refused] for a run that has ended past its wind-down; none otherwise. */
+export function closedLogReason(row: LockedLogRow): [string, string][] {
+  const execution = { status: row.status, finishedAt: row.finished_at, leaseExpiresAt: row.lease_expires_at };
+  const reason = endedRunReason(execution, { windDown: "log entries are", now: new Date() });
+  return reason ? [[row.id, reason]] : [];
+}
