@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { GitRefused } from "@/lib/git/git-refused";
 import { runGit } from "@/lib/git/run-git";
+import { refSha } from "@/lib/git/task-worktree";
 import { commonGitDir, restoreGitfile } from "@/lib/git/worktree-guard";
 
 // A task's own repository on the runner (docs/git-safety.md, "One repository per task"). The
@@ -55,14 +56,14 @@ export async function ensureTaskRepository(
   if (made) await makeTaskRepository(repo);
   const restored = restoreTaskRepository(repo);
   const fromClone = ["+refs/remotes/origin/*:refs/remotes/origin/*"];
-  if (made && (await hasRef({ cloneDir: repo.clone }, `refs/heads/${branch}`)))
+  if (made && (await hasCommit({ cloneDir: repo.clone }, `refs/heads/${branch}`)))
     fromClone.push(`+refs/heads/${branch}:refs/heads/${branch}`);
   await runGit({ cloneDir: repo.gitDir }, ["fetch", "--quiet", "--no-tags", "--", repo.clone, ...fromClone]);
   if (made) {
     const place = taskPlace(repo);
-    if (await hasRef(place, `refs/heads/${branch}`)) await runGit(place, ["checkout", "--quiet", branch]);
+    if (await hasCommit(place, `refs/heads/${branch}`)) await runGit(place, ["checkout", "--quiet", branch]);
     else {
-      const start = (await hasRef(place, `refs/remotes/origin/${branch}`)) ? `origin/${branch}` : `origin/${defaultBranch}`;
+      const start = (await hasCommit(place, `refs/remotes/origin/${branch}`)) ? `origin/${branch}` : `origin/${defaultBranch}`;
       await runGit(place, ["checkout", "--quiet", "--no-track", "-b", branch, start]);
     }
   }
@@ -152,10 +153,7 @@ async function makeTaskRepository(repo: TaskRepository): Promise<void> {
   fs.mkdirSync(path.join(repo.gitDir, "objects", "info"), { recursive: true });
 }
 
-async function hasRef(place: { cloneDir: string; dir?: string }, ref: string): Promise<boolean> {
-  const sha = await runGit(place, ["rev-parse", "--verify", "--quiet", ref]).catch((error: unknown) => {
-    if (error instanceof GitRefused) throw error;
-    return "";
-  });
-  return sha.trim().length > 0;
+/** Whether `ref` names a commit at `place` (lib/git/task-worktree.ts refSha). */
+async function hasCommit(place: { cloneDir: string; dir?: string }, ref: string): Promise<boolean> {
+  return (await refSha(place, ref)) !== null;
 }
