@@ -2,7 +2,7 @@ import type { z } from "zod";
 import type { Db } from "@/lib/db/client";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { agentRefused, conflict, forbidden, notFound, ValidationError } from "@/lib/platform/errors";
-import { chosenOption, type PermissionOption } from "@/lib/questions/permission-question";
+import { chosenOption, type PermissionOption } from "@/lib/questions/permission-options";
 import { recordEvents } from "@/lib/events/record-events";
 import type { createQuestionBody, listQuestionsQuery } from "@/lib/questions/schemas";
 import { serializeQuestion, withTaskTitle } from "@/lib/questions/serialize";

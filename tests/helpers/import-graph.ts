@@ -83,6 +83,19 @@ export function cycles(edges: Edge[]): string[][] {
   return found;
 }
 
+/**
+ * The graph between groups of files (folders): an edge a → b for every pair of groups one of whose
+ * files imports one of the other's, once. A file whose group is null is left out.
+ */
+export function groupGraph(edges: Edge[], groupOf: (file: string) => string | null): Edge[] {
+  const seen = new Map<string, Edge>();
+  for (const { from, to } of edges) {
+    const [a, b] = [groupOf(from), groupOf(to)];
+    if (a && b && a !== b) seen.set(`${a} → ${b}`, { from: a, to: b });
+  }
+  return [...seen.values()];
+}
+
 /** One cycle through the component's first file, as a readable path a → b → … → a. */
 export function describeCycle(component: string[], edges: Edge[]): string {
   const inside = new Set(component);
