@@ -1,4 +1,4 @@
-import { SERVER_SECRET_NAME } from "@/lib/agents/schemas";
+import { SERVER_SECRET_NAME } from "@/lib/crypto/server-secret-name";
 import type { AgentSnapshot } from "@/lib/agents/resolve-run-agent";
 import type { Job } from "@/lib/runners/protocol-schemas";
 

@@ -5,7 +5,7 @@ import { recordEvents } from "@/lib/events/record-events";
 import { gitRemoteFor } from "@/lib/git/remote/git-remote-for";
 import { recordRunModel } from "@/lib/runners/acp-session";
 import { executionEvent, finishExecution } from "@/lib/runs/finish-execution";
-import { storeRunChanges } from "@/lib/git/workdir/record-run-changes";
+import { storeRunChanges } from "@/lib/runs/store-run-changes";
 import { recordWorktree } from "@/lib/worktrees/worktree-records";
 import { conflict, notFound } from "@/lib/platform/errors";
 import { isFinishedRunStatus, STARTED_RUN_STATUSES } from "@/lib/runs/statuses";

@@ -95,7 +95,7 @@ export async function finishExecution(
       where: { kind: "agent", name: agentTokenName(executionId), revokedAt: null },
       data: { revokedAt: now },
     });
-    // Its GitHub tokens are revoked after commit (lib/git/remote/revoke-job-tokens.ts), not in here.
+    // Its GitHub tokens are revoked after commit (lib/github/sync/revoke-job-tokens.ts), not in here.
     await endJobTokens(tx, executionId, now);
     const task =
       execution.trigger === RUN_TRIGGER.fix_conflicts && outcome.status === RUN_STATUS.succeeded
