@@ -5,7 +5,7 @@ import { databaseKind } from "@/lib/config";
 import { afterRequests } from "@/lib/db/requests-first";
 import { appendLogBatches, type LogBatch } from "@/lib/runs/append-log-entries";
 import { conflict } from "@/lib/platform/errors";
-import type { logBody, logResponse } from "@/lib/runners/protocol-schemas";
+import type { logBody, logResponse } from "@/lib/runner-protocol";
 
 /**
  * On PGlite a transaction holds the one database session, and a page request waits for the one in

@@ -12,7 +12,7 @@ import { isFinishedRunStatus, STARTED_RUN_STATUSES } from "@/lib/runs/statuses";
 import { foreignBranchReason } from "@/lib/repositories/foreign-branch";
 import { openRunnerExecution, runnerExecution } from "@/lib/runners/runner-execution";
 import { storeTaskDiff } from "@/lib/git/worktree/store-task-diff";
-import type { diffBody, finishBody, updateExecutionBody } from "@/lib/runners/protocol-schemas";
+import type { diffBody, finishBody, updateExecutionBody } from "@/lib/runner-protocol";
 
 // What a runner tells the server about a run it holds: the agent's process started, its ACP
 // session and model, the task's worktree, and finally the outcome. Each goes through the domain

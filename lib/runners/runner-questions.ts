@@ -8,7 +8,7 @@ import { settlePermissionQuestion } from "@/lib/runs/settle-permission-question"
 import { QUESTION_STATUS } from "@/lib/questions/statuses";
 import { waitForAnswer } from "@/lib/questions/wait-for-answer";
 import { openRunnerExecution, runnerExecution } from "@/lib/runners/runner-execution";
-import type { permissionBody } from "@/lib/runners/protocol-schemas";
+import type { permissionBody } from "@/lib/runner-protocol";
 
 // An agent's permission request, asked by its runner: a question on the task (the run
 // waiting_for_input), a long poll for the answer, and the settling once the agent has it. A run

@@ -1,5 +1,5 @@
 import type { Execution } from "@/lib/generated/prisma/client";
-import type { RunUsage } from "@/lib/tasks/schemas";
+import type { RunUsage } from "@/lib/runner-protocol";
 import { recordEvents, type NewEvent } from "@/lib/events/record-events";
 import { serializeExecution, serializeTaskRun } from "@/lib/runs/serialize";
 import { RUN_STATUS, RUN_TRIGGER, STARTED_RUN_STATUSES, type FinishedRunStatus, type RunStatus } from "@/lib/runs/statuses";

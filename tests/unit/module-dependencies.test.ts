@@ -9,7 +9,7 @@ import { cycles, describeCycle, groupGraph, importGraph, type Edge } from "@/tes
 // directly in lib/, like lib/config.ts, counting as a folder of its own).
 
 const LAYERS: Record<number, string[]> = {
-  1: ["lib/platform", "lib/db", "lib/config.ts", "lib/crypto", "lib/net", "lib/sandbox", "lib/generated"],
+  1: ["lib/platform", "lib/db", "lib/config.ts", "lib/runner-protocol.ts", "lib/crypto", "lib/net", "lib/sandbox", "lib/generated"],
   2: [
     "lib/tasks",
     "lib/runs",
@@ -132,6 +132,16 @@ describe("module dependencies", () => {
       documented[Number(layer)] = [...cell.matchAll(/`([^`]+)`/g)].map(([, p]) => p.replace(/\/$/, ""));
     }
     expect(documented).toEqual(LAYERS);
+  });
+
+  it("the runner protocol's contract imports zod and the platform's building blocks, nothing else", () => {
+    const text = fs.readFileSync(path.join(root, "lib/runner-protocol.ts"), "utf8");
+    const specifiers = [...text.matchAll(/^\s*(?:import|export)\s[^;]*?from\s+["']([^"']+)["']/gm)].map(([, specifier]) => specifier);
+    expect(specifiers.filter((specifier) => specifier !== "zod" && !specifier.startsWith("@/lib/platform/"))).toEqual([]);
+  });
+
+  it("the runner reaches the server's side of the protocol only through the contract", () => {
+    expect(allEdges.filter(({ from, to }) => from.startsWith("lib/runner/") && to.startsWith("lib/runners/"))).toEqual([]);
   });
 
   it("lib/runs does not import lib/runner", () => {
