@@ -1,7 +1,7 @@
 import type { Db } from "@/lib/db/client";
 import type { z } from "zod";
 import { ValidationError } from "@/lib/platform/errors";
-import { isOnline } from "@/lib/runners/runners";
+import { isOnline } from "@/lib/runners/serialize";
 import { runnersRequireSandbox } from "@/lib/sandbox/mode";
 import { jobsRefusedReason } from "@/lib/runners/require-sandbox";
 import { RUNNER_STATUS, type workspaceRunnersBody, type WorkspaceRunners } from "@/lib/runners/schemas";
