@@ -133,7 +133,6 @@ export const moveTaskBody = z.object({
 export const runStatus = z.enum(RUN_STATUSES);
 export const runTrigger = z.enum(RUN_TRIGGERS);
 
-
 /** Why a queued run is not being taken (docs/runners.md); the SQL function taskboard_waiting_for_runner writes it. */
 export const WAITING_REASONS = ["none_online", "all_busy", "no_matching_labels", "workspace_limit"] as const;
 export const waitingForRunner = z

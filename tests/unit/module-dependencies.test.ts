@@ -95,7 +95,12 @@ describe("module dependencies", () => {
     expect(cycles(planted)).toEqual([]);
     expect(cycles(folders)).toEqual([["lib/a", "lib/b", "lib/config.ts"]]);
     expect(describeFolderLoop(["lib/a", "lib/b", "lib/config.ts"], folders, planted)).toBe(
-      ["lib/a → lib/b → lib/config.ts → lib/a", "  lib/a/one.ts → lib/b/two.ts", "  lib/b/three.ts → lib/config.ts", "  lib/config.ts → lib/a/four.ts"].join("\n"),
+      [
+        "lib/a → lib/b → lib/config.ts → lib/a",
+        "  lib/a/one.ts → lib/b/two.ts",
+        "  lib/b/three.ts → lib/config.ts",
+        "  lib/config.ts → lib/a/four.ts",
+      ].join("\n"),
     );
   });
 
