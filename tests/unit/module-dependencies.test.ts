@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { cycles, describeCycle, groupGraph, importGraph, type Edge } from "@/tests/helpers/import-graph";
+import { cycles, describeCycle, groupGraph, importGraph, reachable, type Edge } from "@/tests/helpers/import-graph";
 
 // The layer table of docs/architecture.md, enforced. A file belongs to the longest entry that
 // prefixes its path; it may import its own layer and lower-numbered ones, never a higher one. On top
@@ -147,6 +147,11 @@ describe("module dependencies", () => {
 
   it("the runner reaches the server's side of the protocol only through the contract", () => {
     expect(allEdges.filter(({ from, to }) => from.startsWith("lib/runner/") && to.startsWith("lib/runners/"))).toEqual([]);
+  });
+
+  it("a runner process loads no domain's schemas and no database client", () => {
+    const loaded = reachable("lib/runner/main.ts", importGraph(root, { values: true }));
+    expect(loaded.filter((file) => /^lib\/[^/]+\/schemas\.ts$/.test(file) || /^lib\/(db|generated)\//.test(file))).toEqual([]);
   });
 
   it("lib/runs does not import lib/runner", () => {
