@@ -3,9 +3,9 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { inject } from "vitest";
-import { startServer } from "../../scripts/lib/server.mjs";
+import { seedPglite, startServer } from "../../scripts/lib/server.mjs";
 import { createScratchDatabase } from "../../scripts/lib/postgres.mjs";
-import type { ApiResponse } from "./api";
+import { client } from "./api";
 
 // Servers of their own for the runner and scheduler tests: each needs its own agent command,
 // limits or restarts. The database kind follows TEST_DATABASE like the shared server's.
@@ -19,7 +19,8 @@ export const databaseKind = () => inject("databaseKind");
 export async function newStore(label: string) {
   const kind = databaseKind();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `taskboard-${label}-`));
-  const scratch = kind === "postgresql" ? await createScratchDatabase("taskboard_engine") : undefined;
+  const scratch = kind === "postgresql" ? await createScratchDatabase("taskboard_engine", { migrated: true }) : undefined;
+  seedPglite(scratch?.url, dataDir);
   return {
     kind,
     dataDir,
@@ -88,31 +89,6 @@ async function embeddedRunnerOnline(call: ReturnType<typeof client>, label: stri
 }
 
 export type EngineServer = Awaited<ReturnType<typeof engineServer>>;
-
-export function client(url: string) {
-  return async function call<T = any>(
-    method: string,
-    urlPath: string,
-    options: { token?: string; json?: unknown } = {},
-  ): Promise<ApiResponse<T>> {
-    const headers: Record<string, string> = {};
-    if (options.token) headers.authorization = `Bearer ${options.token}`;
-    if (options.json !== undefined) headers["content-type"] = "application/json";
-    const response = await fetch(url + urlPath, {
-      method,
-      headers,
-      body: options.json === undefined ? undefined : JSON.stringify(options.json),
-    });
-    const text = await response.text();
-    let body: unknown = text;
-    try {
-      body = text ? JSON.parse(text) : null;
-    } catch {
-      // not JSON
-    }
-    return { status: response.status, body: body as T, headers: response.headers };
-  };
-}
 
 /** The admin's token and a fresh workspace on that server. */
 export async function workspaceOn(server: { call: ReturnType<typeof client> }) {
