@@ -21,7 +21,8 @@ export interface CallOptions {
 
 /** The one HTTP client of the tests, for a server at `url`: `call` below is the shared server's. */
 export function client(url: string) {
-  return async function call<T = any>(method: string, path: string, options: CallOptions = {}): Promise<ApiResponse<T>> {
+  return Object.assign(call, { url });
+  async function call<T = any>(method: string, path: string, options: CallOptions = {}): Promise<ApiResponse<T>> {
     const headers: Record<string, string> = { ...options.headers };
     if (options.token) headers.authorization = `Bearer ${options.token}`;
     let body = options.body;
@@ -38,7 +39,7 @@ export function client(url: string) {
       // not JSON; keep the text
     }
     return { status: response.status, body: parsed as T, headers: response.headers };
-  };
+  }
 }
 
 /** A request to the server this run shares (tests/setup/global-server.ts). */
