@@ -1,9 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
-import { appConfigured } from "@/lib/platform/github-app-settings";
-import { sandboxMode } from "@/lib/sandbox/mode";
 
 // Every setting the server reads from the environment, in one place (docs/configuration.md mirrors it).
+// The bottom of the code: it imports nothing of lib/, so the settings built on these (the runner's
+// and the GitHub App's in lib/platform/, the sandbox's in lib/sandbox/) can import it without a loop.
 
 export function dataDir(): string {
   return path.resolve(/*turbopackIgnore: true*/ process.env.DATA_DIR || "./data");
@@ -64,9 +64,6 @@ export function trustProxyHops(): number {
 
 // The GitHub App's settings (GITHUB_APP_ID, GITHUB_APP_PRIVATE_KEY[_FILE], GITHUB_API_URL, GITHUB_APP_SLUG,
 // GITHUB_WEBHOOK_SECRET) are read by lib/platform/github-app-settings.ts, which parses and checks the key.
-export function githubAppConfigured(): boolean {
-  return appConfigured(process.env);
-}
 
 /** PASSWORD_LOGIN=false turns off sign-in with username and password (API and form); docs/sso.md. */
 export function passwordLoginEnabled(): boolean {
@@ -188,16 +185,4 @@ export function runnerLeaseSeconds(): number {
   return positiveNumber(process.env.RUNNER_LEASE_SECONDS, 30);
 }
 
-/**
- * RUNNERS_REQUIRE_SANDBOX (docs/runners.md "Runners per workspace"): a runner that reports
- * `sandbox: none` gets no jobs. On by default, except where this server itself runs agents
- * unconfined (AGENT_SANDBOX=off: one trusted user on their own machine, whose embedded runner
- * reports none).
- */
-export function runnersRequireSandbox(): boolean {
-  const value = process.env.RUNNERS_REQUIRE_SANDBOX?.trim().toLowerCase();
-  if (value === "true") return true;
-  if (value === "false") return false;
-  if (value) throw new Error(`RUNNERS_REQUIRE_SANDBOX must be true or false, not ${JSON.stringify(process.env.RUNNERS_REQUIRE_SANDBOX)}`);
-  return sandboxMode() !== "off";
-}
+// RUNNERS_REQUIRE_SANDBOX follows AGENT_SANDBOX by default, so it is read beside it (lib/sandbox/mode.ts).

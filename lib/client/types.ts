@@ -19,7 +19,6 @@ import type {
   boardResponse,
   createTaskBody,
   paginatedTasksResponse,
-  runUsage,
   taskResponse,
   taskRunResponse,
   updateTaskBody,
@@ -27,6 +26,7 @@ import type {
 } from "@/lib/tasks/schemas";
 import type { createdRunner, createRunnerBody, runnerRecord, workspaceRunners } from "@/lib/runners/schemas";
 import type { user } from "@/lib/users/schemas";
+import type { runUsage } from "@/lib/runner-protocol";
 import type { member, updateWorkspaceBody, workspace, workspaceWithRole } from "@/lib/workspaces/schemas";
 import type { dependenciesResponse } from "@/lib/dependencies/schemas";
 import type { activityResponse } from "@/lib/activity/schemas";

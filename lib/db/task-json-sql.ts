@@ -1,4 +1,5 @@
-import { agentSilenceSeconds, runnerLeaseSeconds, runnersRequireSandbox } from "@/lib/config";
+import { agentSilenceSeconds, runnerLeaseSeconds } from "@/lib/config";
+import { runnersRequireSandbox } from "@/lib/sandbox/mode";
 
 // A task as the API writes it, in SQL: the one serializer of a task, shared by the board's reads
 // (lib/tasks/load-tasks.ts) and the event log's insert (lib/events/record-events.ts), which embeds

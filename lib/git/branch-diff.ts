@@ -1,7 +1,7 @@
 import { changedFileSizes } from "@/lib/git/changed-file-sizes";
 import { parseNumstat, parseUnifiedDiff } from "@/lib/git/parse-diff";
 import { runGit } from "@/lib/git/run-git";
-import type { DiffFile } from "@/lib/worktrees/schemas";
+import type { DiffFile } from "@/lib/runner-protocol";
 
 // A task branch's changes against the point where it left the default branch, computed where the
 // clone is (after each run) and stored, so the diff route serves it from the database on any

@@ -1,4 +1,4 @@
-import type { DiffFile } from "@/lib/worktrees/schemas";
+import type { DiffFile } from "@/lib/runner-protocol";
 
 // git's diff output, parsed: `--numstat -z` for exact paths and counts, the unified text for hunks
 // and lines. No diff library: about 60 lines do it (docs/libraries.md).

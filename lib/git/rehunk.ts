@@ -1,4 +1,4 @@
-import type { DiffFile } from "@/lib/worktrees/schemas";
+import type { DiffFile } from "@/lib/runner-protocol";
 
 // A diff is stored with the most context the route serves (lib/git/branch-diff.ts), and a smaller
 // `?context=N` is cut from it here, as git itself would have cut it: changes whose gap of unchanged

@@ -3,10 +3,11 @@ import { ErrorCode, McpError, type CallToolResult } from "@modelcontextprotocol/
 import type { z } from "zod";
 import { notFound } from "@/lib/platform/errors";
 import { errorResponse, refuseAgentFields, type AgentRules } from "@/lib/api/handler";
-import { listProjects } from "@/lib/projects/projects";
-import { createQuestion, getQuestion } from "@/lib/questions/questions";
+import { listProjects } from "@/lib/projects/list-projects";
+import { createQuestion } from "@/lib/questions/create-question";
+import { getQuestion } from "@/lib/questions/get-question";
 import { waitForAnswer } from "@/lib/questions/wait-for-answer";
-import { readExecutionLog } from "@/lib/runs/executions";
+import { readExecutionLog } from "@/lib/runs/read-execution-log";
 import { startManualRun } from "@/lib/runs/start-run";
 import { COLUMN_KEYS } from "@/lib/tasks/columns";
 import { createTask } from "@/lib/tasks/create-task";
@@ -14,7 +15,8 @@ import { boardRead, columnPageRead, loadTask, taskSearchRead } from "@/lib/tasks
 import { moveTask } from "@/lib/tasks/move-task";
 import { PEOPLE_ONLY_TASK_FIELDS, type boardResponse } from "@/lib/tasks/schemas";
 import { updateTask } from "@/lib/tasks/update-task";
-import { listWorkspaces, serializeWorkspace } from "@/lib/workspaces/workspaces";
+import { listWorkspaces } from "@/lib/workspaces/list-workspaces";
+import { serializeWorkspace } from "@/lib/workspaces/serialize";
 import { boardMarkdown, taskMarkdown } from "@/lib/mcp/markdown";
 import {
   askQuestionArgs,

@@ -1,6 +1,6 @@
 import type { Db } from "@/lib/db/client";
 import { onWorkspaceEvents } from "@/lib/events/wake";
-import { getQuestion } from "@/lib/questions/questions";
+import { getQuestion } from "@/lib/questions/get-question";
 import type { QuestionResponse } from "@/lib/questions/schemas";
 
 export const MAX_WAIT_SECONDS = 60;

@@ -1,7 +1,7 @@
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import type { AgentSnapshot } from "@/lib/agents/resolve-run-agent";
 import { agentPresets } from "@/lib/agents/presets";
-import type { RunUsage } from "@/lib/tasks/schemas";
+import type { RunUsage } from "@/lib/runner-protocol";
 import { agentCommand } from "@/lib/platform/runner-config";
 
 // What the runner needs around one ACP turn: the agent to start, and what the agent reported about

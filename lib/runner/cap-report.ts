@@ -1,5 +1,5 @@
 // A run's report goes to the server in `finish`, which takes at most 256 KiB
-// (lib/runners/protocol-schemas.ts): a report past that would make the outcome unreportable, and an
+// (lib/runner-protocol.ts): a report past that would make the outcome unreportable, and an
 // agent could do that on purpose with long lines. So every report (the agent's report file, its
 // ACP messages, the tail of its output) is cut to REPORT_MAX_BYTES of UTF-8, well below that limit,
 // at a character's boundary, and says so.

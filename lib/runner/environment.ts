@@ -1,6 +1,6 @@
-import { SERVER_SECRET_NAME } from "@/lib/agents/schemas";
+import { SERVER_SECRET_NAME } from "@/lib/crypto/server-secret-name";
 import type { AgentSnapshot } from "@/lib/agents/resolve-run-agent";
-import type { Job } from "@/lib/runners/protocol-schemas";
+import type { Job } from "@/lib/runner-protocol";
 
 // What an agent process sees. AGENT_COMMAND and the demo agent: the server's environment without
 // the server's own secrets (an agent CLI still gets its own keys, e.g. ANTHROPIC_API_KEY). A

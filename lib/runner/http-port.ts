@@ -12,7 +12,7 @@ import {
   type logResponse,
   type permissionResponse,
   type remoteResponse,
-} from "@/lib/runners/protocol-schemas";
+} from "@/lib/runner-protocol";
 import { oversizedUpdate } from "@/lib/runs/oversized-entry";
 import { ProtocolClient, ProtocolError } from "@/lib/runner/protocol-client";
 import { LOG_REQUEST_CHARS, LogCourier, type TopUp } from "@/lib/runner/log-courier";

@@ -30,7 +30,7 @@ import { lastLine, WorkdirError, type PreparedWorkdir, type WorkdirLog } from "@
 import { RUN_TRIGGER } from "@/lib/runs/statuses";
 import { withAgentMerging } from "@/lib/runs/instructions";
 import { directoryBytes } from "@/lib/worktrees/worktree-records";
-import type { Job } from "@/lib/runners/protocol-schemas";
+import type { Job } from "@/lib/runner-protocol";
 import { agentWorkdir, bundlesDir } from "@/lib/platform/runner-config";
 import { runnerPrivateDir } from "@/lib/platform/private-dir";
 import type { Concluded, RunnerPort } from "@/lib/runner/runner-port";

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { MAX_LOG_BATCH, MAX_LOG_RUNS, type logResponse } from "@/lib/runners/protocol-schemas";
+import { MAX_LOG_BATCH, MAX_LOG_RUNS, type logResponse } from "@/lib/runner-protocol";
 import { ProtocolError } from "@/lib/runner/protocol-client";
 
 // A runner's log requests, group-committed: while one request is on its way, the batches that the

@@ -10,7 +10,7 @@ import type {
   permissionResponse,
   remoteResponse,
   updateExecutionBody,
-} from "@/lib/runners/protocol-schemas";
+} from "@/lib/runner-protocol";
 
 // Everything the runner's engine asks of the board, in the protocol's terms (docs/runners.md,
 // "Protocol"), spoken over HTTP by http-port.ts. A port of its own so the engine's tests and the

@@ -1,5 +1,5 @@
 import { RUN_STATUS } from "@/lib/runs/statuses";
-import type { Job } from "@/lib/runners/protocol-schemas";
+import type { Job } from "@/lib/runner-protocol";
 import { killGraceMs } from "@/lib/platform/runner-config";
 import type { RunnerPort } from "@/lib/runner/runner-port";
 import { runJob } from "@/lib/runner/run-job";

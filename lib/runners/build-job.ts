@@ -7,7 +7,7 @@ import { foreignBranchReason } from "@/lib/repositories/foreign-branch";
 import { previousSession } from "@/lib/runners/acp-session";
 import { apiUrl, timeoutSeconds } from "@/lib/platform/runner-config";
 import { RUN_TRIGGER } from "@/lib/runs/statuses";
-import type { Job } from "@/lib/runners/protocol-schemas";
+import type { Job } from "@/lib/runner-protocol";
 
 // What a claimed execution is to its runner: everything the runner needs and nothing more. The
 // credentials in it are the job's own: the agent's token (this workspace, revoked when the run

@@ -12,7 +12,7 @@ import { RUN_STATUS, STARTED_RUN_STATUSES } from "@/lib/runs/statuses";
 import { killGraceMs, timeoutSeconds } from "@/lib/platform/runner-config";
 import { buildJob, JobRefused } from "@/lib/runners/build-job";
 import { jobsRefusedReason } from "@/lib/runners/require-sandbox";
-import type { claimBody, claimResponse, Job } from "@/lib/runners/protocol-schemas";
+import type { claimBody, claimResponse, Job } from "@/lib/runner-protocol";
 
 // A runner's claim: the next queued execution by the policy of lockNextRun (labels, round-robin
 // across workspaces, their caps), taken under FOR UPDATE SKIP LOCKED (so of several runners, on any

@@ -5,14 +5,14 @@ import { recordEvents } from "@/lib/events/record-events";
 import { gitRemoteFor } from "@/lib/git/remote/git-remote-for";
 import { recordRunModel } from "@/lib/runners/acp-session";
 import { executionEvent, finishExecution } from "@/lib/runs/finish-execution";
-import { storeRunChanges } from "@/lib/git/workdir/record-run-changes";
+import { storeRunChanges } from "@/lib/runs/store-run-changes";
 import { recordWorktree } from "@/lib/worktrees/worktree-records";
 import { conflict, notFound } from "@/lib/platform/errors";
 import { isFinishedRunStatus, STARTED_RUN_STATUSES } from "@/lib/runs/statuses";
 import { foreignBranchReason } from "@/lib/repositories/foreign-branch";
 import { openRunnerExecution, runnerExecution } from "@/lib/runners/runner-execution";
 import { storeTaskDiff } from "@/lib/git/worktree/store-task-diff";
-import type { diffBody, finishBody, updateExecutionBody } from "@/lib/runners/protocol-schemas";
+import type { diffBody, finishBody, updateExecutionBody } from "@/lib/runner-protocol";
 
 // What a runner tells the server about a run it holds: the agent's process started, its ACP
 // session and model, the task's worktree, and finally the outcome. Each goes through the domain

@@ -1,4 +1,4 @@
-import { runnersRequireSandbox } from "@/lib/config";
+import { runnersRequireSandbox } from "@/lib/sandbox/mode";
 import { readEmbeddedRegistration } from "@/lib/platform/embedded-registration";
 
 // RUNNERS_REQUIRE_SANDBOX (lib/config.ts, docs/configuration.md): a runner that reports

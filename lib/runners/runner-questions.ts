@@ -2,11 +2,13 @@ import type { RequestPermissionRequest } from "@agentclientprotocol/sdk";
 import type { z } from "zod";
 import type { Db } from "@/lib/db/client";
 import type { Execution, Runner } from "@/lib/generated/prisma/client";
-import { chosenOption, raisePermissionQuestion, settlePermissionQuestion } from "@/lib/questions/permission-question";
+import { chosenOption } from "@/lib/questions/permission-options";
+import { raisePermissionQuestion } from "@/lib/runs/raise-permission-question";
+import { settlePermissionQuestion } from "@/lib/runs/settle-permission-question";
 import { QUESTION_STATUS } from "@/lib/questions/statuses";
 import { waitForAnswer } from "@/lib/questions/wait-for-answer";
 import { openRunnerExecution, runnerExecution } from "@/lib/runners/runner-execution";
-import type { permissionBody } from "@/lib/runners/protocol-schemas";
+import type { permissionBody } from "@/lib/runner-protocol";
 
 // An agent's permission request, asked by its runner: a question on the task (the run
 // waiting_for_input), a long poll for the answer, and the settling once the agent has it. A run

@@ -10,7 +10,7 @@ import { conflict, ValidationError } from "@/lib/platform/errors";
 import { foreignBranchReason } from "@/lib/repositories/foreign-branch";
 import { repositoryCloneDir } from "@/lib/repositories/repository";
 import { openRunnerExecution } from "@/lib/runners/runner-execution";
-import type { bundleResponse } from "@/lib/runners/protocol-schemas";
+import type { bundleResponse } from "@/lib/runner-protocol";
 
 // PUT /api/runner/executions/{id}/bundle: the runner's git bundle of the task's branch after a run,
 // taken into the server's clone (lib/git/bundle/store-branch-bundle.ts), so the branch can be pushed

@@ -1,8 +1,8 @@
 import type { Db } from "@/lib/db/client";
 import type { z } from "zod";
 import { ValidationError } from "@/lib/platform/errors";
-import { isOnline } from "@/lib/runners/runners";
-import { runnersRequireSandbox } from "@/lib/config";
+import { isOnline } from "@/lib/runners/serialize";
+import { runnersRequireSandbox } from "@/lib/sandbox/mode";
 import { jobsRefusedReason } from "@/lib/runners/require-sandbox";
 import { RUNNER_STATUS, type workspaceRunnersBody, type WorkspaceRunners } from "@/lib/runners/schemas";
 

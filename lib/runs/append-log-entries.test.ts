@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openOwnDatabase } from "@/tests/helpers/db";
 import { appendLogBatches, appendLogEntries } from "@/lib/runs/append-log-entries";
-import { readExecutionLog } from "@/lib/runs/executions";
+import { readExecutionLog } from "@/lib/runs/read-execution-log";
 
 // The log is stored in chunks (a row per run per batch); these check that chunking never shows:
 // pages start and end anywhere, across chunk boundaries, and a batch sent again stores nothing twice.

@@ -6,7 +6,7 @@ import { executionEvent } from "@/lib/runs/finish-execution";
 import type { LogEntry } from "@/lib/runs/schemas";
 import { oversizedUpdate } from "@/lib/runs/oversized-entry";
 import { withoutNul } from "@/lib/runs/without-nul";
-import { nextTurn } from "@/lib/db/requests-first";
+import { transactionInTurns } from "@/lib/db/transaction-in-turns";
 import { agentLogMaxBytes } from "@/lib/platform/runner-config";
 import { closedLogReason, type LockedLogRow } from "@/lib/runs/ended-run";
 
@@ -93,12 +93,9 @@ export async function appendLogBatches(db: Db, batches: LogBatch[], options: { r
   const ids = [...new Set(batches.map((batch) => batch.executionId))];
   // Everything that needs no lock is done before the transaction, to keep it short.
   const prepared = batches.map((batch) => batch.entries.map(prepare));
-  // Each statement after a turn of the event loop: on PGlite the whole transaction would otherwise
-  // run as one uninterrupted task, and answers already made would wait for it to end
-  // (lib/db/requests-first.ts).
-  return db.$transaction(async (tx) => {
+  // A long transaction that must not hold up answers already made (lib/db/transaction-in-turns.ts).
+  return transactionInTurns(db, async (tx) => {
     // Locked in id order, so two writers of overlapping sets cannot deadlock.
-    await nextTurn();
     const locked = await tx.$queryRawUnsafe<LockedLogRow[]>(
       `SELECT id, line_count, log_bytes, status, finished_at, lease_expires_at FROM executions
        WHERE id = ANY($1::text[]) AND ($2::text IS NULL OR runner_id = $2) ORDER BY id FOR UPDATE`,
@@ -155,7 +152,6 @@ export async function appendLogBatches(db: Db, batches: LogBatch[], options: { r
     const chunks = chunksOf(rows);
     for (let at = 0; at < chunks.length; at += CHUNKS_PER_STATEMENT) {
       const some = chunks.slice(at, at + CHUNKS_PER_STATEMENT);
-      await nextTurn();
       await tx.$executeRawUnsafe(
         `INSERT INTO execution_log_chunks (execution_id, first_seq, count, entries) VALUES ${some
           .map((_, i) => `($${4 * i + 1}, $${4 * i + 2}::int, $${4 * i + 3}::int, $${4 * i + 4})`)
@@ -165,15 +161,12 @@ export async function appendLogBatches(db: Db, batches: LogBatch[], options: { r
     }
     const grown = [...stored].filter(([id, count]) => count > lineCountBefore.get(id)!).map(([id, count]) => ({ id, count }));
     const lastAt = new Map(rows.map((row) => [row.executionId, row.at]));
-    await nextTurn();
     await tx.$executeRawUnsafe(
       `UPDATE executions e SET line_count = v.count, last_activity_at = v.at, log_bytes = v.bytes
        FROM jsonb_to_recordset($1::jsonb) AS v(id text, count int, at timestamptz, bytes int) WHERE e.id = v.id`,
       JSON.stringify(grown.map(({ id, count }) => ({ id, count, at: lastAt.get(id), bytes: logBytes.get(id) }))),
     );
-    await nextTurn();
     const executions = await tx.execution.findMany({ where: { id: { in: grown.map((row) => row.id) } } });
-    await nextTurn();
     await recordEventsOfWorkspaces(
       tx,
       executions.map((execution) => ({

@@ -1,5 +1,5 @@
 import type { Execution } from "@/lib/generated/prisma/client";
-import type { RunUsage } from "@/lib/tasks/schemas";
+import type { RunUsage } from "@/lib/runner-protocol";
 import { recordEvents, type NewEvent } from "@/lib/events/record-events";
 import { serializeExecution, serializeTaskRun } from "@/lib/runs/serialize";
 import { RUN_STATUS, RUN_TRIGGER, STARTED_RUN_STATUSES, type FinishedRunStatus, type RunStatus } from "@/lib/runs/statuses";
@@ -95,7 +95,7 @@ export async function finishExecution(
       where: { kind: "agent", name: agentTokenName(executionId), revokedAt: null },
       data: { revokedAt: now },
     });
-    // Its GitHub tokens are revoked after commit (lib/git/remote/revoke-job-tokens.ts), not in here.
+    // Its GitHub tokens are revoked after commit (lib/github/sync/revoke-job-tokens.ts), not in here.
     await endJobTokens(tx, executionId, now);
     const task =
       execution.trigger === RUN_TRIGGER.fix_conflicts && outcome.status === RUN_STATUS.succeeded

@@ -2,7 +2,8 @@ import { agentSilenceSeconds } from "@/lib/config";
 import type { Execution, TaskRun } from "@/lib/generated/prisma/client";
 import type { ExecutionResponse } from "@/lib/runs/schemas";
 import { RUN_STATUS, type RunStatus, type RunTrigger } from "@/lib/runs/statuses";
-import type { RunUsage, TaskRunResponse, WaitingForRunner } from "@/lib/tasks/schemas";
+import type { RunUsage } from "@/lib/runner-protocol";
+import type { TaskRunResponse, WaitingForRunner } from "@/lib/tasks/schemas";
 
 // The task run and execution records, typed by their schemas (the columns are plain text in the
 // database; only the runs code writes them, with the values of lib/runs/statuses.ts).

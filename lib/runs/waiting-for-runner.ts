@@ -1,5 +1,6 @@
 import type { Db, Tx } from "@/lib/db/client";
-import { runnerLeaseSeconds, runnersRequireSandbox } from "@/lib/config";
+import { runnerLeaseSeconds } from "@/lib/config";
+import { runnersRequireSandbox } from "@/lib/sandbox/mode";
 import { RUN_STATUS } from "@/lib/runs/statuses";
 import type { WaitingForRunner } from "@/lib/tasks/schemas";
 

@@ -19,6 +19,20 @@ export function sandboxMode(): SandboxMode {
   throw new Error(`AGENT_SANDBOX must be one of ${SANDBOX_MODES.join(", ")}, not ${JSON.stringify(process.env.AGENT_SANDBOX)}`);
 }
 
+/**
+ * RUNNERS_REQUIRE_SANDBOX (docs/runners.md "Runners per workspace"): a runner that reports
+ * `sandbox: none` gets no jobs. On by default, except where this server itself runs agents
+ * unconfined (AGENT_SANDBOX=off: one trusted user on their own machine, whose embedded runner
+ * reports none).
+ */
+export function runnersRequireSandbox(): boolean {
+  const value = process.env.RUNNERS_REQUIRE_SANDBOX?.trim().toLowerCase();
+  if (value === "true") return true;
+  if (value === "false") return false;
+  if (value) throw new Error(`RUNNERS_REQUIRE_SANDBOX must be true or false, not ${JSON.stringify(process.env.RUNNERS_REQUIRE_SANDBOX)}`);
+  return sandboxMode() !== "off";
+}
+
 type Probe = { usable: boolean; reason: string | null };
 let probed: Probe | undefined;
 let probing: Promise<Probe> | undefined;

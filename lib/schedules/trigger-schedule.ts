@@ -1,7 +1,7 @@
 import type { Db } from "@/lib/db/client";
 import { RUN_TRIGGER } from "@/lib/runs/statuses";
 import { fireSchedule } from "@/lib/schedules/fire-schedule";
-import { findSchedule } from "@/lib/schedules/schedules";
+import { findSchedule } from "@/lib/schedules/find-schedule";
 import { inColumnTransaction } from "@/lib/tasks/positions";
 
 /**

@@ -5,7 +5,7 @@ import path from "node:path";
 import type { Db } from "@/lib/db/client";
 import { dataDir } from "@/lib/config";
 import { hashSecret, newRunnerSecret } from "@/lib/auth/tokens";
-import { SERVER_SECRET_NAME } from "@/lib/agents/schemas";
+import { SERVER_SECRET_NAME } from "@/lib/crypto/server-secret-name";
 import { apiUrl, maxConcurrent } from "@/lib/platform/runner-config";
 import { embeddedRegistrationFile, readEmbeddedRegistration, type EmbeddedRegistration } from "@/lib/platform/embedded-registration";
 

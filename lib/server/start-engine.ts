@@ -2,7 +2,7 @@ import type { Db } from "@/lib/db/client";
 import { startScheduler } from "@/lib/scheduler/scheduler";
 import { startLeaseSweeper } from "@/lib/runners/expire-leases";
 import { startEmbeddedRunner } from "@/lib/server/embedded-runner";
-import { startJobTokenRevoker } from "@/lib/git/remote/revoke-job-tokens";
+import { startJobTokenRevoker } from "@/lib/github/sync/revoke-job-tokens";
 
 /**
  * At server start: the lease sweeper (only an expired lease ends a run), the revoker of ended

@@ -4,6 +4,7 @@ import { questionResponse } from "@/lib/questions/schemas";
 import { COLUMN_KEYS, PRIORITIES, SORT_FIELDS } from "@/lib/tasks/columns";
 import { RUN_STATUSES, RUN_TRIGGERS } from "@/lib/runs/statuses";
 import { MAX_POSITION } from "@/lib/tasks/positions";
+import { runUsage } from "@/lib/runner-protocol";
 
 // Request and response shapes of the task and board operations; the routes validate with these and
 // lib/openapi/operations/tasks.ts documents them.
@@ -131,14 +132,6 @@ export const moveTaskBody = z.object({
 
 export const runStatus = z.enum(RUN_STATUSES);
 export const runTrigger = z.enum(RUN_TRIGGERS);
-
-export const runUsage = z.object({
-  input_tokens: z.int().nullable(),
-  output_tokens: z.int().nullable(),
-  total_tokens: z.int().nullable(),
-  cost: z.object({ amount: z.number(), currency: z.string() }).nullable(),
-});
-export type RunUsage = z.output<typeof runUsage>;
 
 /** Why a queued run is not being taken (docs/runners.md); the SQL function taskboard_waiting_for_runner writes it. */
 export const WAITING_REASONS = ["none_online", "all_busy", "no_matching_labels", "workspace_limit"] as const;

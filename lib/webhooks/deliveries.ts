@@ -2,7 +2,7 @@ import type { z } from "zod";
 import type { Db } from "@/lib/db/client";
 import type { WebhookDelivery } from "@/lib/generated/prisma/client";
 import { conflict, notFound } from "@/lib/platform/errors";
-import { findWebhook } from "@/lib/webhooks/webhooks";
+import { findWebhook } from "@/lib/webhooks/find-webhook";
 import { nudgeDeliveryWorker } from "@/lib/webhooks/nudge-worker";
 import { DELIVERY_STATUS } from "@/lib/webhooks/statuses";
 import type { deliveriesQuery, deliveriesResponse, deliveryResponse } from "@/lib/webhooks/schemas";

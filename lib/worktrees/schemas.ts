@@ -1,32 +1,9 @@
 import { z } from "zod";
 import { queryInt } from "@/lib/platform/schema-primitives";
+import { diffFile } from "@/lib/runner-protocol";
 
 export const taskDiffQuery = z.object({
   context: queryInt(z.int().min(0).max(50)).default(3).describe("Unchanged lines shown around each change (git's --unified), 0–50."),
-});
-
-const diffLine = z.object({
-  type: z.enum(["context", "add", "del"]),
-  text: z.string().describe("The line without its +, - or space prefix."),
-  old_line: z.int().nullable(),
-  new_line: z.int().nullable(),
-});
-
-export const diffFile = z.object({
-  path: z.string(),
-  old_path: z.string().nullable().describe("The path before a rename; null otherwise."),
-  status: z.enum(["added", "modified", "deleted", "renamed"]),
-  additions: z.int(),
-  deletions: z.int(),
-  binary: z.boolean().describe("git's judgement; git also treats a file over the size limit as binary (see summary)."),
-  summary: z
-    .string()
-    .nullable()
-    .describe(
-      'Why a text file has no hunks: "File too large to show: N bytes" (its blobs, old and new, weigh more than ' +
-        "DIFF_MAX_FILE_BYTES; never loaded), or the whole diff reached its limit. Null when the hunks are shown.",
-    ),
-  hunks: z.array(z.object({ header: z.string().describe("The @@ line."), lines: z.array(diffLine) })),
 });
 
 export const taskDiffResponse = z.object({
@@ -45,5 +22,3 @@ export const taskDiffResponse = z.object({
         "have a summary and no hunks.",
     ),
 });
-
-export type DiffFile = z.output<typeof diffFile>;

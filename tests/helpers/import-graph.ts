@@ -33,18 +33,37 @@ function resolve(root: string, importer: string, specifier: string): string | nu
   return null;
 }
 
-export function importGraph(root: string): Edge[] {
+/** `values`: only the imports that load a module at run time (`import type` and `export type` left out). */
+export function importGraph(root: string, { values = false } = {}): Edge[] {
   const edges: Edge[] = [];
   for (const file of sourceFiles(root)) {
     const text = fs.readFileSync(path.join(root, file), "utf8");
     const targets = new Set<string>();
     for (const match of text.matchAll(SPECIFIER)) {
+      if (values && /^\s*(import|export)\s+type\s/.test(match[0])) continue;
       const target = resolve(root, file, match[1] ?? match[2]);
       if (target && target !== file) targets.add(target);
     }
     for (const to of targets) edges.push({ from: file, to });
   }
   return edges;
+}
+
+/** Every file `start` reaches through `edges`, itself left out. */
+export function reachable(start: string, edges: Edge[]): string[] {
+  const seen = new Set([start]);
+  const queue = [start];
+  while (queue.length > 0) {
+    const node = queue.shift()!;
+    for (const { from, to } of edges) {
+      if (from === node && !seen.has(to)) {
+        seen.add(to);
+        queue.push(to);
+      }
+    }
+  }
+  seen.delete(start);
+  return [...seen].sort();
 }
 
 /** Tarjan's strongly connected components with more than one file: each is at least one import cycle. */
@@ -81,6 +100,19 @@ export function cycles(edges: Edge[]): string[][] {
   };
   for (const node of next.keys()) if (!index.has(node)) visit(node);
   return found;
+}
+
+/**
+ * The graph between groups of files (folders): an edge a → b for every pair of groups one of whose
+ * files imports one of the other's, once. A file whose group is null is left out.
+ */
+export function groupGraph(edges: Edge[], groupOf: (file: string) => string | null): Edge[] {
+  const seen = new Map<string, Edge>();
+  for (const { from, to } of edges) {
+    const [a, b] = [groupOf(from), groupOf(to)];
+    if (a && b && a !== b) seen.set(`${a} → ${b}`, { from: a, to: b });
+  }
+  return [...seen.values()];
 }
 
 /** One cycle through the component's first file, as a readable path a → b → … → a. */

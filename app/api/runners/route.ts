@@ -1,6 +1,7 @@
 import { json, withUser } from "@/lib/api/handler";
 import { createRunnerBody } from "@/lib/runners/schemas";
-import { createRunner, listRunners } from "@/lib/runners/runners";
+import { createRunner } from "@/lib/runners/create-runner";
+import { listRunners } from "@/lib/runners/list-runners";
 
 export const GET = withUser({ adminOnly: true }, async ({ db }) => json(await listRunners(db)));
 

@@ -1,6 +1,7 @@
 import { json, withUser } from "@/lib/api/handler";
 import { createWorkspaceBody } from "@/lib/workspaces/schemas";
-import { createWorkspace, listWorkspaces } from "@/lib/workspaces/workspaces";
+import { createWorkspace } from "@/lib/workspaces/create-workspace";
+import { listWorkspaces } from "@/lib/workspaces/list-workspaces";
 
 export const GET = withUser({}, async ({ db, caller }) => json(await listWorkspaces(db, caller.userId)));
 

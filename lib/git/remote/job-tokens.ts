@@ -8,7 +8,7 @@ import { STARTED_RUN_STATUSES } from "@/lib/runs/statuses";
 // minted for that job alone and kept, sealed, in job_credentials while the run lasts: a later
 // `…/remote` of the same run gets it again (no new token per call), and when the run ends (finished,
 // failed, cancelled, its lease lost, handed back) the transaction that ends it marks its tokens, which
-// lib/git/remote/revoke-job-tokens.ts then revokes at GitHub, outside that transaction.
+// lib/github/sync/revoke-job-tokens.ts then revokes at GitHub, outside that transaction.
 
 /** The run's newest token with at least the refresh margin left, or null (then a new one is minted). */
 export async function keptJobToken(db: Db, executionId: string): Promise<string | null> {

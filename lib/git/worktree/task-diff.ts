@@ -4,7 +4,8 @@ import { conflict, notFound } from "@/lib/platform/errors";
 import { STORED_CONTEXT } from "@/lib/git/branch-diff";
 import { parseUnifiedDiff } from "@/lib/git/parse-diff";
 import { rehunk } from "@/lib/git/rehunk";
-import { diffFile, type taskDiffResponse } from "@/lib/worktrees/schemas";
+import { diffFile } from "@/lib/runner-protocol";
+import type { taskDiffResponse } from "@/lib/worktrees/schemas";
 
 // GET …/tasks/{task_id}/diff: the task branch's changes against the point where it left the default
 // branch, as files → hunks → lines, as the task's last run stored them (lib/git/worktree/store-task-diff.ts).

@@ -5,7 +5,7 @@ import { githubAppFromEnv, statusOf } from "@/lib/github/client/app-client";
 import { fetchRepository } from "@/lib/github/client/fetch-repository";
 import { repositoryCloneDir } from "@/lib/repositories/repository";
 import type { Db } from "@/lib/db/client";
-import { githubAppConfigured } from "@/lib/config";
+import { appConfigured } from "@/lib/platform/github-app-settings";
 import type { codehostStatus, connectCodehostBody } from "@/lib/github/connection/schemas";
 
 // The code host is GitHub; the connection is two columns of the workspace row. An installation gets
@@ -23,7 +23,7 @@ export async function codehostStatusOf(db: Db, workspaceId: string, viewer: { ow
     connected,
     installation_id: connected && viewer.owner ? row.githubInstallationId : null,
     repo: connected ? row.githubRepo : null,
-    app_configured: githubAppConfigured(),
+    app_configured: appConfigured(),
     oauth_configured: githubAppFromEnv()?.settings.oauth != null,
     ...(!connected && row.githubDisconnectReason ? { reason: row.githubDisconnectReason } : {}),
   };

@@ -19,7 +19,7 @@ import {
   remoteBody,
   remoteResponse,
   updateExecutionBody,
-} from "@/lib/runners/protocol-schemas";
+} from "@/lib/runner-protocol";
 
 // The runner protocol (docs/runners.md, "Protocol"): only a runner's token works here.
 

@@ -1,6 +1,6 @@
 import { json } from "@/lib/api/handler";
 import { withRunner } from "@/lib/api/runner-route";
-import { heartbeatBody } from "@/lib/runners/protocol-schemas";
+import { heartbeatBody } from "@/lib/runner-protocol";
 import { renewLeases } from "@/lib/runners/renew-leases";
 
 export const POST = withRunner({ body: heartbeatBody }, async ({ db, runner, body }) =>

@@ -1,6 +1,7 @@
 import { json, withWorkspace } from "@/lib/api/handler";
 import { updateWorkspaceBody, workspaceParams } from "@/lib/workspaces/schemas";
-import { getWorkspace, updateWorkspace } from "@/lib/workspaces/workspaces";
+import { getWorkspace } from "@/lib/workspaces/get-workspace";
+import { updateWorkspace } from "@/lib/workspaces/update-workspace";
 
 export const GET = withWorkspace({ params: workspaceParams }, async ({ db, workspace, role }) =>
   json(await getWorkspace(db, workspace.id, role)),

@@ -1,6 +1,6 @@
 import { noContent } from "@/lib/api/handler";
 import { withRunner } from "@/lib/api/runner-route";
-import { executionParams, updateExecutionBody } from "@/lib/runners/protocol-schemas";
+import { executionParams, updateExecutionBody } from "@/lib/runner-protocol";
 import { updateRunnerExecution } from "@/lib/runners/report-execution";
 
 export const PATCH = withRunner({ params: executionParams, body: updateExecutionBody }, async ({ db, runner, params, body }) => {

@@ -2,7 +2,8 @@ import { json, withWorkspace } from "@/lib/api/handler";
 import { forbidden } from "@/lib/platform/errors";
 import { workspaceParams } from "@/lib/workspaces/schemas";
 import { createAgentBody } from "@/lib/agents/schemas";
-import { createAgentProfile, listAgentProfiles } from "@/lib/agents/profiles";
+import { createAgentProfile } from "@/lib/agents/create-agent-profile";
+import { listAgentProfiles } from "@/lib/agents/list-agent-profiles";
 
 export const GET = withWorkspace({ params: workspaceParams }, async ({ db, workspace }) => json(await listAgentProfiles(db, workspace.id)));
 

@@ -1,6 +1,7 @@
 import { json, withWorkspace } from "@/lib/api/handler";
 import { addMemberBody, workspaceParams } from "@/lib/workspaces/schemas";
-import { addMember, listMembers } from "@/lib/workspaces/workspaces";
+import { addMember } from "@/lib/workspaces/add-member";
+import { listMembers } from "@/lib/workspaces/list-members";
 
 // Membership is management of people: humans only, never an agent token (lib/api/handler.ts).
 export const GET = withWorkspace({ humansOnly: "see or change the members", params: workspaceParams }, async ({ db, workspace }) =>

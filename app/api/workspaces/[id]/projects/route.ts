@@ -1,7 +1,8 @@
 import { json, withWorkspace } from "@/lib/api/handler";
 import { workspaceParams } from "@/lib/workspaces/schemas";
 import { createProjectBody, listProjectsQuery } from "@/lib/projects/schemas";
-import { createProject, listProjects } from "@/lib/projects/projects";
+import { createProject } from "@/lib/projects/create-project";
+import { listProjects } from "@/lib/projects/list-projects";
 
 export const GET = withWorkspace({ params: workspaceParams, query: listProjectsQuery }, async ({ db, workspace, query }) =>
   json(await listProjects(db, workspace.id, query)),

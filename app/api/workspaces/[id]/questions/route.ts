@@ -1,7 +1,8 @@
 import { json, withWorkspace } from "@/lib/api/handler";
 import { workspaceParams } from "@/lib/workspaces/schemas";
 import { createQuestionBody, listQuestionsQuery } from "@/lib/questions/schemas";
-import { createQuestion, listQuestions } from "@/lib/questions/questions";
+import { createQuestion } from "@/lib/questions/create-question";
+import { listQuestions } from "@/lib/questions/list-questions";
 
 export const GET = withWorkspace({ params: workspaceParams, query: listQuestionsQuery }, async ({ db, workspace, query }) =>
   json(await listQuestions(db, workspace.id, query)),

@@ -1,7 +1,8 @@
 import { json, withWorkspace } from "@/lib/api/handler";
 import { workspaceParams } from "@/lib/workspaces/schemas";
 import { createScheduleBody, listSchedulesQuery, SCHEDULES_REFUSED } from "@/lib/schedules/schemas";
-import { createSchedule, listSchedules } from "@/lib/schedules/schedules";
+import { createSchedule } from "@/lib/schedules/create-schedule";
+import { listSchedules } from "@/lib/schedules/list-schedules";
 
 export const GET = withWorkspace({ params: workspaceParams, query: listSchedulesQuery }, async ({ db, workspace, query }) =>
   json(await listSchedules(db, workspace.id, query)),

@@ -1,7 +1,8 @@
 import { json, withWorkspace } from "@/lib/api/handler";
 import { workspaceParams } from "@/lib/workspaces/schemas";
 import { createWebhookBody } from "@/lib/webhooks/schemas";
-import { createWebhook, listWebhooks } from "@/lib/webhooks/webhooks";
+import { createWebhook } from "@/lib/webhooks/create-webhook";
+import { listWebhooks } from "@/lib/webhooks/list-webhooks";
 
 // Webhooks send the whole workspace's activity to a URL of the owner's choosing: owners only,
 // and never agent tokens (ownerOnly refuses them: they act as members at most).

@@ -3,7 +3,7 @@ import { json } from "@/lib/api/handler";
 import { withRunner } from "@/lib/api/runner-route";
 import { saveRequestBody } from "@/lib/api/save-request-body";
 import { bundleMaxBytes, dataDir } from "@/lib/config";
-import { executionParams } from "@/lib/runners/protocol-schemas";
+import { executionParams } from "@/lib/runner-protocol";
 import { storeRunnerBundle } from "@/lib/runners/store-runner-bundle";
 
 // The body is the bundle itself (application/octet-stream), streamed to a private file in DATA_DIR

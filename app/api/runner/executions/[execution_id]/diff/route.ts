@@ -1,6 +1,6 @@
 import { noContent } from "@/lib/api/handler";
 import { withRunner } from "@/lib/api/runner-route";
-import { DIFF_REQUEST_MAX_BYTES, diffBody, executionParams } from "@/lib/runners/protocol-schemas";
+import { DIFF_REQUEST_MAX_BYTES, diffBody, executionParams } from "@/lib/runner-protocol";
 import { storeRunnerDiff } from "@/lib/runners/report-execution";
 
 export const PUT = withRunner(

@@ -1,6 +1,6 @@
 import { noContent } from "@/lib/api/handler";
 import { withRunner } from "@/lib/api/runner-route";
-import { executionParams, finishBody } from "@/lib/runners/protocol-schemas";
+import { executionParams, finishBody } from "@/lib/runner-protocol";
 import { finishRunnerExecution } from "@/lib/runners/report-execution";
 
 export const POST = withRunner({ params: executionParams, body: finishBody }, async ({ db, runner, params, body }) => {

@@ -1,6 +1,6 @@
 import { json } from "@/lib/api/handler";
 import { withRunner } from "@/lib/api/runner-route";
-import { executionParams, permissionBody } from "@/lib/runners/protocol-schemas";
+import { executionParams, permissionBody } from "@/lib/runner-protocol";
 import { askPermission } from "@/lib/runners/runner-questions";
 
 export const POST = withRunner({ params: executionParams, body: permissionBody }, async ({ db, runner, params, body }) =>

@@ -1,6 +1,6 @@
 import { noContent } from "@/lib/api/handler";
 import { withRunner } from "@/lib/api/runner-route";
-import { executionParams, releaseBody } from "@/lib/runners/protocol-schemas";
+import { executionParams, releaseBody } from "@/lib/runner-protocol";
 import { releaseRunnerExecution } from "@/lib/runners/release-execution";
 
 export const POST = withRunner({ params: executionParams, body: releaseBody }, async ({ db, runner, params, body }) => {

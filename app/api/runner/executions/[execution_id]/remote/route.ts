@@ -1,6 +1,6 @@
 import { json } from "@/lib/api/handler";
 import { withRunner } from "@/lib/api/runner-route";
-import { executionParams, remoteBody } from "@/lib/runners/protocol-schemas";
+import { executionParams, remoteBody } from "@/lib/runner-protocol";
 import { runnerRemote } from "@/lib/runners/report-execution";
 
 export const POST = withRunner({ params: executionParams, body: remoteBody }, async ({ db, runner, params, body }) =>

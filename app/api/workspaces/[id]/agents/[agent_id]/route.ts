@@ -1,7 +1,9 @@
 import { json, noContent, withWorkspace } from "@/lib/api/handler";
 import { forbidden } from "@/lib/platform/errors";
 import { agentParams, updateAgentBody } from "@/lib/agents/schemas";
-import { deleteAgentProfile, getAgentProfile, updateAgentProfile } from "@/lib/agents/profiles";
+import { deleteAgentProfile } from "@/lib/agents/delete-agent-profile";
+import { getAgentProfile } from "@/lib/agents/get-agent-profile";
+import { updateAgentProfile } from "@/lib/agents/update-agent-profile";
 
 export const GET = withWorkspace({ params: agentParams }, async ({ db, workspace, params }) =>
   json(await getAgentProfile(db, workspace.id, params.agent_id)),

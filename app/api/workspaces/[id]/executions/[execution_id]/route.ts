@@ -1,6 +1,6 @@
 import { json, withWorkspace } from "@/lib/api/handler";
 import { executionParams } from "@/lib/runs/schemas";
-import { getExecution } from "@/lib/runs/executions";
+import { getExecution } from "@/lib/runs/get-execution";
 import { serializeExecution } from "@/lib/runs/serialize";
 import { waitingForRunner } from "@/lib/runs/waiting-for-runner";
 

@@ -1,6 +1,8 @@
 import { json, noContent, withWorkspace } from "@/lib/api/handler";
 import { projectParams, updateProjectBody } from "@/lib/projects/schemas";
-import { deleteProject, getProject, updateProject } from "@/lib/projects/projects";
+import { deleteProject } from "@/lib/projects/delete-project";
+import { getProject } from "@/lib/projects/get-project";
+import { updateProject } from "@/lib/projects/update-project";
 
 export const GET = withWorkspace({ params: projectParams }, async ({ db, workspace, params }) =>
   json(await getProject(db, workspace.id, params.project_id)),

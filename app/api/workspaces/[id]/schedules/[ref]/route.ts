@@ -1,6 +1,8 @@
 import { json, noContent, withWorkspace } from "@/lib/api/handler";
 import { scheduleParams, SCHEDULES_REFUSED, updateScheduleBody } from "@/lib/schedules/schemas";
-import { deleteSchedule, getScheduleDetail, updateSchedule } from "@/lib/schedules/schedules";
+import { deleteSchedule } from "@/lib/schedules/delete-schedule";
+import { getScheduleDetail } from "@/lib/schedules/get-schedule-detail";
+import { updateSchedule } from "@/lib/schedules/update-schedule";
 
 export const GET = withWorkspace({ params: scheduleParams }, async ({ db, workspace, params }) =>
   json(await getScheduleDetail(db, workspace.id, params.ref)),

@@ -1,6 +1,8 @@
 import { json, noContent, withWorkspace } from "@/lib/api/handler";
 import { updateWebhookBody, webhookParams } from "@/lib/webhooks/schemas";
-import { deleteWebhook, getWebhook, updateWebhook } from "@/lib/webhooks/webhooks";
+import { deleteWebhook } from "@/lib/webhooks/delete-webhook";
+import { getWebhook } from "@/lib/webhooks/get-webhook";
+import { updateWebhook } from "@/lib/webhooks/update-webhook";
 
 export const GET = withWorkspace({ ownerOnly: true, params: webhookParams }, async ({ db, workspace, params }) =>
   json(await getWebhook(db, workspace.id, params.webhook_id)),

@@ -1,6 +1,6 @@
 import { json } from "@/lib/api/handler";
 import { withRunner } from "@/lib/api/runner-route";
-import { answerQuery, questionParams } from "@/lib/runners/protocol-schemas";
+import { answerQuery, questionParams } from "@/lib/runner-protocol";
 import { awaitPermission } from "@/lib/runners/runner-questions";
 
 export const GET = withRunner({ params: questionParams, query: answerQuery }, async ({ db, runner, params, query, request }) =>

@@ -1,6 +1,6 @@
 import { json, withWorkspace } from "@/lib/api/handler";
 import { answerQuestionBody, questionParams } from "@/lib/questions/schemas";
-import { answerQuestion } from "@/lib/questions/questions";
+import { answerQuestion } from "@/lib/questions/answer-question";
 
 // Questions are for people: an agent token answers none, its own permission requests included
 // (an agent must not grant itself, or another run, anything). The answer records who gave it.

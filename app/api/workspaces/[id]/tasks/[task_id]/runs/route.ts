@@ -1,6 +1,6 @@
 import { json, withWorkspace } from "@/lib/api/handler";
 import { listRunsQuery, startRunBody, taskParams } from "@/lib/runs/schemas";
-import { listTaskRuns } from "@/lib/runs/executions";
+import { listTaskRuns } from "@/lib/runs/list-task-runs";
 import { startManualRun } from "@/lib/runs/start-run";
 
 export const GET = withWorkspace({ params: taskParams, query: listRunsQuery }, async ({ db, workspace, params, query }) =>

@@ -1,6 +1,6 @@
 import { noContent } from "@/lib/api/handler";
 import { withRunner } from "@/lib/api/runner-route";
-import { questionParams } from "@/lib/runners/protocol-schemas";
+import { questionParams } from "@/lib/runner-protocol";
 import { settlePermission } from "@/lib/runners/runner-questions";
 
 export const POST = withRunner({ params: questionParams }, async ({ db, runner, params }) => {

@@ -1,9 +1,13 @@
 import { z } from "zod";
 import { INT32_MAX, queryInt } from "@/lib/platform/schema-primitives";
-import { runUsage } from "@/lib/tasks/schemas";
-import { diffFile } from "@/lib/worktrees/schemas";
 
-// The runner protocol (/api/runner/…, docs/runners.md "Protocol"): what a runner sends and gets.
+// The runner protocol (/api/runner/…, docs/runners.md "Protocol"): what a runner sends and gets, the
+// one contract between the server and a runner process. Both sides import it: the server's routes
+// and their domain functions (app/api/runner/, lib/runners/) and the runner (lib/runner/). It imports
+// zod and the platform's zod building blocks only, never a domain of the server, so a runner process
+// loads none of the board's schemas (tests/unit/module-dependencies.test.ts checks it). What the
+// runner reports that the server keeps and serves as is (a run's usage, a branch's diff) is shaped
+// here, and the server's own responses reuse these shapes.
 
 export const SANDBOXES = ["bubblewrap", "none"] as const;
 export const MAX_CLAIM_WAIT_SECONDS = 30;
@@ -40,6 +44,40 @@ const agentSnapshot = z
     inherit_env: z.boolean().optional(),
   })
   .loose();
+
+/** Tokens and cost as the agent reported them (never estimated); a task run's `usage`. */
+export const runUsage = z.object({
+  input_tokens: z.int().nullable(),
+  output_tokens: z.int().nullable(),
+  total_tokens: z.int().nullable(),
+  cost: z.object({ amount: z.number(), currency: z.string() }).nullable(),
+});
+export type RunUsage = z.output<typeof runUsage>;
+
+const diffLine = z.object({
+  type: z.enum(["context", "add", "del"]),
+  text: z.string().describe("The line without its +, - or space prefix."),
+  old_line: z.int().nullable(),
+  new_line: z.int().nullable(),
+});
+
+export const diffFile = z.object({
+  path: z.string(),
+  old_path: z.string().nullable().describe("The path before a rename; null otherwise."),
+  status: z.enum(["added", "modified", "deleted", "renamed"]),
+  additions: z.int(),
+  deletions: z.int(),
+  binary: z.boolean().describe("git's judgement; git also treats a file over the size limit as binary (see summary)."),
+  summary: z
+    .string()
+    .nullable()
+    .describe(
+      'Why a text file has no hunks: "File too large to show: N bytes" (its blobs, old and new, weigh more than ' +
+        "DIFF_MAX_FILE_BYTES; never loaded), or the whole diff reached its limit. Null when the hunks are shown.",
+    ),
+  hunks: z.array(z.object({ header: z.string().describe("The @@ line."), lines: z.array(diffLine) })),
+});
+export type DiffFile = z.output<typeof diffFile>;
 
 const configPairs = z.array(z.tuple([z.string(), z.string()]));
 /** lib/git/remote-access.ts RemoteAccess: how git reaches the one repository (its pin and credentials). */

@@ -1,0 +1,13 @@
+import type { Workspace } from "@/lib/generated/prisma/client";
+
+export function serializeWorkspace(row: Workspace) {
+  return {
+    id: row.id,
+    name: row.name,
+    auto_start_unblocked: row.autoStartUnblocked,
+    auto_move_tasks: row.autoMoveTasks,
+    max_concurrent_runs: row.maxConcurrentRuns,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}
