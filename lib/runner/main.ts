@@ -4,6 +4,7 @@ import { parseArgs } from "node:util";
 import { HttpPort } from "@/lib/runner/http-port";
 import { Runner } from "@/lib/runner/runner";
 import { runnerGraceMs, runnerPollMs } from "@/lib/platform/runner-config";
+import { ignoreClosedOutput } from "@/lib/platform/closed-output";
 import { bubblewrapUsableAsync, sandboxKind } from "@/lib/sandbox/mode";
 import { sweepSandboxes } from "@/lib/sandbox/sandboxed-command";
 
@@ -13,6 +14,9 @@ import { sweepSandboxes } from "@/lib/sandbox/sandboxed-command";
 // stops what is left and hands those runs back (queued again for another runner), and exits 0. A deleted token (401): it stops its runs and exits 1.
 // It runs as one process, from the bundle `npm run build` makes (scripts/runner.mjs) or with
 // `node --import tsx`: the tsx CLI would relay signals and kill it after 30 ms.
+
+// The embedded runner writes to the server's output, which may be a pipe whose reader is gone.
+ignoreClosedOutput();
 
 const { values } = parseArgs({
   options: {
