@@ -58,9 +58,7 @@ export async function benchLogIngestion(kind, databaseUrl, { fullSpeed = false }
         spawn(
           process.execPath,
           [
-            "--import",
-            "tsx",
-            "lib/runner/main.ts",
+            "scripts/runner.mjs",
             "--url",
             server.url,
             "--token",

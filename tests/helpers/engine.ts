@@ -70,7 +70,7 @@ export async function engineServer(store: Store, env: Record<string, string>, la
 
 /**
  * Until the server's own runner has come online: the web server answers health before its runner
- * child (node with tsx) has started and claimed, and a run started in that moment stays queued
+ * child (node, from the runner bundle) has started and claimed, and a run started in that moment stays queued
  * ("waiting for a runner") where a test expects the answer to say it is running.
  */
 async function embeddedRunnerOnline(call: ReturnType<typeof client>, label: string) {
