@@ -165,11 +165,11 @@ export function applyEvent(client: QueryClient, workspaceId: string, type: Event
     case "run.updated": {
       const run = data as TaskRun & { workspace_id?: string };
       noteTaskEvent(run.task_id);
+      // The card's summary of its newest run; the runs themselves are the run history's to read.
       patchTask(client, workspaceId, run.task_id, (task) => ({
         ...task,
         latest_run_status: run.status,
         latest_run_error: run.error_message ?? null,
-        latest_run_trigger: run.trigger ?? task.latest_run_trigger ?? null,
       }));
       client.invalidateQueries({ queryKey: taskKeys.runs(workspaceId, run.task_id) });
       client.invalidateQueries({ queryKey: scheduleKeys.all(workspaceId) });
