@@ -22,7 +22,8 @@ export async function awaitStopped(db: Db, workspaceId: string, executionId: str
   const waitMs = runStopWaitMs();
   const stopped = await waitUntil(db, workspaceId, executionId, waitMs, (row) => row.runnerId === null || row.leaseExpiresAt === null);
   // Worth a line: a cancel that waited this long was slow for its caller (a runner that never reports).
-  if (!stopped && waitMs > 0) console.log(`[taskboard] cancel of ${executionId}: answered after ${waitMs / 1000} s, its runner has not reported yet`);
+  if (!stopped && waitMs > 0)
+    console.log(`[taskboard] cancel of ${executionId}: answered after ${waitMs / 1000} s, its runner has not reported yet`);
 }
 
 type Row = { status: string; runnerPid: number | null; runnerId: string | null; leaseExpiresAt: Date | null };

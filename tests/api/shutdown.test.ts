@@ -123,7 +123,10 @@ describe("SIGTERM with an agent mid-run", () => {
     const { server, store } = await serve("shutdown-agent", env);
     const { token, wsId } = await workspaceOn(server);
     const task = await newTask(server.call, token, wsId, { title: "outlives the server" });
-    const started = await server.call("POST", `/api/workspaces/${wsId}/tasks/${task.id}/runs`, { token, json: { instructions: "sleep 8" } });
+    const started = await server.call("POST", `/api/workspaces/${wsId}/tasks/${task.id}/runs`, {
+      token,
+      json: { instructions: "sleep 8" },
+    });
     expect(started.status).toBe(202);
     const base = `/api/workspaces/${wsId}/executions/${started.body.id}`;
     const running = await eventually(
