@@ -185,4 +185,15 @@ export function runnerLeaseSeconds(): number {
   return positiveNumber(process.env.RUNNER_LEASE_SECONDS, 30);
 }
 
+/**
+ * RUN_STOP_WAIT_SECONDS: how long a cancel's answer waits for the runner holding the run to report
+ * its agent stopped (lib/runs/await-runner.ts); 0 answers at once. Tests shorten it: a run a test
+ * drives by hand over the protocol reports nothing unless the test does.
+ */
+export function runStopWaitMs(): number {
+  const raw = process.env.RUN_STOP_WAIT_SECONDS?.trim();
+  const value = Number(raw);
+  return raw && Number.isFinite(value) && value >= 0 ? value * 1000 : 15_000;
+}
+
 // RUNNERS_REQUIRE_SANDBOX follows AGENT_SANDBOX by default, so it is read beside it (lib/sandbox/mode.ts).

@@ -8,7 +8,7 @@ import { type FormEvent, forwardRef, useEffect, useImperativeHandle, useMemo, us
 import { columnQueryOptions } from "@/lib/client/board";
 import { flatItems } from "@/lib/client/board-cache";
 import { useCreateTask } from "@/lib/client/tasks";
-import type { ColumnSort, SortBy, Task } from "@/lib/client/types";
+import type { Card, ColumnSort, SortBy } from "@/lib/client/types";
 import type { ColumnKey } from "@/lib/tasks/columns";
 import { SortableTaskCard } from "@/components/board/task-card";
 import { useToast } from "@/components/ui/toast";
@@ -126,7 +126,7 @@ function CardList({
   loadingMore,
   loadMore,
 }: {
-  items: Task[];
+  items: Card[];
   column: ColumnKey;
   sortable: boolean;
   onOpen: (taskId: string) => void;

@@ -23,7 +23,7 @@ import { useBoardFirstPages } from "@/lib/client/board";
 import { projectsQuery } from "@/lib/client/projects";
 import { workspaceQuery } from "@/lib/client/workspaces";
 import { isStaleBoard, useDropTask } from "@/lib/client/tasks";
-import { DEFAULT_SORT, type ColumnSort, type Task } from "@/lib/client/types";
+import { DEFAULT_SORT, type Card, type ColumnSort } from "@/lib/client/types";
 import { COLUMNS, type ColumnKey } from "@/lib/tasks/columns";
 import { BoardToolbar } from "@/components/board/board-toolbar";
 import { BoardColumn, type ColumnHandle } from "@/components/board/board-column";
@@ -41,7 +41,7 @@ export function Board({ workspaceId }: { workspaceId: string }) {
   );
   const [projectId, setProjectId] = useState<string | null>(null);
   const [search, setSearch] = useState("");
-  const [dragging, setDragging] = useState<Task | null>(null);
+  const [dragging, setDragging] = useState<Card | null>(null);
   const searchRef = useRef<HTMLInputElement>(null);
   const firstColumn = useRef<ColumnHandle>(null);
   // The first page of all five columns in one request; each column's own query takes over from there.

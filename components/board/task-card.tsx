@@ -3,14 +3,13 @@
 import { useSortable } from "@dnd-kit/sortable";
 import { CSS } from "@dnd-kit/utilities";
 import { memo, useId, useState } from "react";
-import type { Task } from "@/lib/client/types";
+import type { Card } from "@/lib/client/types";
 import type { ColumnKey } from "@/lib/tasks/columns";
 import { Spinner } from "@/components/ui/field";
 import { FixConflictsButton } from "@/components/executions/fix-conflicts-button";
 import { RunningLabel } from "@/components/runs/run-quiet-note";
 import { CardRunnerWait } from "@/components/runs/waiting-for-runner";
 import { useWorkspaceUi } from "@/components/workspace/workspace-context";
-import { QUESTION_STATUS } from "@/lib/questions/statuses";
 import { RUN_STATUS } from "@/lib/runs/statuses";
 
 export const PRIORITY_STYLE: Record<string, string> = {
@@ -23,7 +22,7 @@ export const PRIORITY_STYLE: Record<string, string> = {
 
 export interface CardData {
   type: "card";
-  task: Task;
+  task: Card;
   column: ColumnKey;
 }
 
@@ -33,7 +32,7 @@ export const SortableTaskCard = memo(function SortableTaskCard({
   onOpen,
   sortable,
 }: {
-  task: Task;
+  task: Card;
   column: ColumnKey;
   onOpen: (taskId: string) => void;
   sortable: boolean;
@@ -74,8 +73,9 @@ export const SortableTaskCard = memo(function SortableTaskCard({
   );
 });
 
-export function CardBody({ task }: { task: Task }) {
-  const openQuestions = (task.questions ?? []).filter((question) => question.status === QUESTION_STATUS.open).length;
+export function CardBody({ task }: { task: Card }) {
+  // The count, not the questions: the card carries no questions (the task dialog reads them).
+  const openQuestions = task.open_question_count;
   const blocked = Boolean(task.blocked) || openQuestions > 0;
   return (
     <>
@@ -168,7 +168,7 @@ export function CardBody({ task }: { task: Task }) {
   );
 }
 
-function RunStatus({ task }: { task: Task }) {
+function RunStatus({ task }: { task: Card }) {
   const status = task.latest_run_status;
   if (!status) return null;
   if (status === RUN_STATUS.waiting_for_input) {
@@ -210,7 +210,7 @@ function RunStatus({ task }: { task: Task }) {
 }
 
 /** Where people are needed, at a glance: a card waiting for an answer stands out; a running one is marked. */
-function runState(task: Task): "waiting" | "running" | null {
+function runState(task: Card): "waiting" | "running" | null {
   if (task.latest_run_status === RUN_STATUS.waiting_for_input) return "waiting";
   if (task.latest_run_status === RUN_STATUS.running || task.latest_run_status === RUN_STATUS.queued) return "running";
   return null;
@@ -223,7 +223,7 @@ const CARD_STATE_STYLE = {
 };
 
 /** The card's menu: open it, or start an agent on it. Keys and pointers stay out of the drag. */
-function CardMenu({ task, onOpen }: { task: Task; onOpen: (taskId: string) => void }) {
+function CardMenu({ task, onOpen }: { task: Card; onOpen: (taskId: string) => void }) {
   const ui = useWorkspaceUi();
   const [open, setOpen] = useState(false);
   const menuId = useId();
@@ -279,14 +279,14 @@ function CardMenu({ task, onOpen }: { task: Task; onOpen: (taskId: string) => vo
 
 const menuItem = "block w-full px-3 py-1.5 text-left hover:bg-slate-100 dark:hover:bg-slate-800";
 
-const PR_STATE_STYLE: Record<NonNullable<Task["pr_state"]>, string> = {
+const PR_STATE_STYLE: Record<NonNullable<Card["pr_state"]>, string> = {
   open: "bg-green-100 text-green-900 dark:bg-green-950 dark:text-green-200",
   draft: "bg-slate-100 text-slate-800 dark:bg-slate-800 dark:text-slate-200",
   merged: "bg-purple-100 text-purple-900 dark:bg-purple-950 dark:text-purple-200",
   closed: "bg-slate-200 text-slate-900 dark:bg-slate-800 dark:text-slate-200",
 };
 
-const CHECKS_STYLE: Record<NonNullable<Task["checks"]>, { label: string; style: string }> = {
+const CHECKS_STYLE: Record<NonNullable<Card["checks"]>, { label: string; style: string }> = {
   pending: { label: "Checks running", style: "bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200" },
   success: { label: "Checks passed", style: "bg-green-100 text-green-900 dark:bg-green-950 dark:text-green-200" },
   failure: { label: "Checks failed", style: "bg-red-100 text-red-900 dark:bg-red-950 dark:text-red-200" },

@@ -1,11 +1,11 @@
 "use client";
 
 import { useFixConflicts } from "@/lib/client/runs";
-import type { Task } from "@/lib/client/types";
+import type { Card } from "@/lib/client/types";
 import { useToast } from "@/components/ui/toast";
 import { useWorkspaceUi } from "@/components/workspace/workspace-context";
 
-export function FixConflictsButton({ task, compact = false }: { task: Task; compact?: boolean }) {
+export function FixConflictsButton({ task, compact = false }: { task: Pick<Card, "id" | "title">; compact?: boolean }) {
   const ui = useWorkspaceUi();
   const toast = useToast();
   const start = useFixConflicts(ui.workspaceId, task.id, {

@@ -1,6 +1,6 @@
 "use client";
 
-import type { Task, WaitingForRunner } from "@/lib/client/types";
+import type { Card, WaitingForRunner } from "@/lib/client/types";
 
 // A queued run that no online runner can take says so, with the reason, on its card and in its
 // run view: it never sits silently in the queue (docs/runners.md). The server's message says it in
@@ -22,7 +22,7 @@ export function WaitingForRunnerNote({ waiting }: { waiting: WaitingForRunner | 
 }
 
 /** On the card, under "Queued", while its newest run waits: the reason on a line of its own. */
-export function CardRunnerWait({ task }: { task: Task }) {
+export function CardRunnerWait({ task }: { task: Pick<Card, "latest_run_waiting_for_runner"> }) {
   const waiting = task.latest_run_waiting_for_runner;
   if (!waiting) return null;
   return (

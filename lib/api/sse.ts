@@ -1,11 +1,12 @@
 import type { Sql } from "@/lib/db/sql";
 import { workspaceAccess } from "@/lib/api/handler";
 import { eventsHeartbeatMs, eventStreamBufferBytes } from "@/lib/config";
-import { RESET_EVENT } from "@/lib/events/event-types";
+import { RECONNECT_EVENT, RESET_EVENT } from "@/lib/events/event-types";
 import { isBehindLog, readEvents } from "@/lib/events/read-events";
 import { takeStreamSlot } from "@/lib/events/stream-slots";
 import { onWorkspaceEvents } from "@/lib/events/wake";
 import { dropConnection } from "@/lib/server/connections";
+import { onDrain } from "@/lib/server/draining";
 
 // One Server-Sent Events stream per open board, reading the workspace event log (lib/events) from
 // a cursor: each event goes out with its log id as the SSE `id:`, so a reconnecting EventSource's
@@ -130,11 +131,19 @@ export async function workspaceEventStream({ workspaceId, userId, request, sql, 
         }, eventsHeartbeatMs());
         const unsubscribe = onWorkspaceEvents(workspaceId, () => void pump());
         const onAbort = () => close();
+        // A stopping server ends every stream with a last event saying to come back (to another
+        // instance, or this server restarted), so no open board holds the shutdown (lib/server/shutdown.ts).
+        const forgetDrain = onDrain(() => {
+          send(`event: ${RECONNECT_EVENT}\ndata: ${JSON.stringify({ reason: "the server is stopping", retry_ms: RETRY_MS })}\n\n`);
+          // A client that is not reading would hold its connection, and so the server's close, open.
+          close(buffered() >= limit ? "drop" : undefined);
+        });
         close = (drop) => {
           if (closed) return;
           closed = true;
           clearInterval(heartbeat);
           unsubscribe();
+          forgetDrain();
           release();
           request.signal.removeEventListener("abort", onAbort);
           try {

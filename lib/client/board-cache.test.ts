@@ -12,7 +12,7 @@ import {
   type ColumnData,
 } from "@/lib/client/board-cache";
 import { boardKeys, decodeColumnKey } from "@/lib/client/query-keys";
-import type { ColumnSort, Task } from "@/lib/client/types";
+import type { Card, ColumnSort } from "@/lib/client/types";
 import type { ColumnKey } from "@/lib/tasks/columns";
 
 // The board's column caches in a real QueryClient: where live events, optimistic moves and edits put a card.
@@ -169,7 +169,7 @@ describe("the other helpers", () => {
   });
 });
 
-function seed(column: ColumnKey, sort: ColumnSort, pages: Task[][], options: { hasMore?: boolean; total?: number } = {}) {
+function seed(column: ColumnKey, sort: ColumnSort, pages: Card[][], options: { hasMore?: boolean; total?: number } = {}) {
   const total = options.total ?? pages.reduce((n, items) => n + items.length, 0);
   client.setQueryData<ColumnData>(boardKeys.columnSorted(WS, column, sort), {
     pages: pages.map((items, i) => ({ items, total, has_more: i < pages.length - 1 || Boolean(options.hasMore) })),
@@ -177,7 +177,7 @@ function seed(column: ColumnKey, sort: ColumnSort, pages: Task[][], options: { h
   });
 }
 
-function page(items: Task[]): ColumnData {
+function page(items: Card[]): ColumnData {
   return { pages: [{ items, total: items.length, has_more: false }], pageParams: [0] };
 }
 
@@ -189,39 +189,27 @@ function total(column: ColumnKey, sort: ColumnSort): number | undefined {
   return client.getQueryData<ColumnData>(boardKeys.columnSorted(WS, column, sort))?.pages[0]?.total;
 }
 
-function task(id: string, status: ColumnKey, position: number): Task {
+/** A card, as the board's reads send it (lib/tasks/card-schemas.ts). */
+function task(id: string, status: ColumnKey, position: number): Card {
   return {
     id,
-    workspace_id: WS,
     number: 1,
-    branch: null,
     title: id,
-    description: "",
     status,
     position,
     priority: "p2",
     tags: [],
-    pr_url: null,
-    has_merge_conflict: false,
-    pr_number: null,
-    pr_state: null,
-    pr_head_sha: null,
-    checks: null,
     project_id: null,
-    phase: null,
-    blocked: false,
     project_name: null,
     phase_name: null,
-    questions: [],
-    task_runs: [],
+    blocked: false,
+    open_question_count: 0,
+    open_blocker_count: 0,
+    pr_url: null,
+    pr_state: null,
+    checks: null,
+    has_merge_conflict: false,
     latest_run_status: null,
     latest_run_error: null,
-    latest_run_trigger: null,
-    blocked_by: [],
-    blocks: [],
-    open_blocker_count: 0,
-    created_at: "2026-01-01T00:00:00.000Z",
-    updated_at: "2026-01-01T00:00:00.000Z",
-    done_at: null,
   };
 }

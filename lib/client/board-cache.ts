@@ -1,19 +1,20 @@
 import type { InfiniteData, QueryClient, QueryKey } from "@tanstack/react-query";
 import { boardKeys, decodeColumnKey } from "@/lib/client/query-keys";
-import type { Task, TaskPage } from "@/lib/client/types";
+import type { Card, CardPage } from "@/lib/client/types";
 
 // The board lives in the TanStack Query cache as one infinite query per column and sort (the
 // project and search filters apply to the loaded cards, not to the key). Live events, optimistic
 // moves and edits all change those caches through these functions, so the board never refetches a
-// whole workspace to show one change.
+// whole workspace to show one change. The caches hold cards (lib/tasks/card-schemas.ts); a full task
+// record from an event or a write's answer is a card too, and goes in as it is.
 
-export type ColumnData = InfiniteData<TaskPage, number>;
+export type ColumnData = InfiniteData<CardPage, number>;
 
 export function allColumnCaches(client: QueryClient, workspaceId: string) {
   return client.getQueriesData<ColumnData>({ queryKey: boardKeys.columns(workspaceId) });
 }
 
-export function findTask(client: QueryClient, workspaceId: string, taskId: string): Task | undefined {
+export function findTask(client: QueryClient, workspaceId: string, taskId: string): Card | undefined {
   for (const [, data] of allColumnCaches(client, workspaceId)) {
     for (const page of data?.pages ?? []) {
       const found = page.items.find((task) => task.id === taskId);
@@ -24,7 +25,7 @@ export function findTask(client: QueryClient, workspaceId: string, taskId: strin
 }
 
 /** Replaces a task's card wherever it is cached (same column). */
-export function patchTask(client: QueryClient, workspaceId: string, taskId: string, patch: (task: Task) => Task) {
+export function patchTask(client: QueryClient, workspaceId: string, taskId: string, patch: (task: Card) => Card) {
   for (const [key, data] of allColumnCaches(client, workspaceId)) {
     if (!data || !data.pages.some((page) => page.items.some((task) => task.id === taskId))) continue;
     client.setQueryData<ColumnData>(key, {
@@ -39,7 +40,7 @@ export function patchTask(client: QueryClient, workspaceId: string, taskId: stri
  * column at its place. For sorts other than position the place is only known to the server, so
  * those caches are marked stale instead (returned, so the caller can refetch them).
  */
-export function placeTask(client: QueryClient, workspaceId: string, task: Task, options: { at?: { key: QueryKey; index: number } } = {}) {
+export function placeTask(client: QueryClient, workspaceId: string, task: Card, options: { at?: { key: QueryKey; index: number } } = {}) {
   const stale: QueryKey[] = [];
   const atHash = options.at ? JSON.stringify(options.at.key) : null;
   for (const [key, data] of allColumnCaches(client, workspaceId)) {
@@ -89,12 +90,12 @@ export function restoreColumns(client: QueryClient, snapshot: ReturnType<typeof 
   for (const [key, data] of snapshot) client.setQueryData(key, data);
 }
 
-export function flatItems(data: ColumnData | undefined): Task[] {
+export function flatItems(data: ColumnData | undefined): Card[] {
   return data ? data.pages.flatMap((page) => page.items) : [];
 }
 
 /** A position between two neighbours (lower and higher position), for the optimistic card until the server answers. */
-export function positionBetween(lower: Task | undefined, higher: Task | undefined): number {
+export function positionBetween(lower: Card | undefined, higher: Card | undefined): number {
   if (lower && higher) return (lower.position + higher.position) / 2;
   if (lower) return lower.position + 1;
   if (higher) return higher.position - 1;
@@ -116,12 +117,12 @@ function withTotal(data: ColumnData, delta: number): ColumnData {
   return { ...data, pages: data.pages.map((page) => ({ ...page, total: Math.max(0, page.total + delta) })) };
 }
 
-function mapItems(data: ColumnData, map: (task: Task) => Task): ColumnData {
+function mapItems(data: ColumnData, map: (task: Card) => Card): ColumnData {
   return { ...data, pages: data.pages.map((page) => ({ ...page, items: page.items.map(map) })) };
 }
 
-function insertByPosition(data: ColumnData, task: Task, descending: boolean, keepLoaded: boolean): ColumnData {
-  const goesBefore = (other: Task) => (descending ? other.position < task.position : other.position > task.position);
+function insertByPosition(data: ColumnData, task: Card, descending: boolean, keepLoaded: boolean): ColumnData {
+  const goesBefore = (other: Card) => (descending ? other.position < task.position : other.position > task.position);
   for (let p = 0; p < data.pages.length; p++) {
     const index = data.pages[p].items.findIndex(goesBefore);
     if (index >= 0) return insertInto(data, p, index, task);
@@ -132,7 +133,7 @@ function insertByPosition(data: ColumnData, task: Task, descending: boolean, kee
   return insertInto(data, last, data.pages[last].items.length, task);
 }
 
-function insertAtIndex(data: ColumnData, task: Task, index: number): ColumnData {
+function insertAtIndex(data: ColumnData, task: Card, index: number): ColumnData {
   if (data.pages.length === 0) return data;
   let remaining = index;
   for (let p = 0; p < data.pages.length; p++) {
@@ -144,7 +145,7 @@ function insertAtIndex(data: ColumnData, task: Task, index: number): ColumnData 
   return insertInto(data, last, data.pages[last].items.length, task);
 }
 
-function insertInto(data: ColumnData, pageIndex: number, index: number, task: Task): ColumnData {
+function insertInto(data: ColumnData, pageIndex: number, index: number, task: Card): ColumnData {
   const pages = data.pages.map((page, p) => {
     if (p !== pageIndex) return page;
     const items = page.items.slice();

@@ -2,21 +2,28 @@ import { infiniteQueryOptions, useQuery, useQueryClient } from "@tanstack/react-
 import { api } from "@/lib/client/api";
 import type { ColumnData } from "@/lib/client/board-cache";
 import { boardKeys, type ColumnQueryKey } from "@/lib/client/query-keys";
-import { DEFAULT_SORT, type BoardColumnPage, type ColumnSort, type TaskPage } from "@/lib/client/types";
+import { DEFAULT_SORT, type BoardColumnPage, type CardPage, type ColumnSort } from "@/lib/client/types";
 import { rememberBoardCursor } from "@/lib/client/use-workspace-events";
 import type { ColumnKey } from "@/lib/tasks/columns";
 
 // The board's reads: the first page of every column in one request, then one infinite query per
-// column and sort that pages on from there.
+// column and sort that pages on from there. Both read cards (lib/tasks/card-schemas.ts), not full
+// task records: the task dialog and the run history read a task's details when they open.
 
 export const PAGE_SIZE = 20;
 
 export function columnQueryOptions(workspaceId: string, column: ColumnKey, sort: ColumnSort) {
-  return infiniteQueryOptions<TaskPage, Error, ColumnData, readonly [ColumnQueryKey], number>({
+  return infiniteQueryOptions<CardPage, Error, ColumnData, readonly [ColumnQueryKey], number>({
     queryKey: boardKeys.columnSorted(workspaceId, column, sort),
     queryFn: ({ pageParam }) => {
-      const query = new URLSearchParams({ limit: String(PAGE_SIZE), offset: String(pageParam), sort_by: sort.by, sort_dir: sort.dir });
-      return api<TaskPage>(`/api/workspaces/${workspaceId}/board/column/${column}?${query}`);
+      const query = new URLSearchParams({
+        limit: String(PAGE_SIZE),
+        offset: String(pageParam),
+        sort_by: sort.by,
+        sort_dir: sort.dir,
+        view: "compact",
+      });
+      return api<CardPage>(`/api/workspaces/${workspaceId}/board/column/${column}?${query}`);
     },
     initialPageParam: 0,
     getNextPageParam: (last, all): number | undefined => (last.has_more ? all.reduce((n, page) => n + page.items.length, 0) : undefined),

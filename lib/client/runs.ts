@@ -2,7 +2,7 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/r
 import { api } from "@/lib/client/api";
 import { findTask, patchTask } from "@/lib/client/board-cache";
 import { diffKeys, executionKeys, taskKeys } from "@/lib/client/query-keys";
-import type { Execution, RunHistoryItem, StartRunInput, Task, TaskDiff } from "@/lib/client/types";
+import type { Execution, RunHistoryItem, StartRunInput, TaskDiff } from "@/lib/client/types";
 import { RUN_STATUS } from "@/lib/runs/statuses";
 
 // A task's agent runs: their history, starting one (from the Run agent dialog or a review's
@@ -28,20 +28,17 @@ export function useStartRun(workspaceId: string, taskId: string) {
       api<Execution>(`/api/workspaces/${workspaceId}/tasks/${taskId}/runs`, { method: "POST", json: input }),
     onMutate: () => {
       const before = findTask(client, workspaceId, taskId);
-      const previous = before
-        ? { status: before.latest_run_status, error: before.latest_run_error, trigger: before.latest_run_trigger }
-        : null;
+      const previous = before ? { status: before.latest_run_status, error: before.latest_run_error } : null;
       patchTask(client, workspaceId, taskId, (task) => ({ ...task, latest_run_status: RUN_STATUS.queued, latest_run_error: null }));
       return { previous };
     },
     onError: (_error, _input, context) => {
       const previous = context?.previous;
       if (previous) {
-        patchTask(client, workspaceId, taskId, (task: Task) => ({
+        patchTask(client, workspaceId, taskId, (task) => ({
           ...task,
           latest_run_status: previous.status,
           latest_run_error: previous.error,
-          latest_run_trigger: previous.trigger,
         }));
       }
     },

@@ -13,7 +13,7 @@ import {
 } from "@/lib/client/board-cache";
 import { dropPosition, type Drop, type DropInput } from "@/lib/client/drop-position";
 import { boardKeys, taskKeys } from "@/lib/client/query-keys";
-import type { ColumnSort, CreateTaskInput, Task, UpdateTaskInput } from "@/lib/client/types";
+import type { Card, ColumnSort, CreateTaskInput, Task, UpdateTaskInput } from "@/lib/client/types";
 import type { ColumnKey } from "@/lib/tasks/columns";
 
 // One task: its read, and the writes the board and the task dialog make. Each write changes the
@@ -50,7 +50,7 @@ export function useUpdateTask(workspaceId: string, taskId: string) {
     onMutate: async (changes) => {
       await client.cancelQueries({ queryKey: boardKeys.columns(workspaceId) });
       const snapshot = snapshotColumns(client, workspaceId);
-      patchTask(client, workspaceId, taskId, (old) => ({ ...old, ...(changes as Partial<Task>) }));
+      patchTask(client, workspaceId, taskId, (old) => ({ ...old, ...(changes as Partial<Card>) }));
       return { snapshot };
     },
     onError: (_error, _changes, context) => {
@@ -72,7 +72,7 @@ export function useDeleteTask(workspaceId: string, taskId: string) {
 }
 
 export interface MoveInput {
-  task: Task;
+  task: Card;
   column: ColumnKey;
   after_id: string | null;
   before_id: string | null;
@@ -117,7 +117,7 @@ export function useDropTask(workspaceId: string) {
   const client = useQueryClient();
   const move = useMoveTask(workspaceId);
   return (
-    task: Task,
+    task: Card,
     drop: Omit<DropInput, "taskId" | "sort" | "loadedIds" | "hasMore">,
     sort: ColumnSort,
     options?: MutateOptions<Task, Error, MoveInput, unknown>,

@@ -15,8 +15,8 @@ import type { questionResponse } from "@/lib/questions/schemas";
 import type { reactionStateResponse } from "@/lib/reactions/schemas";
 import type { execution, executionLog, logEntry, runHistoryItem } from "@/lib/runs/schemas";
 import type { createScheduleBody, scheduleResponse, triggerResponse } from "@/lib/schedules/schemas";
+import type { boardResponse, paginatedCardsResponse, taskCard } from "@/lib/tasks/card-schemas";
 import type {
-  boardResponse,
   createTaskBody,
   paginatedTasksResponse,
   taskResponse,
@@ -53,9 +53,13 @@ export const DEFAULT_SORT: ColumnSort = { by: "position", dir: "asc" };
 export type Question = z.output<typeof questionResponse>;
 export type TaskRun = z.output<typeof taskRunResponse>;
 export type RunHistoryItem = z.output<typeof runHistoryItem>;
+/** A task in full: the task dialog's, a write's answer, an event's. It is a Card as well (its fields are a superset). */
 export type Task = Omit<z.output<typeof taskResponse>, "status"> & { status: ColumnKey };
 export type TaskPage = Omit<z.output<typeof paginatedTasksResponse>, "items"> & { items: Task[] };
-export type BoardColumnPage = Omit<z.output<typeof boardResponse>["columns"][number], "items"> & { items: Task[] };
+/** What the board holds and shows of a task (lib/tasks/card-schemas.ts); details are read when a dialog opens. */
+export type Card = Omit<z.output<typeof taskCard>, "status"> & { status: ColumnKey };
+export type CardPage = Omit<z.output<typeof paginatedCardsResponse>, "items"> & { items: Card[] };
+export type BoardColumnPage = Omit<z.output<typeof boardResponse>["columns"][number], "items"> & { items: Card[] };
 export type Project = z.output<typeof projectResponse>;
 export type Execution = z.output<typeof execution>;
 export type ExecutionLog = z.output<typeof executionLog>;

@@ -9,14 +9,15 @@ import { publishLogBatch, type LogBatch } from "@/lib/client/run-log";
 import { boardKeys, executionKeys, questionKeys, scheduleKeys, taskKeys } from "@/lib/client/query-keys";
 import type { Execution, Question, Task, TaskRun } from "@/lib/client/types";
 import { RUN_STATUS } from "@/lib/runs/statuses";
-import { EVENT_TYPES, RESET_EVENT, type EventType, type WorkspaceEvent } from "@/lib/events/event-types";
+import { EVENT_TYPES, RECONNECT_EVENT, RESET_EVENT, type EventType, type WorkspaceEvent } from "@/lib/events/event-types";
 
 // Keeps every open page of a workspace current: the server's event stream (the workspace event
 // log, read from a cursor) is applied to the TanStack Query cache piece by piece. The stream starts
 // at the cursor the board was read at, so nothing committed between the board's load and the
 // stream's connection is missed; after a dropped connection EventSource sends Last-Event-ID and the
 // server replays what was missed. Only a reader further behind than the log keeps gets `reset`,
-// and then refetches.
+// and then refetches. A stopping server ends the stream with `reconnect`: the page opens a new
+// stream from the last event it applied, a moment later.
 
 export type LiveState = "connecting" | "live" | "reconnecting";
 
@@ -39,10 +40,11 @@ export function useWorkspaceEvents(workspaceId: string): LiveState {
   );
 
   useEffect(() => {
-    const after = boardCursor === null ? "" : `?after=${encodeURIComponent(boardCursor)}`;
-    const source = new EventSource(`/api/workspaces/${workspaceId}/events${after}`);
-    source.onopen = () => setState("live");
-    source.onerror = () => setState("reconnecting");
+    // The id of the last event applied: a stream opened anew (below) resumes after it.
+    let lastId = boardCursor;
+    let source: EventSource | null = null;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let failures = 0;
     const onReset = () => {
       client.invalidateQueries({ queryKey: boardKeys.all(workspaceId) });
       client.invalidateQueries({ queryKey: taskKeys.all(workspaceId) });
@@ -50,23 +52,57 @@ export function useWorkspaceEvents(workspaceId: string): LiveState {
       client.invalidateQueries({ queryKey: executionKeys.all(workspaceId) });
       client.invalidateQueries({ queryKey: scheduleKeys.all(workspaceId) });
     };
-    source.addEventListener(RESET_EVENT, onReset);
-    const handlers = EVENT_TYPES.map((type) => {
-      const handler = (message: MessageEvent<string>) => {
-        try {
-          const event = JSON.parse(message.data) as WorkspaceEvent;
-          applyEvent(client, workspaceId, type, event.data);
-        } catch (error) {
-          console.error(`cannot apply ${type}`, error);
-        }
+    const reopen = (delayMs: number) => {
+      source?.close();
+      setState("reconnecting");
+      clearTimeout(timer);
+      timer = setTimeout(open, delayMs);
+    };
+    const open = () => {
+      const after = lastId === null ? "" : `?after=${encodeURIComponent(lastId)}`;
+      const current = new EventSource(`/api/workspaces/${workspaceId}/events${after}`);
+      source = current;
+      current.onopen = () => {
+        failures = 0;
+        setState("live");
       };
-      source.addEventListener(type, handler);
-      return [type, handler] as const;
-    });
+      current.onerror = () => {
+        setState("reconnecting");
+        // EventSource retries a dropped connection by itself, but gives up for good on an answer
+        // that is not a stream (a proxy's 502 while the server restarts): then open anew, backing off.
+        if (current.readyState === EventSource.CLOSED) reopen(Math.min(30_000, 1000 * 2 ** failures++));
+      };
+      current.addEventListener(RESET_EVENT, (message: MessageEvent<string>) => {
+        lastId = message.lastEventId || lastId;
+        onReset();
+      });
+      // The server is stopping (a deploy, a restart): come back in a moment, spread over a second so
+      // a room of open boards does not reconnect at the same instant, to another instance or the new server.
+      current.addEventListener(RECONNECT_EVENT, (message: MessageEvent<string>) => {
+        let retryMs = 2000;
+        try {
+          retryMs = Number(JSON.parse(message.data).retry_ms) || retryMs;
+        } catch {
+          // the default
+        }
+        reopen(retryMs + Math.random() * 1000);
+      });
+      for (const type of EVENT_TYPES) {
+        current.addEventListener(type, (message: MessageEvent<string>) => {
+          lastId = message.lastEventId || lastId;
+          try {
+            const event = JSON.parse(message.data) as WorkspaceEvent;
+            applyEvent(client, workspaceId, type, event.data);
+          } catch (error) {
+            console.error(`cannot apply ${type}`, error);
+          }
+        });
+      }
+    };
+    open();
     return () => {
-      source.removeEventListener(RESET_EVENT, onReset);
-      for (const [type, handler] of handlers) source.removeEventListener(type, handler);
-      source.close();
+      clearTimeout(timer);
+      source?.close();
     };
   }, [client, workspaceId, boardCursor]);
 
@@ -129,11 +165,11 @@ export function applyEvent(client: QueryClient, workspaceId: string, type: Event
     case "run.updated": {
       const run = data as TaskRun & { workspace_id?: string };
       noteTaskEvent(run.task_id);
+      // The card's summary of its newest run; the runs themselves are the run history's to read.
       patchTask(client, workspaceId, run.task_id, (task) => ({
         ...task,
         latest_run_status: run.status,
         latest_run_error: run.error_message ?? null,
-        latest_run_trigger: run.trigger ?? task.latest_run_trigger ?? null,
       }));
       client.invalidateQueries({ queryKey: taskKeys.runs(workspaceId, run.task_id) });
       client.invalidateQueries({ queryKey: scheduleKeys.all(workspaceId) });

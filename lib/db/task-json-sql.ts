@@ -45,12 +45,28 @@ export const TASK_JSON = `(SELECT row_to_json(j) FROM (SELECT
   CASE WHEN e.open_questions IS NULL THEN '[]'::json
     ELSE (SELECT json_agg(q.question::jsonb || jsonb_build_object('task_title', t.title) ORDER BY q.n)
           FROM json_array_elements(e.open_questions) WITH ORDINALITY AS q(question, n)) END AS questions,
+  COALESCE(json_array_length(e.open_questions), 0) AS open_question_count,
   COALESCE(e.runs, '[]'::json) AS task_runs,
   e.latest_run_status, e.latest_run_error, e.latest_run_trigger,
   ${LATEST_RUN_ACTIVITY},
   ${LATEST_RUN_WAITING},
   COALESCE(e.blocked_by, '{}') AS blocked_by, COALESCE(e.blocks, '{}') AS blocks, COALESCE(e.open_blockers, 0) AS open_blocker_count,
   ${iso("t.created_at")} AS created_at, ${iso("t.updated_at")} AS updated_at, ${iso("t.done_at")} AS done_at) j)`;
+
+// A task as its board card (TaskCard, lib/tasks/card-schemas.ts), with the same aliases: TASK_JSON's
+// expressions for the fields a card shows, and the open questions as their count. No runs and no
+// questions in full, so no per-question JSON is built here: a card is about a fifth of a task.
+export const CARD_JSON = `(SELECT row_to_json(j) FROM (SELECT
+  t.id, t.number, t.title, t.status, t.position, t.priority, COALESCE(t.tags, '{}') AS tags,
+  t.project_id, pr.name AS project_name,
+  CASE WHEN t.phase BETWEEN 1 AND cardinality(pr.phases) THEN pr.phases[t.phase] END AS phase_name,
+  t.blocked OR e.open_questions IS NOT NULL AS blocked,
+  COALESCE(json_array_length(e.open_questions), 0) AS open_question_count,
+  COALESCE(e.open_blockers, 0) AS open_blocker_count,
+  t.pr_url, t.pr_state, t.checks, t.has_merge_conflict,
+  e.latest_run_status, e.latest_run_error,
+  ${LATEST_RUN_ACTIVITY},
+  ${LATEST_RUN_WAITING}) j)`;
 
 // One probe per task for everything beyond its own row: the three sub-selects per task that this
 // replaced were half of PostgreSQL's time for a page (docs/PERFORMANCE.md).

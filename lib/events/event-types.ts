@@ -39,6 +39,13 @@ export const DELIVERABLE_EVENT_TYPES = EVENT_TYPES.filter((type) => !STREAM_ONLY
  */
 export const RESET_EVENT = "reset";
 
+/**
+ * Not a logged event either: the last one of a stream whose server is stopping (a deploy, SIGTERM).
+ * It has no `id`, so the reader's cursor stays the last event it got; it connects again, to another
+ * instance or the restarted server, in about `retry_ms`, from that cursor.
+ */
+export const RECONNECT_EVENT = "reconnect";
+
 export const ACTOR_TYPES = ["user", "agent", "system"] as const;
 
 /** Who made a change: a person (any of their credentials), an agent's token, or the server itself. */

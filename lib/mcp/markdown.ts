@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { COLUMNS } from "@/lib/tasks/columns";
-import type { boardResponse, TaskResponse } from "@/lib/tasks/schemas";
+import type { boardResponse, TaskCard } from "@/lib/tasks/card-schemas";
+import type { TaskResponse } from "@/lib/tasks/schemas";
 
 // The MCP resources: the board and a task as markdown, for an agent to read into its context.
 
@@ -51,7 +52,7 @@ export function taskMarkdown(task: TaskResponse): string {
   return lines.join("\n");
 }
 
-function taskLine(task: TaskResponse): string {
+function taskLine(task: TaskCard): string {
   const extras = [
     task.priority,
     task.project_name,

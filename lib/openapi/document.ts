@@ -20,6 +20,7 @@ import { runnerOperations } from "@/lib/openapi/operations/runners";
 import { runnerProtocolOperations } from "@/lib/openapi/operations/runner-protocol";
 import { reactionOperations } from "@/lib/openapi/operations/reactions";
 import { paginatedTasksResponse, taskResponse, taskRunResponse } from "@/lib/tasks/schemas";
+import { paginatedCardsResponse, taskCard } from "@/lib/tasks/card-schemas";
 import { execution } from "@/lib/runs/schemas";
 import { workspaceEvent } from "@/lib/events/schemas";
 import { codehostStatus } from "@/lib/github/connection/schemas";
@@ -63,6 +64,8 @@ const NAMED_SCHEMAS: [z.ZodType, string][] = [
   [taskResponse, "TaskResponse"],
   [taskRunResponse, "TaskRunResponse"],
   [paginatedTasksResponse, "PaginatedTasksResponse"],
+  [taskCard, "TaskCard"],
+  [paginatedCardsResponse, "PaginatedCardsResponse"],
   [execution, "Execution"],
   [workspaceEvent, "WorkspaceEvent"],
 ];

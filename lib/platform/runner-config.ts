@@ -55,6 +55,17 @@ export function timeoutSeconds(): number {
   return positiveNumber(process.env.AGENT_TIMEOUT_SECONDS, 3600);
 }
 
+/**
+ * RUNNER_GRACE_SECONDS: on SIGTERM, how long a runner lets its runs go on before it stops their
+ * agents and hands them back (0: at once). The server's own shutdown waits this long for its
+ * embedded runner, and a little more (lib/server/shutdown.ts).
+ */
+export function runnerGraceMs(): number {
+  const raw = process.env.RUNNER_GRACE_SECONDS?.trim();
+  const value = Number(raw);
+  return raw && Number.isFinite(value) && value >= 0 ? value * 1000 : 60_000;
+}
+
 /** Between SIGTERM and SIGKILL on cancel and timeout. */
 export function killGraceMs(): number {
   return positiveNumber(process.env.AGENT_KILL_GRACE_SECONDS, 5) * 1000;

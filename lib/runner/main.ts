@@ -3,7 +3,8 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { HttpPort } from "@/lib/runner/http-port";
 import { Runner } from "@/lib/runner/runner";
-import { runnerPollMs } from "@/lib/platform/runner-config";
+import { runnerGraceMs, runnerPollMs } from "@/lib/platform/runner-config";
+import { ignoreClosedOutput } from "@/lib/platform/closed-output";
 import { bubblewrapUsableAsync, sandboxKind } from "@/lib/sandbox/mode";
 import { sweepSandboxes } from "@/lib/sandbox/sandboxed-command";
 
@@ -11,7 +12,11 @@ import { sweepSandboxes } from "@/lib/sandbox/sandboxed-command";
 // TASKBOARD_RUNNER_TOKEN, RUNNER_CAPACITY): a runner process in the foreground, logging to standard
 // output. SIGTERM or SIGINT: it stops claiming, lets its runs finish for RUNNER_GRACE_SECONDS, then
 // stops what is left and hands those runs back (queued again for another runner), and exits 0. A deleted token (401): it stops its runs and exits 1.
-// It runs as `node --import tsx`, one process: the tsx CLI would relay signals and kill it after 30 ms.
+// It runs as one process, from the bundle `npm run build` makes (scripts/runner.mjs) or with
+// `node --import tsx`: the tsx CLI would relay signals and kill it after 30 ms.
+
+// The embedded runner writes to the server's output, which may be a pipe whose reader is gone.
+ignoreClosedOutput();
 
 const { values } = parseArgs({
   options: {
@@ -35,7 +40,7 @@ if (!url || !token || !Number.isInteger(capacity) || capacity < 1) {
 delete process.env.TASKBOARD_RUNNER_TOKEN;
 
 const ORPHAN_DELIVERY_MS = 120_000;
-const graceMs = Number(process.env.RUNNER_GRACE_SECONDS ?? 60) * 1000;
+const graceMs = runnerGraceMs();
 const version = JSON.parse(fs.readFileSync(path.join(process.cwd(), "package.json"), "utf8")).version as string;
 const stopping = new AbortController();
 let exitCode = 0;

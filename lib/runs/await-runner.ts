@@ -1,5 +1,5 @@
 import type { Db } from "@/lib/db/client";
-import { runnerLeaseSeconds } from "@/lib/config";
+import { runnerLeaseSeconds, runStopWaitMs } from "@/lib/config";
 import { onWorkspaceEvents } from "@/lib/events/wake";
 import { isActiveRunStatus, STARTED_RUN_STATUSES } from "@/lib/runs/statuses";
 
@@ -8,10 +8,9 @@ import { isActiveRunStatus, STARTED_RUN_STATUSES } from "@/lib/runs/statuses";
 // set), so the answer says `running` in the common case; it waits only while some online runner
 // has a free slot (otherwise the run stays queued and says so at once), and at most START_WAIT_MS.
 // A cancel answers once the runner has stopped the agent and reported it (its lease is let go), at
-// most STOP_WAIT_MS: a heartbeat, the ACP agent's moment to end its turn, the kill grace.
+// most RUN_STOP_WAIT_SECONDS (15 s): a heartbeat, the ACP agent's moment to end its turn, the kill grace.
 
 const START_WAIT_MS = 3000;
-const STOP_WAIT_MS = 15_000;
 
 export async function awaitStart(db: Db, workspaceId: string, executionId: string): Promise<void> {
   if (!(await runnerRoom(db))) return;
@@ -20,12 +19,17 @@ export async function awaitStart(db: Db, workspaceId: string, executionId: strin
 
 /** After a cancel was recorded: until the runner holding the run has reported it (only a runner-held run waits). */
 export async function awaitStopped(db: Db, workspaceId: string, executionId: string): Promise<void> {
-  await waitUntil(db, workspaceId, executionId, STOP_WAIT_MS, (row) => row.runnerId === null || row.leaseExpiresAt === null);
+  const waitMs = runStopWaitMs();
+  const stopped = await waitUntil(db, workspaceId, executionId, waitMs, (row) => row.runnerId === null || row.leaseExpiresAt === null);
+  // Worth a line: a cancel that waited this long was slow for its caller (a runner that never reports).
+  if (!stopped && waitMs > 0)
+    console.log(`[taskboard] cancel of ${executionId}: answered after ${waitMs / 1000} s, its runner has not reported yet`);
 }
 
 type Row = { status: string; runnerPid: number | null; runnerId: string | null; leaseExpiresAt: Date | null };
 
-async function waitUntil(db: Db, workspaceId: string, executionId: string, waitMs: number, done: (row: Row) => boolean) {
+/** True once `done` holds (or the run is gone), false when `waitMs` ran out first. */
+async function waitUntil(db: Db, workspaceId: string, executionId: string, waitMs: number, done: (row: Row) => boolean): Promise<boolean> {
   let wake = () => {};
   const unsubscribe = onWorkspaceEvents(workspaceId, () => wake());
   const deadline = Date.now() + waitMs;
@@ -35,9 +39,9 @@ async function waitUntil(db: Db, workspaceId: string, executionId: string, waitM
         where: { id: executionId },
         select: { status: true, runnerPid: true, runnerId: true, leaseExpiresAt: true },
       });
-      if (!row || done(row)) return;
+      if (!row || done(row)) return true;
       const left = deadline - Date.now();
-      if (left <= 0) return;
+      if (left <= 0) return false;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, Math.min(left, 250));
         wake = () => {

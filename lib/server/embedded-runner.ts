@@ -20,7 +20,7 @@ export async function startEmbeddedRunner(db: Db): Promise<ChildProcess> {
   const root = /*turbopackIgnore: true*/ process.cwd();
   // The token goes through a pipe (fd 3), not the environment or the command line, which any
   // process of this user could read in /proc (an unsandboxed agent under AGENT_SANDBOX=off).
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "lib", "runner", "main.ts"), "--embedded", "--token-fd", "3"], {
+  const child = spawn(process.execPath, [...runnerEntry(root), "--embedded", "--token-fd", "3"], {
     cwd: root,
     env: {
       ...runnerEnvironment(),
@@ -33,18 +33,57 @@ export async function startEmbeddedRunner(db: Db): Promise<ChildProcess> {
     stdio: ["ignore", "inherit", "inherit", "pipe"],
   });
   (child.stdio[3] as NodeJS.WritableStream).end(registration.token);
+  const entry = { child, stopping: false };
+  embedded = entry;
   child.on("exit", (code, signal) => {
-    if (!stopping) console.error(`[taskboard] the embedded runner exited (${signal ?? `code ${code}`})`);
+    if (!entry.stopping) console.error(`[taskboard] the embedded runner exited (${signal ?? `code ${code}`})`);
   });
-  // A stopped server stops its runner (which lets its runs finish or hands them back); a killed
-  // one cannot, and the runner notices its parent is gone by itself.
-  let stopping = false;
+  // A stopped server stops its runner first (lib/server/shutdown.ts: its runs finish or are handed
+  // back while this server still answers); this is for an exit by any other way. A killed server
+  // cannot, and the runner notices its parent is gone by itself.
   process.once("exit", () => {
-    stopping = true;
-    if (child.exitCode === null) child.kill("SIGTERM");
+    entry.stopping = true;
+    if (running(child)) child.kill("SIGTERM");
   });
   console.log(`[taskboard] embedded runner started (pid ${child.pid}, capacity ${maxConcurrent()})`);
   return child;
+}
+
+let embedded: { child: ChildProcess; stopping: boolean } | undefined;
+
+const running = (child: ChildProcess) => child.exitCode === null && child.signalCode === null;
+
+/**
+ * SIGTERM to the embedded runner, which stops claiming, lets its runs go on for
+ * RUNNER_GRACE_SECONDS and hands back what is left; resolves when it has exited, or SIGKILLs it
+ * after `timeoutMs` (whatever it still held is ended by its lease).
+ */
+export async function stopEmbeddedRunner(timeoutMs: number): Promise<"none" | "exited" | "killed"> {
+  const entry = embedded;
+  if (!entry || !running(entry.child)) return "none";
+  entry.stopping = true;
+  const { child } = entry;
+  const exited = new Promise<boolean>((resolve) => child.once("exit", () => resolve(true)));
+  child.kill("SIGTERM");
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
+  const inTime = await Promise.race([exited, late]);
+  clearTimeout(timer);
+  if (inTime) return "exited";
+  child.kill("SIGKILL");
+  await exited;
+  return "killed";
+}
+
+/**
+ * `next start` runs a build, and `npm run build` bundles the runner into plain JavaScript
+ * (scripts/build-runner.mjs), which starts in a third of the time tsx needs to compile it; `next dev`
+ * (or a build made before the bundle existed) runs the TypeScript through tsx.
+ */
+function runnerEntry(root: string): string[] {
+  const bundle = path.join(root, ".next", "runner", "main.mjs");
+  if (process.env.NODE_ENV === "production" && fs.existsSync(bundle)) return ["--enable-source-maps", bundle];
+  return ["--import", "tsx", path.join(root, "lib", "runner", "main.ts")];
 }
 
 /** The runner row and token this server uses; made anew when missing, deleted or not matching. */

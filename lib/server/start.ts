@@ -11,6 +11,7 @@ import { resealSecrets } from "@/lib/crypto/reseal-secrets";
 import { startDeliveryWorker } from "@/lib/webhooks/deliver-webhooks";
 import { startReactions } from "@/lib/reactions/run-reactions";
 import { startDeliveryPruning } from "@/lib/webhooks/prune-deliveries";
+import { installShutdown } from "@/lib/server/shutdown";
 
 export async function startServer() {
   try {
@@ -36,6 +37,8 @@ export async function startServer() {
     // Reactions (lib/reactions/) read the same log the same way, each from its own cursor.
     await startReactions(db, kind);
     startDeliveryPruning(db);
+    // SIGTERM: event streams end, the embedded runner hands back its runs, then the server closes.
+    installShutdown();
   } catch (error) {
     console.error(`[taskboard] cannot start: ${(error as Error).message}`);
     process.exit(1);

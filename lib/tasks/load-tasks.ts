@@ -1,11 +1,12 @@
 import { statement, type Sql, type Statement } from "@/lib/db/sql";
 import { workspaceReadStatement, type WorkspaceRead } from "@/lib/auth/authenticate";
-import type { TaskResponse } from "@/lib/tasks/schemas";
+import { TASK_VIEWS, type TaskResponse, type TaskView } from "@/lib/tasks/schemas";
 import { COLUMNS, SORT_FIELDS, type ColumnKey } from "@/lib/tasks/columns";
-import { TASK_JOINS, TASK_JSON } from "@/lib/db/task-json-sql";
+import { CARD_JSON, TASK_JOINS, TASK_JSON } from "@/lib/db/task-json-sql";
 
 // Every read of tasks goes through here, so every response carries the same board-level enrichment
-// (project and phase names, open questions, the last 10 runs). Each function is ONE prepared SQL
+// (project and phase names, open questions, the last 10 runs), or, for the board and a compact
+// column page, the same card (CARD_JSON: the summary of those). Each function is ONE prepared SQL
 // statement whatever the page size: the enrichment is two joins per task of the page (its project,
 // and its task_board_extras row, which triggers keep), never a query per task.
 //
@@ -25,13 +26,14 @@ export interface PageRequest {
 // The board's reads come back with the caller's credential check, in one statement per request
 // (workspaceReadStatement): their results are the response bodies, as JSON text.
 
-/** GET …/board/column/{column}: `{"items", "total", "has_more"}`. */
-export function columnPageRead(key: ColumnKey, page: PageRequest): WorkspaceRead {
-  return { statement: COLUMN_PAGE[page.sortBy][page.sortDir], params: [[key], page.limit, page.offset] };
+/** GET …/board/column/{column}: `{"items", "total", "has_more"}`, of task records or (view `compact`) of cards. */
+export function columnPageRead(key: ColumnKey, page: PageRequest, view: TaskView = "full"): WorkspaceRead {
+  return { statement: COLUMN_PAGE[view][page.sortBy][page.sortDir], params: [[key], page.limit, page.offset] };
 }
 
 /**
- * GET …/board: the first page of every column, `{"columns": [{key, title, total, has_more, items}], "cursor"}`.
+ * GET …/board: the first page of every column, as cards (lib/tasks/card-schemas.ts),
+ * `{"columns": [{key, title, total, has_more, items}], "cursor"}`.
  * `cursor` is the newest event id of the workspace's log in the same snapshot: the board shows
  * every event up to it and none after it (lib/events).
  */
@@ -71,7 +73,7 @@ export async function loadTask(sql: Sql, workspaceId: string, id: string): Promi
 // index entries, not table rows), then joined back to the rows it keeps. Totals come from
 // task_column_counts (kept by triggers), not from counting the column. One statement text per sort
 // field and direction: a sort column cannot be a parameter.
-function columnsCte(sortBy: SortField, dir: "ASC" | "DESC", limit: string, offset: string) {
+function columnsCte(json: string, sortBy: SortField, dir: "ASC" | "DESC", limit: string, offset: string) {
   return `
   WITH cols AS (
     SELECT c.key, c.ord, COALESCE(n.count, 0) AS total
@@ -81,7 +83,7 @@ function columnsCte(sortBy: SortField, dir: "ASC" | "DESC", limit: string, offse
   pages AS (
     SELECT cols.key, cols.ord, cols.total, p.items, p.n
     FROM cols CROSS JOIN LATERAL (
-      SELECT COALESCE(json_agg(${TASK_JSON} ORDER BY k.sort_key ${dir}, k.id ${dir}), '[]'::json) AS items, count(*) AS n
+      SELECT COALESCE(json_agg(${json} ORDER BY k.sort_key ${dir}, k.id ${dir}), '[]'::json) AS items, count(*) AS n
       FROM (
         SELECT x.id, x.${sortBy} AS sort_key FROM tasks x
         WHERE x.workspace_id = $1 AND x.status = cols.key
@@ -95,25 +97,30 @@ function columnsCte(sortBy: SortField, dir: "ASC" | "DESC", limit: string, offse
 }
 
 const COLUMN_PAGE = Object.fromEntries(
-  SORT_FIELDS.map((sortBy) => [
-    sortBy,
+  TASK_VIEWS.map((view) => [
+    view,
     Object.fromEntries(
-      (["asc", "desc"] as const).map((dir) => [
-        dir,
-        workspaceReadStatement(
-          `column_page_${sortBy}_${dir}`,
-          `${columnsCte(sortBy, dir === "asc" ? "ASC" : "DESC", "$4", "$5")}
-          SELECT json_build_object('items', items, 'total', total, 'has_more', $5 + n < total)::text FROM pages`,
+      SORT_FIELDS.map((sortBy) => [
+        sortBy,
+        Object.fromEntries(
+          (["asc", "desc"] as const).map((dir) => [
+            dir,
+            workspaceReadStatement(
+              `column_page_${view === "full" ? "" : `${view}_`}${sortBy}_${dir}`,
+              `${columnsCte(view === "full" ? TASK_JSON : CARD_JSON, sortBy, dir === "asc" ? "ASC" : "DESC", "$4", "$5")}
+              SELECT json_build_object('items', items, 'total', total, 'has_more', $5 + n < total)::text FROM pages`,
+            ),
+          ]),
         ),
       ]),
     ),
   ]),
-) as Record<SortField, Record<"asc" | "desc", Statement>>;
+) as Record<TaskView, Record<SortField, Record<"asc" | "desc", Statement>>>;
 
 // $4 is the columns' titles, in the order of their keys in $3; $5 the page size.
 const BOARD = workspaceReadStatement(
   "board_first_pages",
-  `${columnsCte("position", "ASC", "$5", "0")}
+  `${columnsCte(CARD_JSON, "position", "ASC", "$5", "0")}
   SELECT json_build_object('columns', json_agg(json_build_object(
            'key', pages.key, 'title', ($4::text[])[pages.ord], 'total', pages.total,
            'has_more', pages.n < pages.total, 'items', pages.items) ORDER BY pages.ord),

@@ -20,12 +20,45 @@ export const columnParams = z.object({ id: z.string(), column: columnKey });
 
 const pageLimit = queryInt(z.int().min(1).max(100)).default(20).describe("Page size, 1 to 100.");
 
-export const columnQuery = z.object({
-  limit: pageLimit,
-  offset: queryInt(z.int().min(0).max(INT32_MAX)).default(0).describe("Number of tasks of the column to skip."),
-  sort_by: z.enum(SORT_FIELDS).default("position").describe("Sort key; ties are broken by task id, so pages never overlap."),
-  sort_dir: z.enum(["asc", "desc"]).default("asc"),
-});
+/** Full task records per page at most; compact cards (lib/tasks/card-schemas.ts) go to MAX_CARD_PAGE. */
+export const MAX_TASK_PAGE = 100;
+/** Compact cards per page (per column, for the board) at most: 4,000 cards are 8 pages of these. */
+export const MAX_CARD_PAGE = 500;
+
+/** `full`: the interface's task records, with questions and runs; `compact`: the board's cards. */
+export const TASK_VIEWS = ["full", "compact"] as const;
+export type TaskView = (typeof TASK_VIEWS)[number];
+
+export const columnQuery = z
+  .object({
+    limit: queryInt(z.int().min(1).max(MAX_CARD_PAGE))
+      .default(20)
+      .describe(`Page size: 1 to ${MAX_TASK_PAGE}, or to ${MAX_CARD_PAGE} with view=compact.`),
+    offset: queryInt(z.int().min(0).max(INT32_MAX)).default(0).describe("Number of tasks of the column to skip."),
+    sort_by: z.enum(SORT_FIELDS).default("position").describe("Sort key; ties are broken by task id, so pages never overlap."),
+    sort_dir: z.enum(["asc", "desc"]).default("asc"),
+    view: z
+      .enum(TASK_VIEWS)
+      .default("full")
+      .describe(
+        "`full` (the default): task records with their open questions and 10 newest runs. `compact`: the board's cards " +
+          "(TaskCard): what a card shows, with the questions and runs as counts and the newest run's status.",
+      ),
+  })
+  // Full records stay at the interface's page size; only the light cards come in bigger pages.
+  .superRefine((query, ctx) => {
+    if (query.view === "full" && query.limit > MAX_TASK_PAGE) {
+      ctx.addIssue({
+        code: "too_big",
+        origin: "number",
+        maximum: MAX_TASK_PAGE,
+        inclusive: true,
+        input: query.limit,
+        path: ["limit"],
+        message: `Too big: expected number to be <=${MAX_TASK_PAGE}`,
+      });
+    }
+  });
 
 export const taskSearchQuery = z.object({
   search: z.string().trim().min(1).max(200).optional().describe("A case-insensitive part of the title."),
@@ -34,7 +67,9 @@ export const taskSearchQuery = z.object({
   offset: queryInt(z.int().min(0).max(10_000)).default(0).describe("Number of matches to skip."),
 });
 
-export const boardQuery = z.object({ limit: pageLimit.describe("Tasks per column in the first page, 1 to 100.") });
+export const boardQuery = z.object({
+  limit: queryInt(z.int().min(1).max(MAX_CARD_PAGE)).default(20).describe(`Cards per column in the first page, 1 to ${MAX_CARD_PAGE}.`),
+});
 
 const title = z.string().trim().min(1).max(500);
 const description = z.string().max(100_000);
@@ -194,6 +229,7 @@ export const taskResponse = z.object({
   project_name: z.string().nullable(),
   phase_name: z.string().nullable(),
   questions: z.array(questionResponse).describe("The task's open questions."),
+  open_question_count: z.int().describe("How many open questions the task has (the length of `questions`)."),
   task_runs: z.array(taskRunResponse).describe("Newest first, at most 10."),
   latest_run_status: runStatus.nullable(),
   latest_run_error: z.string().nullable(),
@@ -227,19 +263,4 @@ export const paginatedTasksResponse = z.object({
   items: z.array(taskResponse),
   total: z.int().describe("Number of tasks in the column."),
   has_more: z.boolean().describe("offset + items.length < total"),
-});
-
-export const boardResponse = z.object({
-  columns: z.array(
-    z.object({
-      key: columnKey,
-      title: z.string(),
-      total: z.int(),
-      has_more: z.boolean(),
-      items: z.array(taskResponse),
-    }),
-  ),
-  cursor: z
-    .string()
-    .describe("The workspace event log's position this board was read at: open GET …/events?after=<cursor> to miss nothing."),
 });

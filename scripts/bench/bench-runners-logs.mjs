@@ -57,17 +57,7 @@ export async function benchLogIngestion(kind, databaseUrl, { fullSpeed = false }
       runners.push(
         spawn(
           process.execPath,
-          [
-            "--import",
-            "tsx",
-            "lib/runner/main.ts",
-            "--url",
-            server.url,
-            "--token",
-            registered.token,
-            "--capacity",
-            String(AGENTS / RUNNERS),
-          ],
+          ["scripts/runner.mjs", "--url", server.url, "--token", registered.token, "--capacity", String(AGENTS / RUNNERS)],
           {
             cwd: root,
             // The sandbox's start-up is measured elsewhere (bench:sandbox); here, ingestion only.

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run bench:runners`: claim latency, from sending `POST …/runs` to the agent process started
 // on an idle runner process (docs/runners.md). The server runs no agent itself (RUNNER_EMBEDDED=false);
-// one runner process (`node --import tsx lib/runner/main.ts`) waits in its long poll. The agent is
+// one runner process (`npm run runner`'s scripts/runner.mjs) waits in its long poll. The agent is
 // a shell line that writes the clock (ns) to a file the moment it starts; the bench polls the file
 // (local disk, no load on the server). Each run ends before the next starts, so the runner is idle.
 // On PGlite and (when reachable) PostgreSQL; writes docs/PERFORMANCE.md between the bench:runners markers.
@@ -66,7 +66,7 @@ async function bench(kind) {
     const token = (await api("POST", "/api/auth/login", ADMIN)).body.access_token;
     const ws = (await api("POST", "/api/workspaces", { name: "bench" }, token)).body.id;
     const registered = (await api("POST", "/api/runners", { name: "bench" }, token)).body;
-    runner = spawn(process.execPath, ["--import", "tsx", "lib/runner/main.ts", "--url", server.url, "--token", registered.token], {
+    runner = spawn(process.execPath, ["scripts/runner.mjs", "--url", server.url, "--token", registered.token], {
       cwd: root,
       // The agent writes its mark outside any worktree, which the sandbox forbids; the sandbox's own
       // start-up is measured by bench:sandbox and adds to this.

@@ -18,13 +18,20 @@ export async function postgresReachable(url = postgresAdminUrl()) {
   }
 }
 
-/** Creates a fresh, uniquely named database and returns its URL and a function that drops it. */
-export async function createScratchDatabase(prefix = "taskboard_test") {
+/**
+ * Creates a fresh, uniquely named database and returns its URL and a function that drops it.
+ * `migrated`: a copy of the test run's migrated template (TASKBOARD_POSTGRES_TEMPLATE, made by
+ * tests/setup/database-templates.ts) where there is one; otherwise empty, and the server migrates it.
+ * @param {string} [prefix]
+ * @param {{ migrated?: boolean }} [options]
+ */
+export async function createScratchDatabase(prefix = "taskboard_test", { migrated = false } = {}) {
   const adminUrl = postgresAdminUrl();
   const name = `${prefix}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+  const template = migrated ? process.env.TASKBOARD_POSTGRES_TEMPLATE : undefined;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.query(template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`);
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;

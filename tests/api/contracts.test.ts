@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { questionResponse } from "@/lib/questions/schemas";
 import { execution, executionEvent, executionLog, runHistoryItem } from "@/lib/runs/schemas";
 import { scheduleDetailResponse, scheduleResponse, triggerResponse } from "@/lib/schedules/schemas";
-import { boardResponse, paginatedTasksResponse, taskResponse, taskRunResponse } from "@/lib/tasks/schemas";
+import { paginatedTasksResponse, taskResponse, taskRunResponse } from "@/lib/tasks/schemas";
+import { boardResponse, paginatedCardsResponse } from "@/lib/tasks/card-schemas";
 import { activityResponse } from "@/lib/activity/schemas";
 import { runnerEventData } from "@/lib/runners/schemas";
 import { dependenciesResponse, dependencyEventData } from "@/lib/dependencies/schemas";
@@ -135,6 +136,7 @@ describe("every response and event matches its schema exactly", () => {
     expect(single.phase_name).toBe("build");
     expectShape(taskResponse, single, "GET task");
     expectShape(paginatedTasksResponse, await ok("GET", `${base()}/board/column/in_progress`), "column page");
+    expectShape(paginatedCardsResponse, await ok("GET", `${base()}/board/column/in_progress?view=compact`), "compact column page");
     expectShape(boardResponse, await ok("GET", `${base()}/board`), "board");
     expectShape(z.array(runHistoryItem), await ok("GET", `${base()}/tasks/${task.id}/runs`), "GET runs");
     expectShape(z.array(questionResponse), await ok("GET", `${base()}/questions`), "GET questions");

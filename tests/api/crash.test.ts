@@ -4,7 +4,8 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { freePort } from "../../scripts/lib/server.mjs";
 import { root } from "../../scripts/lib/build-state.mjs";
-import { client, engineServer, newStore, newTask, workspaceOn, type Store } from "../helpers/engine";
+import { client } from "../helpers/api";
+import { engineServer, newStore, newTask, workspaceOn, type Store } from "../helpers/engine";
 
 // kill -9 of the server, then a restart on the same data (PGlite: the same DATA_DIR; PostgreSQL:
 // the same database): the restart must just work, and every write the killed server acknowledged

@@ -58,7 +58,16 @@ describe("the embedded runner", () => {
     // The agent's parent is the runner, a process of its own whose parent is the server.
     const runnerPid = parentOf(running.runner_pid);
     expect(runnerPid).not.toBe(server.child.pid);
-    expect(fs.readFileSync(`/proc/${runnerPid}/cmdline`, "utf8")).toContain("lib/runner/main.ts");
+    // It runs the runner `npm run build` bundled (scripts/build-runner.mjs), with plain node.
+    expect(fs.readFileSync(`/proc/${runnerPid}/cmdline`, "utf8").split("\0")).toEqual([
+      process.execPath,
+      "--enable-source-maps",
+      expect.stringMatching(/\/\.next\/runner\/main\.mjs$/),
+      "--embedded",
+      "--token-fd",
+      "3",
+      "",
+    ]);
     expect(parentOf(runnerPid)).toBe(server.child.pid);
     // The runner holds none of the server's secrets: no database, no auth secret, no data directory.
     const names = environ(runnerPid).map((entry) => entry.split("=")[0]);

@@ -1,8 +1,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { beforeAll, describe, expect, it } from "vitest";
-import { baseUrl, newUser, newWorkspace } from "../helpers/api";
-import { client } from "../helpers/engine";
+import { baseUrl, client, newUser, newWorkspace } from "../helpers/api";
 import { data, mcpConnector, newApiKey as createApiKey, tool } from "../helpers/mcp";
 
 // The MCP server (POST /api/mcp) as a protocol, through the SDK's own client, on the shared server: tool

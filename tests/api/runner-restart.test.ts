@@ -2,7 +2,8 @@ import { spawnRunner } from "../helpers/runner-process";
 import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer } from "../../scripts/lib/server.mjs";
-import { client, eventually, finished, FIXTURE_AGENT, newStore, newTask, outputLines, workspaceOn, type Store } from "../helpers/engine";
+import { client } from "../helpers/api";
+import { eventually, finished, FIXTURE_AGENT, newStore, newTask, outputLines, workspaceOn, type Store } from "../helpers/engine";
 
 // A server restart does not end a run a runner process holds: kill -9 the server while the agent
 // prints, start it again on the same data and port, and the run ends with the agent's own outcome

@@ -12,27 +12,39 @@ export interface ApiResponse<T = any> {
   headers: Headers;
 }
 
-export async function call<T = any>(
-  method: string,
-  path: string,
-  options: { token?: string; json?: unknown; body?: string; headers?: Record<string, string> } = {},
-): Promise<ApiResponse<T>> {
-  const headers: Record<string, string> = { ...options.headers };
-  if (options.token) headers.authorization = `Bearer ${options.token}`;
-  let body = options.body;
-  if (options.json !== undefined) {
-    headers["content-type"] = "application/json";
-    body = JSON.stringify(options.json);
+export interface CallOptions {
+  token?: string;
+  json?: unknown;
+  body?: string;
+  headers?: Record<string, string>;
+}
+
+/** The one HTTP client of the tests, for a server at `url`: `call` below is the shared server's. */
+export function client(url: string) {
+  return Object.assign(call, { url });
+  async function call<T = any>(method: string, path: string, options: CallOptions = {}): Promise<ApiResponse<T>> {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    let body = options.body;
+    if (options.json !== undefined) {
+      headers["content-type"] = "application/json";
+      body = JSON.stringify(options.json);
+    }
+    const response = await fetch(url + path, { method, headers, body, redirect: "manual" });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      // not JSON; keep the text
+    }
+    return { status: response.status, body: parsed as T, headers: response.headers };
   }
-  const response = await fetch(baseUrl() + path, { method, headers, body, redirect: "manual" });
-  const text = await response.text();
-  let parsed: unknown = text;
-  try {
-    parsed = text ? JSON.parse(text) : null;
-  } catch {
-    // not JSON; keep the text
-  }
-  return { status: response.status, body: parsed as T, headers: response.headers };
+}
+
+/** A request to the server this run shares (tests/setup/global-server.ts). */
+export function call<T = any>(method: string, path: string, options: CallOptions = {}): Promise<ApiResponse<T>> {
+  return client(baseUrl())<T>(method, path, options);
 }
 
 export async function login(username: string, password: string) {

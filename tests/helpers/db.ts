@@ -3,14 +3,16 @@ import os from "node:os";
 import path from "node:path";
 import { inject } from "vitest";
 import { createScratchDatabase } from "../../scripts/lib/postgres.mjs";
+import { seedPglite } from "../../scripts/lib/server.mjs";
 
 /**
  * A database owned by this test process (not the shared server's): a fresh PGlite directory, or a
  * fresh PostgreSQL database on the PostgreSQL pass. For tests that need the clock or raw rows.
  */
 export async function openOwnDatabase() {
-  const scratch = inject("databaseKind") === "postgresql" ? await createScratchDatabase("taskboard_unit") : undefined;
+  const scratch = inject("databaseKind") === "postgresql" ? await createScratchDatabase("taskboard_unit", { migrated: true }) : undefined;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "taskboard-unit-"));
+  seedPglite(scratch?.url, dataDir);
   process.env.DATA_DIR = dataDir;
   process.env.DATABASE_URL = scratch?.url ?? "";
   const { connection, closeDb } = await import("@/lib/db/client");

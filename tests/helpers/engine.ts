@@ -3,9 +3,10 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { inject } from "vitest";
-import { startServer } from "../../scripts/lib/server.mjs";
+import { seedPglite, startServer } from "../../scripts/lib/server.mjs";
 import { createScratchDatabase } from "../../scripts/lib/postgres.mjs";
-import type { ApiResponse } from "./api";
+import { client } from "./api";
+import { openStream, type SseStream } from "./sse";
 
 // Servers of their own for the runner and scheduler tests: each needs its own agent command,
 // limits or restarts. The database kind follows TEST_DATABASE like the shared server's.
@@ -19,7 +20,8 @@ export const databaseKind = () => inject("databaseKind");
 export async function newStore(label: string) {
   const kind = databaseKind();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `taskboard-${label}-`));
-  const scratch = kind === "postgresql" ? await createScratchDatabase("taskboard_engine") : undefined;
+  const scratch = kind === "postgresql" ? await createScratchDatabase("taskboard_engine", { migrated: true }) : undefined;
+  seedPglite(scratch?.url, dataDir);
   return {
     kind,
     dataDir,
@@ -68,7 +70,7 @@ export async function engineServer(store: Store, env: Record<string, string>, la
 
 /**
  * Until the server's own runner has come online: the web server answers health before its runner
- * child (node with tsx) has started and claimed, and a run started in that moment stays queued
+ * child (node, from the runner bundle) has started and claimed, and a run started in that moment stays queued
  * ("waiting for a runner") where a test expects the answer to say it is running.
  */
 async function embeddedRunnerOnline(call: ReturnType<typeof client>, label: string) {
@@ -89,31 +91,6 @@ async function embeddedRunnerOnline(call: ReturnType<typeof client>, label: stri
 
 export type EngineServer = Awaited<ReturnType<typeof engineServer>>;
 
-export function client(url: string) {
-  return async function call<T = any>(
-    method: string,
-    urlPath: string,
-    options: { token?: string; json?: unknown } = {},
-  ): Promise<ApiResponse<T>> {
-    const headers: Record<string, string> = {};
-    if (options.token) headers.authorization = `Bearer ${options.token}`;
-    if (options.json !== undefined) headers["content-type"] = "application/json";
-    const response = await fetch(url + urlPath, {
-      method,
-      headers,
-      body: options.json === undefined ? undefined : JSON.stringify(options.json),
-    });
-    const text = await response.text();
-    let body: unknown = text;
-    try {
-      body = text ? JSON.parse(text) : null;
-    } catch {
-      // not JSON
-    }
-    return { status: response.status, body: body as T, headers: response.headers };
-  };
-}
-
 /** The admin's token and a fresh workspace on that server. */
 export async function workspaceOn(server: { call: ReturnType<typeof client> }) {
   const login = await server.call("POST", "/api/auth/login", { json: ADMIN });
@@ -130,8 +107,16 @@ export async function newTask(call: ReturnType<typeof client>, token: string, ws
   return created.body as { id: string; title: string; status: string };
 }
 
-/** Polls until `check` returns a value (not undefined), or fails after `timeoutMs`. */
-export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 15_000, what = "condition"): Promise<T> {
+/**
+ * Checks until `check` returns a value (not undefined), or fails after `timeoutMs`: every 100 ms, or,
+ * given `wake` (the workspace's event stream), again at each event and at least every second.
+ */
+export async function eventually<T>(
+  check: () => Promise<T | undefined>,
+  timeoutMs = 15_000,
+  what = "condition",
+  wake?: SseStream,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
@@ -142,7 +127,23 @@ export async function eventually<T>(check: () => Promise<T | undefined>, timeout
       last = error;
     }
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ""}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    if (!wake || !(await woken(wake, Math.min(1_000, Math.max(1, deadline - Date.now()))))) await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Waits for the stream's next event (or `ms`), then takes whatever else arrived: one check answers them all. False once the stream ended. */
+async function woken(stream: SseStream, ms: number): Promise<boolean> {
+  try {
+    await stream.next(ms);
+  } catch (error) {
+    if (/stream ended/.test((error as Error).message)) return false;
+  }
+  for (;;) {
+    try {
+      await stream.next(0);
+    } catch {
+      return true;
+    }
   }
 }
 
@@ -164,15 +165,22 @@ export async function reactionsCaughtUp(call: ReturnType<typeof client>, token: 
   );
 }
 
+/** Until the run has ended: checked at each event of its workspace's stream, not on a 100 ms poll. */
 export async function finished(call: ReturnType<typeof client>, token: string, wsId: string, executionId: string, timeoutMs = 20_000) {
-  return eventually(
-    async () => {
-      const response = await call("GET", `/api/workspaces/${wsId}/executions/${executionId}`, { token });
-      return FINISHED.includes(response.body?.status) ? response.body : undefined;
-    },
-    timeoutMs,
-    `execution ${executionId} to finish`,
-  );
+  const stream = await openStream(`${call.url}/api/workspaces/${wsId}/events`, { authorization: `Bearer ${token}` }).catch(() => undefined);
+  try {
+    return await eventually(
+      async () => {
+        const response = await call("GET", `/api/workspaces/${wsId}/executions/${executionId}`, { token });
+        return FINISHED.includes(response.body?.status) ? response.body : undefined;
+      },
+      timeoutMs,
+      `execution ${executionId} to finish`,
+      stream?.status === 200 ? stream : undefined,
+    );
+  } finally {
+    stream?.close();
+  }
 }
 
 /** A zombie (exited, not yet reaped by whoever inherited it) counts as gone. */

@@ -1,7 +1,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll } from "vitest";
-import type { client } from "./engine";
+import type { client } from "./api";
 
 // The MCP tests' client side (tests/api/mcp-*.test.ts): the SDK's own client against POST /api/mcp.
 

@@ -27,6 +27,7 @@ export const TASK_FIELDS = [
   "project_name",
   "phase_name",
   "questions",
+  "open_question_count",
   "task_runs",
   "latest_run_status",
   "latest_run_error",

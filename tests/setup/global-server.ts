@@ -6,20 +6,21 @@ import { createScratchDatabase } from "../../scripts/lib/postgres.mjs";
 
 export const ADMIN = { username: "admin", password: "admin-password-for-tests" };
 
+// The API tests' project only (after tests/setup/database-setup.ts): the production build and the
+// server they share. Unit tests never wait for either.
 export default async function setup(project: TestProject) {
   if (needsBuild()) {
     const build = spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
     if (build.status !== 0) throw new Error("next build failed");
   }
   const kind = process.env.TEST_DATABASE === "postgresql" ? "postgresql" : "pglite";
-  const scratch = kind === "postgresql" ? await createScratchDatabase() : undefined;
+  const scratch = kind === "postgresql" ? await createScratchDatabase("taskboard_test", { migrated: true }) : undefined;
   const server = await startServer({
     databaseUrl: scratch?.url,
     label: `api-${kind}`,
     env: { ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password },
   });
   project.provide("baseUrl", server.url);
-  project.provide("databaseKind", kind);
   project.provide("databaseUrl", scratch?.url ?? "");
   return async () => {
     await server.stop();
@@ -30,7 +31,6 @@ export default async function setup(project: TestProject) {
 declare module "vitest" {
   export interface ProvidedContext {
     baseUrl: string;
-    databaseKind: "pglite" | "postgresql";
     databaseUrl: string;
   }
 }

@@ -11,7 +11,7 @@ const migrationsDir = path.join(root, "prisma", "migrations");
 const schemaPath = path.join(root, "prisma", "schema.prisma");
 
 // Each diff boots an in-memory PostgreSQL (PGlite), ~3–4 s here; vitest's default 5 s is too tight.
-const TIMEOUT = 30_000;
+const TIMEOUT = 120_000; // prisma migrate diff alone takes about 18 s here; more under load
 
 describe("prisma migrations", () => {
   const tempDirs: string[] = [];

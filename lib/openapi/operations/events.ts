@@ -13,7 +13,8 @@ export const eventOperations: OperationSpec[] = [
       "resumes after that event. A reader further behind than the log keeps gets `event: reset` (refetch, then go on from its " +
       "`id`). Comment lines are heartbeats; the stream closes within one heartbeat once the credential or membership is revoked. " +
       "A user holds at most 20 streams at once (EVENT_STREAMS_PER_USER); a client that reads nothing while its buffer is full is " +
-      "dropped after a heartbeat, and resumes with Last-Event-ID.",
+      "dropped after a heartbeat, and resumes with Last-Event-ID. A stopping server (a deploy) ends the stream with `event: reconnect` " +
+      "(no id; data `{reason, retry_ms}`): connect again after retry_ms with Last-Event-ID, to another instance or the restarted server.",
     tags: ["events"],
     params: workspaceParams,
     query: eventsQuery,

@@ -1,7 +1,8 @@
+import { z } from "zod";
 import type { OperationSpec } from "@/lib/openapi/types";
+import { boardResponse, paginatedCardsResponse } from "@/lib/tasks/card-schemas";
 import {
   boardQuery,
-  boardResponse,
   columnParams,
   columnQuery,
   createTaskBody,
@@ -22,7 +23,7 @@ export const taskOperations: OperationSpec[] = [
     method: "get",
     path: "/api/workspaces/{id}/board",
     operationId: "getBoard",
-    summary: "The first page (in position order) of every board column, with board-level enrichment",
+    summary: "The first page (in position order) of every board column, as cards (TaskCard)",
     tags: ["board"],
     params: workspaceParams,
     query: boardQuery,
@@ -36,7 +37,13 @@ export const taskOperations: OperationSpec[] = [
     tags: ["board"],
     params: columnParams,
     query: columnQuery,
-    responses: { 200: { description: "A page of the column", schema: paginatedTasksResponse }, 404: notFound("Workspace") },
+    responses: {
+      200: {
+        description: "A page of the column: task records (PaginatedTasksResponse), or cards with view=compact (PaginatedCardsResponse)",
+        schema: z.union([paginatedTasksResponse, paginatedCardsResponse]),
+      },
+      404: notFound("Workspace"),
+    },
   },
   {
     method: "get",

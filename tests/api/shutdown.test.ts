@@ -1,0 +1,162 @@
+import fs from "node:fs";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  engineServer,
+  eventually,
+  finished,
+  FIXTURE_AGENT,
+  newStore,
+  newTask,
+  outputLines,
+  processAlive,
+  workspaceOn,
+  type EngineServer,
+  type Store,
+} from "../helpers/engine";
+import { openStream } from "../helpers/sse";
+
+// SIGTERM on the server, as a deploy, `docker stop` (10 s, then SIGKILL) or a pod's stop sends it
+// (lib/server/shutdown.ts, docs/runners.md "Stopping the server"): the server and its embedded
+// runner end within 10 s when no agent runs, whatever event streams are open and whether or not the
+// data directory is still there; with an agent mid-run, within RUNNER_GRACE_SECONDS + 15 s, and
+// the run is handed back first, so the next server's runner takes it and finishes it.
+
+let stores: Store[] = [];
+let servers: EngineServer[] = [];
+
+afterEach(async () => {
+  for (const server of servers) await server.stop();
+  for (const store of stores) await store.drop();
+  servers = [];
+  stores = [];
+});
+
+async function serve(label: string, env: Record<string, string> = {}, store?: Store) {
+  if (!store) {
+    store = await newStore(label);
+    stores.push(store);
+  }
+  const server = await engineServer(store, { AGENT_COMMAND: FIXTURE_AGENT, ...env }, label);
+  servers.push(server);
+  return { server, store };
+}
+
+/** The server's process and all of its descendants (the embedded runner, its agents), read from /proc. */
+function processTree(root: number): { pid: number; command: string }[] {
+  const parents = new Map<number, number>();
+  for (const name of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${name}/stat`, "utf8");
+      parents.set(Number(name), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const tree = [root];
+  for (let i = 0; i < tree.length; i++) for (const [pid, parent] of parents) if (parent === tree[i]) tree.push(pid);
+  return tree.map((pid) => {
+    let command = "";
+    try {
+      command = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ");
+    } catch {
+      // gone meanwhile
+    }
+    return { pid, command };
+  });
+}
+
+/** SIGTERM to the server; the seconds until it and every process it had started are gone. */
+async function terminate(server: EngineServer, limitSeconds: number) {
+  const tree = processTree(server.child.pid!);
+  const runner = tree.find(({ command }) => command.includes("--embedded"));
+  // The embedded runner runs from the bundle `npm run build` made, not through tsx.
+  expect(runner?.command).toContain(".next/runner/main.mjs");
+  expect(runner?.command).not.toContain("tsx");
+  const sent = Date.now();
+  server.child.kill("SIGTERM");
+  await eventually(
+    async () => (tree.every(({ pid }) => !processAlive(pid)) ? true : undefined),
+    limitSeconds * 1000 + 5000,
+    `the server's processes to end: ${JSON.stringify(tree.filter(({ pid }) => processAlive(pid)))}\n${server.output.join("")}`,
+  );
+  return (Date.now() - sent) / 1000;
+}
+
+describe("SIGTERM with no agent running", () => {
+  it("ends the server and its runner within 10 s with an event stream open, whose last event says to reconnect", async () => {
+    const { server } = await serve("shutdown-stream");
+    const { token, wsId } = await workspaceOn(server);
+    const stream = await openStream(`${server.url}/api/workspaces/${wsId}/events`, { authorization: `Bearer ${token}` });
+    expect(stream.status).toBe(200);
+    await newTask(server.call, token, wsId, { title: "seen before the stop" });
+    expect((await stream.next(10_000, "task.created")).event).toBe("task.created");
+
+    const took = await terminate(server, 10);
+    expect(took).toBeLessThanOrEqual(10);
+    const last = await stream.next(1000, "the reconnect event");
+    // No id: the reader's cursor stays the task.created it got, and it resumes from there.
+    expect(last).toEqual({ event: "reconnect", data: JSON.stringify({ reason: "the server is stopping", retry_ms: 2000 }) });
+    await stream.ended;
+    expect(server.output.join("")).toContain("SIGTERM: stopping; 1 event stream(s) told to reconnect");
+  }, 180_000);
+
+  it("ends within 10 s when its data directory was removed and nobody reads its output any more", async () => {
+    const { server, store } = await serve("shutdown-no-data");
+    const { token, wsId } = await workspaceOn(server);
+    const stream = await openStream(`${server.url}/api/workspaces/${wsId}/events`, { authorization: `Bearer ${token}` });
+    // As when whatever started it died (a test runner that timed out): its writes fail with EPIPE,
+    // and the errors of a missing directory are written. Once, that spun the server at full CPU for good.
+    server.child.stdout!.destroy();
+    server.child.stderr!.destroy();
+    fs.rmSync(store.dataDir, { recursive: true, force: true });
+    await server.call("POST", `/api/workspaces/${wsId}/tasks`, { token, json: { title: "after the directory went" } });
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    expect(await terminate(server, 10)).toBeLessThanOrEqual(10);
+    await stream.ended;
+  }, 180_000);
+});
+
+describe("SIGTERM with an agent mid-run", () => {
+  it("hands the run back and ends within RUNNER_GRACE_SECONDS + 15 s; the restarted server's runner finishes it", async () => {
+    const env = { RUNNER_GRACE_SECONDS: "5", AGENT_TIMEOUT_SECONDS: "120" };
+    const { server, store } = await serve("shutdown-agent", env);
+    const { token, wsId } = await workspaceOn(server);
+    const task = await newTask(server.call, token, wsId, { title: "outlives the server" });
+    const started = await server.call("POST", `/api/workspaces/${wsId}/tasks/${task.id}/runs`, {
+      token,
+      json: { instructions: "sleep 8" },
+    });
+    expect(started.status).toBe(202);
+    const base = `/api/workspaces/${wsId}/executions/${started.body.id}`;
+    const running = await eventually(
+      async () => {
+        const row = (await server.call("GET", base, { token })).body;
+        return row.runner_pid && row.line_count >= 2 ? row : undefined;
+      },
+      60_000,
+      "the agent to start",
+    );
+    expect(processTree(server.child.pid!).map(({ pid }) => pid)).toContain(running.runner_pid);
+
+    const stopped = terminate(server, 20);
+    // While the runner hands back, the server still answers: a stream opened now gets only `reconnect`.
+    const late = await eventually(async () => {
+      const stream = await openStream(`${server.url}/api/workspaces/${wsId}/events`, { authorization: `Bearer ${token}` });
+      return stream.status === 200 ? stream : undefined;
+    });
+    expect(await late.next(5000, "the reconnect event")).toMatchObject({ event: "reconnect" });
+    await late.ended;
+    expect(await stopped).toBeLessThanOrEqual(20);
+    expect(server.output.join("")).toContain("embedded runner exited");
+
+    const restarted = (await serve("shutdown-agent-again", env, store)).server;
+    const done = await finished(restarted.call, token, wsId, started.body.id, 90_000);
+    expect(done).toMatchObject({ status: "succeeded", exit_code: 0 });
+    const log = (await restarted.call("GET", `${base}/log`, { token })).body;
+    expect(outputLines(log)).toEqual(["sleeping 8 s", "sleeping 8 s", "woke up"]);
+    expect(log.entries.find((entry: { type: string }) => entry.type === "error")).toMatchObject({
+      update: { message: expect.stringContaining("Handed back by the runner embedded") },
+    });
+  }, 300_000);
+});

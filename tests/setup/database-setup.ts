@@ -1,0 +1,19 @@
+import type { TestProject } from "vitest/node";
+import { pgliteTemplate, postgresTemplate } from "./database-templates";
+
+// Every vitest project: which database the run is on, and the migrated template that the tests'
+// servers and own databases start from (tests/setup/database-templates.ts). No server, no build.
+export default async function setup(project: TestProject) {
+  const kind = process.env.TEST_DATABASE === "postgresql" ? "postgresql" : "pglite";
+  // Through the environment, because scripts/lib/server.mjs and scripts/lib/postgres.mjs (plain
+  // JavaScript, shared with the benchmarks) read it there; the workers inherit it.
+  process.env.TASKBOARD_PGLITE_TEMPLATE ??= await pgliteTemplate();
+  if (kind === "postgresql") process.env.TASKBOARD_POSTGRES_TEMPLATE ??= await postgresTemplate();
+  project.provide("databaseKind", kind);
+}
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    databaseKind: "pglite" | "postgresql";
+  }
+}

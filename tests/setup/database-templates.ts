@@ -1,0 +1,82 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import pg from "pg";
+import { applyMigrations, listMigrations } from "@/lib/db/migrate";
+import { root } from "../../scripts/lib/build-state.mjs";
+import { postgresAdminUrl } from "../../scripts/lib/postgres.mjs";
+
+// A fresh PGlite directory spends about 8 s in initdb and 4 more in the migrations, and every test
+// server or own database used to pay that. The tests now copy a migrated template instead: one per
+// set of migrations, kept between runs (node_modules/.cache) so a single test file pays it once.
+// The migrations themselves are still tested from empty (lib/db/migrate.test.ts, tests/postgres/migrate-*),
+// and `npm start` and the browser tests' server still migrate a fresh directory.
+
+const MIGRATIONS = path.join(root, "prisma", "migrations");
+
+/** Names the migrations (and the PGlite version): a template is reused only for exactly these. */
+function migrationsKey(): string {
+  const hash = crypto.createHash("sha256");
+  hash.update(JSON.parse(fs.readFileSync(path.join(root, "node_modules/@electric-sql/pglite/package.json"), "utf8")).version);
+  for (const name of listMigrations(MIGRATIONS)) hash.update(name).update(fs.readFileSync(path.join(MIGRATIONS, name, "migration.sql")));
+  return hash.digest("hex").slice(0, 12);
+}
+
+/** A migrated PGlite data directory (copy it, never open it), made once per set of migrations. */
+export async function pgliteTemplate(): Promise<string> {
+  const cache = path.join(root, "node_modules", ".cache", "taskboard-tests");
+  const target = path.join(cache, `pglite-${migrationsKey()}`);
+  if (fs.existsSync(path.join(target, "PG_VERSION"))) return target;
+  fs.mkdirSync(cache, { recursive: true });
+  // Made aside and renamed into place: a parallel run (the other database's pass) never sees half a template.
+  const making = fs.mkdtempSync(path.join(cache, "making-"));
+  const { PGlite } = await import("@electric-sql/pglite");
+  const db = new PGlite(making);
+  try {
+    await applyMigrations({ query: (sql, params) => db.query(sql, params) as never, exec: (sql) => db.exec(sql) }, MIGRATIONS);
+  } finally {
+    await db.close();
+  }
+  for (const old of fs.readdirSync(cache))
+    if (old.startsWith("pglite-")) fs.rmSync(path.join(cache, old), { recursive: true, force: true });
+  try {
+    fs.renameSync(making, target);
+  } catch {
+    fs.rmSync(making, { recursive: true, force: true }); // the other pass made it first
+  }
+  return target;
+}
+
+/** A migrated PostgreSQL database to create scratch databases from (`CREATE DATABASE … TEMPLATE`). */
+export async function postgresTemplate(): Promise<string> {
+  const name = `taskboard_template_${migrationsKey()}`;
+  const admin = new pg.Client({ connectionString: postgresAdminUrl() });
+  await admin.connect();
+  try {
+    const { rows } = await admin.query(`SELECT datname FROM pg_database WHERE datname LIKE 'taskboard_template_%'`);
+    if (rows.some((row) => row.datname === name)) return name;
+    const making = `${name}_${crypto.randomBytes(3).toString("hex")}`;
+    await admin.query(`CREATE DATABASE ${making}`);
+    const url = new URL(postgresAdminUrl());
+    url.pathname = `/${making}`;
+    const client = new pg.Client({ connectionString: url.toString() });
+    await client.connect();
+    try {
+      await applyMigrations(
+        { query: (sql, params) => client.query(sql, params as unknown[]), exec: (sql) => client.query(sql) },
+        MIGRATIONS,
+      );
+    } finally {
+      await client.end();
+    }
+    try {
+      await admin.query(`ALTER DATABASE ${making} RENAME TO ${name}`);
+    } catch {
+      await admin.query(`DROP DATABASE IF EXISTS ${making}`); // the other run made it first
+    }
+    for (const row of rows) await admin.query(`DROP DATABASE IF EXISTS ${row.datname}`).catch(() => {});
+    return name;
+  } finally {
+    await admin.end();
+  }
+}
