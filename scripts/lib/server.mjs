@@ -66,7 +66,8 @@ export async function startServer({ databaseUrl, env = {}, label = "server", dat
 export function seedPglite(databaseUrl, dataDir) {
   const template = process.env.TASKBOARD_PGLITE_TEMPLATE;
   const target = path.join(dataDir, "pglite");
-  if (databaseUrl || !template || fs.existsSync(target)) return;
+  // A data directory that does not exist yet is the server's to create (owner-only, 0700): not seeded.
+  if (databaseUrl || !template || !fs.existsSync(dataDir) || fs.existsSync(target)) return;
   fs.cpSync(template, target, { recursive: true });
 }
 
