@@ -118,5 +118,5 @@ describe("DATA_DIR", () => {
       await scratch?.drop();
       fs.rmSync(parent, { recursive: true, force: true });
     }
-  });
+  }, 180_000); // a fresh directory: the embedded database's initdb and migrations, not a copy of the template
 });
