@@ -3,7 +3,6 @@ import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   engineServer,
-  eventually,
   finished,
   FIXTURE_AGENT,
   newStore,
@@ -13,6 +12,7 @@ import {
   workspaceOn,
   type EngineServer,
   type Store,
+  runningAgent,
 } from "../helpers/engine";
 
 // SIGTERM with a run that outlasts the grace period: the runner stops the agent, hands the run back
@@ -66,18 +66,12 @@ describe("SIGTERM on a runner with a long run", () => {
     const first = await register("leaving");
     const leaving = start(first);
     const task = await newTask(server.call, token, wsId, { title: "handed over" });
-    const started = await server.call("POST", `/api/workspaces/${wsId}/tasks/${task.id}/runs`, {
+    const { base, row: running } = await runningAgent(
+      server.call,
       token,
-      json: { instructions: "sleep 6" },
-    });
-    expect(started.status).toBe(202);
-    const base = `/api/workspaces/${wsId}/executions/${started.body.id}`;
-    const running = await eventually(
-      async () => {
-        const row = (await server.call("GET", base, { token })).body;
-        return row.runner_pid && row.line_count >= 2 ? row : undefined;
-      },
-      60_000,
+      wsId,
+      task.id,
+      "sleep 6",
       `the agent to start on the first runner (${leaving.output.join("")})`,
     );
     expect(running.runner_name).toBe("leaving");
@@ -98,18 +92,18 @@ describe("SIGTERM on a runner with a long run", () => {
 
     // Only the runner holding a run may hand it back: nobody holds it now, and the first runner no longer does.
     const second = await register("taking-over");
-    expect((await release(second.token, started.body.id)).status).toBe(404);
-    expect((await release(first.token, started.body.id)).status).toBe(404);
+    expect((await release(second.token, running.id)).status).toBe(404);
+    expect((await release(first.token, running.id)).status).toBe(404);
 
     const takingOver = start(second);
-    const done = await finished(server.call, token, wsId, started.body.id, 90_000);
+    const done = await finished(server.call, token, wsId, running.id, 90_000);
     expect(done).toMatchObject({ status: "succeeded", exit_code: 0, runner_name: "taking-over" });
     const log = (await server.call("GET", `${base}/log`, { token })).body;
     expect(log.entries.map((e: { seq: number }) => e.seq)).toEqual(log.entries.map((_: unknown, i: number) => i));
     expect(log.entries.map((e: { type: string }) => e.type)).toEqual(["prompt", "output", "error", "prompt", "output", "output"]);
     expect(outputLines(log)).toEqual(["sleeping 6 s", "sleeping 6 s", "woke up"]);
     // The holder is the second runner now: the first one still may not hand it back (the run ended anyway).
-    expect((await release(first.token, started.body.id)).status).toBe(404);
+    expect((await release(first.token, running.id)).status).toBe(404);
     takingOver.child.kill("SIGTERM");
     expect(await takingOver.exited).toBe(0);
   }, 180_000);

@@ -12,6 +12,7 @@ import {
   workspaceOn,
   type EngineServer,
   type Store,
+  runningAgent,
 } from "../helpers/engine";
 import { openStream } from "../helpers/sse";
 
@@ -123,20 +124,7 @@ describe("SIGTERM with an agent mid-run", () => {
     const { server, store } = await serve("shutdown-agent", env);
     const { token, wsId } = await workspaceOn(server);
     const task = await newTask(server.call, token, wsId, { title: "outlives the server" });
-    const started = await server.call("POST", `/api/workspaces/${wsId}/tasks/${task.id}/runs`, {
-      token,
-      json: { instructions: "sleep 8" },
-    });
-    expect(started.status).toBe(202);
-    const base = `/api/workspaces/${wsId}/executions/${started.body.id}`;
-    const running = await eventually(
-      async () => {
-        const row = (await server.call("GET", base, { token })).body;
-        return row.runner_pid && row.line_count >= 2 ? row : undefined;
-      },
-      60_000,
-      "the agent to start",
-    );
+    const { base, row: running } = await runningAgent(server.call, token, wsId, task.id, "sleep 8", "the agent to start");
     expect(processTree(server.child.pid!).map(({ pid }) => pid)).toContain(running.runner_pid);
 
     const stopped = terminate(server, 20);
@@ -151,7 +139,7 @@ describe("SIGTERM with an agent mid-run", () => {
     expect(server.output.join("")).toContain("embedded runner exited");
 
     const restarted = (await serve("shutdown-agent-again", env, store)).server;
-    const done = await finished(restarted.call, token, wsId, started.body.id, 90_000);
+    const done = await finished(restarted.call, token, wsId, running.id, 90_000);
     expect(done).toMatchObject({ status: "succeeded", exit_code: 0 });
     const log = (await restarted.call("GET", `${base}/log`, { token })).body;
     expect(outputLines(log)).toEqual(["sleeping 8 s", "sleeping 8 s", "woke up"]);

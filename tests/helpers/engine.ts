@@ -183,6 +183,29 @@ export async function finished(call: ReturnType<typeof client>, token: string, w
   }
 }
 
+/** Starts a run of `instructions` on the task and waits until its agent runs (a pid, two lines of output): the execution's row. */
+export async function runningAgent(
+  call: ReturnType<typeof client>,
+  token: string,
+  wsId: string,
+  taskId: string,
+  instructions: string,
+  what = "the agent to start",
+) {
+  const started = await call("POST", `/api/workspaces/${wsId}/tasks/${taskId}/runs`, { token, json: { instructions } });
+  if (started.status !== 202) throw new Error(`start run: ${started.status} ${JSON.stringify(started.body)}`);
+  const base = `/api/workspaces/${wsId}/executions/${started.body.id}`;
+  const row = await eventually(
+    async () => {
+      const row = (await call("GET", base, { token })).body;
+      return row.runner_pid && row.line_count >= 2 ? row : undefined;
+    },
+    60_000,
+    what,
+  );
+  return { base, row };
+}
+
 /** A zombie (exited, not yet reaped by whoever inherited it) counts as gone. */
 export function processAlive(pid: number): boolean {
   try {
