@@ -154,6 +154,9 @@ async function runLaunched(
     ...(concluded.changes ? { changes: concluded.changes } : {}),
   };
   fs.rmSync(path.dirname(run.reportFile), { recursive: true, force: true });
+  // The session files are back in the task's directory before the run is reported ended: a
+  // follow-up started the moment it ends must find them.
+  launch.cleanup();
   await report(port, entry, outcome);
 }
 
