@@ -22,7 +22,7 @@ export default defineConfig([
     // the branch of its job, which the server checked the same way before handing the job out).
     ignores: [
       "lib/git/remote/push-task-branch.ts",
-      "lib/runner/job-workdir.ts",
+      "lib/runner-process/job-workdir.ts",
       "lib/git/task-worktree.test.ts",
       "lib/git/task-branch-git.test.ts",
     ],
@@ -35,7 +35,7 @@ export default defineConfig([
               name: "@/lib/git/task-branch-git",
               importNames: ["pushRef"],
               message:
-                "Push with pushTaskBranch (lib/git/remote/push-task-branch.ts): it checks the branch is the task's own (a runner pushes only its job's branch, lib/runner/job-workdir.ts).",
+                "Push with pushTaskBranch (lib/git/remote/push-task-branch.ts): it checks the branch is the task's own (a runner pushes only its job's branch, lib/runner-process/job-workdir.ts).",
             },
           ],
         },

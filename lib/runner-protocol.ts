@@ -3,7 +3,7 @@ import { INT32_MAX, queryInt } from "@/lib/platform/schema-primitives";
 
 // The runner protocol (/api/runner/…, docs/runners.md "Protocol"): what a runner sends and gets, the
 // one contract between the server and a runner process. Both sides import it: the server's routes
-// and their domain functions (app/api/runner/, lib/runners/) and the runner (lib/runner/). It imports
+// and their domain functions (app/api/runner/, lib/dispatch/) and the runner (lib/runner-process/). It imports
 // zod and the platform's zod building blocks only, never a domain of the server, so a runner process
 // loads none of the board's schemas (tests/unit/module-dependencies.test.ts checks it). What the
 // runner reports that the server keeps and serves as is (a run's usage, a branch's diff) is shaped

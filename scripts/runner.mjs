@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run runner -- --url <board URL> --token <token>`: the runner (lib/runner/main.ts) in this
+// `npm run runner -- --url <board URL> --token <token>`: the runner (lib/runner-process/main.ts) in this
 // process. From the bundle `npm run build` makes when it is there and no source is newer; otherwise
 // (a machine that runs only runners and never built, or sources changed since) from the TypeScript
 // through tsx's loader. One process either way, so SIGTERM reaches the runner itself.

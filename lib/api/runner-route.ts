@@ -1,7 +1,7 @@
 import type { Runner } from "@/lib/generated/prisma/client";
 import { connection } from "@/lib/db/client";
 import { parseInputs, respond, type PublicContext, type Schemas } from "@/lib/api/handler";
-import { authenticateRunner } from "@/lib/runners/authenticate-runner";
+import { authenticateRunner } from "@/lib/dispatch/authenticate-runner";
 
 // The wrapper of the runner protocol's routes (/api/runner/…): a runner token (401 otherwise, and
 // for every other kind of credential), then validation (422), then the handler. Events the handler

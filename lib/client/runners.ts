@@ -65,7 +65,7 @@ export function parseLabels(text: string): string[] {
     .filter(Boolean);
 }
 
-/** The command that starts a runner for this board, as `npm run runner` takes it (lib/runner/main.ts). */
+/** The command that starts a runner for this board, as `npm run runner` takes it (lib/runner-process/main.ts). */
 export function runnerCommand(boardUrl: string, token: string): string {
   return `npm run runner -- --url ${boardUrl.replace(/\/+$/, "")} --token ${token}`;
 }

@@ -24,7 +24,7 @@ import type {
   updateTaskBody,
   waitingForRunner,
 } from "@/lib/tasks/schemas";
-import type { createdRunner, createRunnerBody, runnerRecord, workspaceRunners } from "@/lib/runners/schemas";
+import type { createdRunner, createRunnerBody, runnerRecord, workspaceRunners } from "@/lib/dispatch/schemas";
 import type { user } from "@/lib/users/schemas";
 import type { runUsage } from "@/lib/runner-protocol";
 import type { member, updateWorkspaceBody, workspace, workspaceWithRole } from "@/lib/workspaces/schemas";

@@ -48,7 +48,7 @@ export function startAnswering(): (() => void) | undefined {
 /**
  * Runs `work` (a log batch's transaction) after the one before it, once no request is being
  * answered, for at most MAX_WAIT_MS and not past `waitUntil` (epoch ms): the transactions one runner
- * request is split into share one bound (lib/runners/append-runner-log.ts). On PGlite only.
+ * request is split into share one bound (lib/dispatch/append-runner-log.ts). On PGlite only.
  */
 export function afterRequests<T>(work: () => Promise<T>, waitUntil = Date.now() + MAX_WAIT_MS): Promise<T> {
   if (databaseKind() !== "pglite") return work();

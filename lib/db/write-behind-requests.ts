@@ -2,7 +2,7 @@ import { databaseKind } from "@/lib/config";
 import { afterRequests } from "@/lib/db/requests-first";
 
 // Background writes that give way to people's requests, for the busiest one: a runner's log
-// request (lib/runners/append-runner-log.ts). The caller says what its items are and how heavy each
+// request (lib/dispatch/append-runner-log.ts). The caller says what its items are and how heavy each
 // is; how they are cut into transactions and when those run is the database layer's business.
 //
 // On PGlite a transaction holds the one database session, and a page request waits for the one in

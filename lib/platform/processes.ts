@@ -1,7 +1,7 @@
 import fs from "node:fs";
 
 // Processes this server watches or stops: the holder of the PGlite lock (lib/db/pglite-lock.ts),
-// other instances' pids (lib/runner/recovery.ts), agents' process groups (lib/runner).
+// other instances' pids (lib/runner-process/recovery.ts), agents' process groups (lib/runner-process).
 
 const PF_EXITING = 0x4;
 

@@ -71,7 +71,7 @@ export function killGraceMs(): number {
   return positiveNumber(process.env.AGENT_KILL_GRACE_SECONDS, 5) * 1000;
 }
 
-/** How often, at most, a runner sends its runs' logs: one request (one transaction) for all of them (lib/runner/log-courier.ts). */
+/** How often, at most, a runner sends its runs' logs: one request (one transaction) for all of them (lib/runner-process/log-courier.ts). */
 export function logFlushMs(): number {
   return positiveInt(process.env.AGENT_LOG_FLUSH_MS, 250);
 }
@@ -79,7 +79,7 @@ export function logFlushMs(): number {
 /**
  * AGENT_LOG_MAX_BYTES: how much of an agent's output and updates a run's log keeps (about bytes:
  * a line's UTF-8 bytes, an update's JSON), 50 MB by default. The runner stops there
- * (lib/runner/log-sink.ts); the server refuses a runner's entries a little past it (lib/runs/append-log-entries.ts).
+ * (lib/runner-process/log-sink.ts); the server refuses a runner's entries a little past it (lib/runs/append-log-entries.ts).
  */
 export function agentLogMaxBytes(): number {
   return positiveInt(process.env.AGENT_LOG_MAX_BYTES, 50 * 1024 * 1024);

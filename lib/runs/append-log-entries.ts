@@ -52,7 +52,7 @@ export const LOG_ENTRY_MAX_CHARS = 256 * 1024;
 const LOG_ENTRY_KEPT_CHARS = 32 * 1024;
 /**
  * A runner's batches are refused (413) once the run's log holds this much past AGENT_LOG_MAX_BYTES:
- * room for the runner's own notes past its cap (1 MB, lib/runner/log-sink.ts) and a batch, so an
+ * room for the runner's own notes past its cap (1 MB, lib/runner-process/log-sink.ts) and a batch, so an
  * honest runner with the server's setting never meets it, and a hostile one stores a bounded log.
  */
 const SERVER_LOG_ROOM_BYTES = 2 * 1024 * 1024;

@@ -4,7 +4,7 @@ import { isFinishedRunStatus } from "@/lib/runs/statuses";
 // Which runner calls a run still takes once it has ended (docs/runners.md, "Ended runs are closed").
 // After the server ended a run (a person cancelled it, it timed out, its lease expired) its runner
 // still stops the agent, commits the branch, uploads its diff and bundle and logs what it did, then
-// reports its finish (lib/runner/run-job.ts), which closes the run to it for good.
+// reports its finish (lib/runner-process/run-job.ts), which closes the run to it for good.
 
 /** How long after its end a run still takes its runner's wind-down (log entries, the diff, the bundle). */
 export const WIND_DOWN_MS = 60_000;
@@ -20,7 +20,7 @@ export function endedRunReason(
   if (!isFinishedRunStatus(execution.status)) return null;
   const ended = `The run has ended (${execution.status})`;
   if (!options.windDown) return `${ended}: its runner can no longer add to it or change it`;
-  // The runner's finish lets go of the lease (lib/runners/report-execution.ts): nothing comes after it.
+  // The runner's finish lets go of the lease (lib/dispatch/report-execution.ts): nothing comes after it.
   if (execution.leaseExpiresAt === null) return `${ended} and its runner reported its outcome: ${options.windDown} taken only before that`;
   const since = options.now.getTime() - (execution.finishedAt ?? options.now).getTime();
   if (since > WIND_DOWN_MS)

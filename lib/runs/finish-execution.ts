@@ -7,7 +7,7 @@ import type { Db, Tx } from "@/lib/db/client";
 import { endOfColumn, lockColumn } from "@/lib/tasks/positions";
 import { endJobTokens } from "@/lib/runs/end-job-tokens";
 
-// What the API (lib/runs) and the runner (lib/runner) both need of an execution's lifetime. The
+// What the API (lib/runs) and the runner (lib/runner-process) both need of an execution's lifetime. The
 // runner imports lib/runs, never the other way round.
 
 /** Names the agent token of an execution, so the runner can key it and revoke it when done. */

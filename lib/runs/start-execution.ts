@@ -29,7 +29,7 @@ export interface StartExecutionInput {
 
 /**
  * Records a new attempt on a task: a task run and the execution behind it, both `queued`; a runner
- * waiting in its claim wakes on the events and takes it (lib/runners/claim-job.ts). The board automation (the task moves
+ * waiting in its claim wakes on the events and takes it (lib/dispatch/claim-job.ts). The board automation (the task moves
  * to In progress) reacts to its events (lib/reactions/board-automation.ts). 409 when the task
  * already has one.
  */

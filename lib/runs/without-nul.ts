@@ -1,7 +1,7 @@
 // PostgreSQL's text and jsonb cannot hold U+0000, so the API refuses it anywhere in a request
 // (lib/api/validation.ts); but an agent may print anything (binary output, a NUL-separated list).
 // What it printed is carried with U+FFFD in place of NUL, in strings and keys, at any depth: by the
-// runner in everything it sends (lib/runner/protocol-client.ts; one agent's NUL once cost a whole
+// runner in everything it sends (lib/runner-process/protocol-client.ts; one agent's NUL once cost a whole
 // log request, every run's batch in it, and the run's report), and by the server in the entries it
 // writes itself. No imports: the runner process loads it.
 

@@ -65,7 +65,7 @@ export function systemMounts(): { mounts: Mount[]; symlinks: { target: string; l
  * `fullNetwork`), its own /proc (so only its own processes), a minimal /dev, the mounts (parents
  * before children), a read-only root, and the working directory. No --die-with-parent: like any
  * agent, a sandboxed one outlives a crashed server, whose next start stops its process group
- * (lib/runner/recovery.ts); the whole sandbox is in that group, its PID namespace's init too.
+ * (lib/runner-process/recovery.ts); the whole sandbox is in that group, its PID namespace's init too.
  */
 export function bwrapArgs(options: {
   mounts: Mount[];

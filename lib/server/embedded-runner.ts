@@ -12,7 +12,7 @@ import { embeddedRegistrationFile, readEmbeddedRegistration, type EmbeddedRegist
 // The embedded default (issue #23): `npm start` also starts one runner as a child process, speaking
 // the same protocol over loopback as any runner, with a token this server registered for itself.
 // The token is kept in DATA_DIR (which no agent sees), so a runner that outlived a crashed server
-// keeps working with the next one: it finishes and reports its runs, then exits (lib/runner/main.ts).
+// keeps working with the next one: it finishes and reports its runs, then exits (lib/runner-process/main.ts).
 // RUNNER_EMBEDDED=false: no child; only runner processes started elsewhere run agents.
 
 export async function startEmbeddedRunner(db: Db): Promise<ChildProcess> {

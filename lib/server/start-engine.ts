@@ -1,6 +1,6 @@
 import type { Db } from "@/lib/db/client";
 import { startScheduler } from "@/lib/scheduler/scheduler";
-import { startLeaseSweeper } from "@/lib/runners/expire-leases";
+import { startLeaseSweeper } from "@/lib/dispatch/expire-leases";
 import { startEmbeddedRunner } from "@/lib/server/embedded-runner";
 import { startJobTokenRevoker } from "@/lib/github/sync/revoke-job-tokens";
 

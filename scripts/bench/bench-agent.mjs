@@ -182,7 +182,7 @@ function writeReport(results) {
       `| ${r.kind} | through the API | ${row(r, "total")} | ${row(r, "agentStartup")} | ${row(r, "overhead")} |`,
     ]),
     "",
-    "An idle runner sends the first entry after a quiet spell at once (lib/runner/log-courier.ts), not after AGENT_LOG_FLUSH_MS.",
+    "An idle runner sends the first entry after a quiet spell at once (lib/runner-process/log-courier.ts), not after AGENT_LOG_FLUSH_MS.",
   ];
   writeBenchSection("agent", section);
 }

@@ -26,7 +26,7 @@ const bundled = [];
 const compiled = [];
 for (let i = 0; i < STARTS; i++) {
   bundled.push(await runnerStart([RUNNER_BUNDLE]));
-  compiled.push(await runnerStart(["--import", "tsx", "lib/runner/main.ts"]));
+  compiled.push(await runnerStart(["--import", "tsx", "lib/runner-process/main.ts"]));
 }
 const online = [];
 const idleStops = [];
@@ -59,7 +59,7 @@ const lines = [
   "| What | median | range |",
   "|---|---:|---:|",
   row("a runner process alone, from the bundle (`node .next/runner/main.mjs`), to its first line", bundled),
-  row("the same through tsx (`node --import tsx lib/runner/main.ts`, as before issue #36)", compiled),
+  row("the same through tsx (`node --import tsx lib/runner-process/main.ts`, as before issue #36)", compiled),
   row("a server's embedded runner: from `/api/health` answering to the runner online", online),
   row("SIGTERM, one event stream open, no agent: until the server and its runner are gone", idleStops),
   `| SIGTERM, an agent mid-run, RUNNER_GRACE_SECONDS=5: until all are gone (the run handed back) | ${busyStop} ms | one run |`,

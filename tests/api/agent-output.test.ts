@@ -5,7 +5,7 @@ import { engineServer, eventually, newStore, newTask, workspaceOn, type EngineSe
 // ended a run "succeeded" with no output at all: a NUL (binary output, `find -print0`) made the
 // server refuse the runner's whole log request, since PostgreSQL cannot store U+0000 (now U+FFFD,
 // lib/runs/without-nul.ts); and Node discards a child's output that nothing reads by the time it
-// exits, which the runner read only after reporting the agent's pid (lib/runner/run-job.ts).
+// exits, which the runner read only after reporting the agent's pid (lib/runner-process/run-job.ts).
 
 let store: Store;
 let server: EngineServer;

@@ -6,7 +6,7 @@ import { scheduleDetailResponse, scheduleResponse, triggerResponse } from "@/lib
 import { paginatedTasksResponse, taskResponse, taskRunResponse } from "@/lib/tasks/schemas";
 import { boardResponse, paginatedCardsResponse } from "@/lib/tasks/card-schemas";
 import { activityResponse } from "@/lib/activity/schemas";
-import { runnerEventData } from "@/lib/runners/schemas";
+import { runnerEventData } from "@/lib/dispatch/schemas";
 import { dependenciesResponse, dependencyEventData } from "@/lib/dependencies/schemas";
 import {
   createdWebhookResponse,

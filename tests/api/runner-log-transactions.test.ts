@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { engineServer, newStore, type EngineServer, type Store } from "../helpers/engine";
 import { queueIn, registerRunner } from "../helpers/claims";
 
-// A runner's log request bigger than one PGlite transaction takes (lib/runners/append-runner-log.ts
+// A runner's log request bigger than one PGlite transaction takes (lib/dispatch/append-runner-log.ts
 // cuts it between runs there; PostgreSQL stores it in one): the same answer and the same log on both.
 
 let store: Store;

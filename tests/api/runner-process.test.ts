@@ -18,7 +18,7 @@ import {
 } from "../helpers/engine";
 
 // The runner process, black-box: registered over the API, started as `npm run runner` does
-// (node --import tsx lib/runner/main.ts) against a server that runs no agent itself, it runs a command agent and
+// (node --import tsx lib/runner-process/main.ts) against a server that runs no agent itself, it runs a command agent and
 // an ACP agent (with a permission question answered over the API), passes on a cancel, stops
 // cleanly on SIGTERM and stops when its token is deleted.
 

@@ -28,7 +28,15 @@ const LAYERS: Record<number, string[]> = {
     "lib/events",
   ],
   3: ["lib/github/client", "lib/github/connection", "lib/git"],
-  4: ["lib/github/sync", "lib/reactions", "lib/runner", "lib/runners", "lib/scheduler", "lib/server", "lib/webhooks/deliver-webhooks.ts"],
+  4: [
+    "lib/github/sync",
+    "lib/reactions",
+    "lib/runner-process",
+    "lib/dispatch",
+    "lib/scheduler",
+    "lib/server",
+    "lib/webhooks/deliver-webhooks.ts",
+  ],
   5: ["lib/api", "lib/mcp", "lib/openapi", "lib/client", "app", "components"],
 };
 
@@ -146,15 +154,15 @@ describe("module dependencies", () => {
   });
 
   it("the runner reaches the server's side of the protocol only through the contract", () => {
-    expect(allEdges.filter(({ from, to }) => from.startsWith("lib/runner/") && to.startsWith("lib/runners/"))).toEqual([]);
+    expect(allEdges.filter(({ from, to }) => from.startsWith("lib/runner-process/") && to.startsWith("lib/dispatch/"))).toEqual([]);
   });
 
   it("a runner process loads no domain's schemas and no database client", () => {
-    const loaded = reachable("lib/runner/main.ts", importGraph(root, { values: true }));
+    const loaded = reachable("lib/runner-process/main.ts", importGraph(root, { values: true }));
     expect(loaded.filter((file) => /^lib\/[^/]+\/schemas\.ts$/.test(file) || /^lib\/(db|generated)\//.test(file))).toEqual([]);
   });
 
-  it("lib/runs does not import lib/runner", () => {
-    expect(allEdges.filter(({ from, to }) => from.startsWith("lib/runs/") && to.startsWith("lib/runner/"))).toEqual([]);
+  it("lib/runs does not import lib/runner-process", () => {
+    expect(allEdges.filter(({ from, to }) => from.startsWith("lib/runs/") && to.startsWith("lib/runner-process/"))).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import { json, withUser } from "@/lib/api/handler";
-import { createRunnerBody } from "@/lib/runners/schemas";
-import { createRunner } from "@/lib/runners/create-runner";
-import { listRunners } from "@/lib/runners/list-runners";
+import { createRunnerBody } from "@/lib/dispatch/schemas";
+import { createRunner } from "@/lib/dispatch/create-runner";
+import { listRunners } from "@/lib/dispatch/list-runners";
 
 export const GET = withUser({ adminOnly: true }, async ({ db }) => json(await listRunners(db)));
 

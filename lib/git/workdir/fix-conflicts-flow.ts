@@ -12,7 +12,7 @@ import {
 import { filesWithMarkers } from "@/lib/git/conflict-markers";
 import { lastLine, WorkdirError, type PreparedWorkdir, type WorkdirLog } from "@/lib/git/workdir/workdir";
 
-// Fix-conflicts that really merges, on the runner (lib/runner/job-workdir.ts). Before the agent: the
+// Fix-conflicts that really merges, on the runner (lib/runner-process/job-workdir.ts). Before the agent: the
 // task's branch is brought up to date with its remote copy and the default branch is merged into
 // it. A clean merge is pushed at once and the agent is skipped; a conflicted one is left in progress
 // for the agent, whose instructions list the conflicted files. After the agent: the merge is

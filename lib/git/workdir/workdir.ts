@@ -1,4 +1,4 @@
-// What the runner and the git side of a run (lib/runner/job-workdir.ts, fix-conflicts-flow)
+// What the runner and the git side of a run (lib/runner-process/job-workdir.ts, fix-conflicts-flow)
 // share: the shape of their answers and of the `git` log entries.
 
 /** One `git` entry of the execution log: what the server did in git, in words. */

@@ -1,6 +1,13 @@
 import { z } from "zod";
 import type { OperationSpec } from "@/lib/openapi/types";
-import { createdRunner, createRunnerBody, runnerParams, runnerRecord, workspaceRunners, workspaceRunnersBody } from "@/lib/runners/schemas";
+import {
+  createdRunner,
+  createRunnerBody,
+  runnerParams,
+  runnerRecord,
+  workspaceRunners,
+  workspaceRunnersBody,
+} from "@/lib/dispatch/schemas";
 import { workspaceParams } from "@/lib/workspaces/schemas";
 
 const adminOnly = { 403: { description: "Only administrators may do this" } };

@@ -1,7 +1,7 @@
 import { json } from "@/lib/api/handler";
 import { withRunner } from "@/lib/api/runner-route";
 import { claimBody } from "@/lib/runner-protocol";
-import { waitForJob } from "@/lib/runners/claim-job";
+import { waitForJob } from "@/lib/dispatch/claim-job";
 import { closingSignal } from "@/lib/server/draining";
 
 // The long poll ends when the runner goes away, or when this server closes (lib/server/shutdown.ts),

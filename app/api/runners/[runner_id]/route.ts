@@ -1,6 +1,6 @@
 import { noContent, withUser } from "@/lib/api/handler";
-import { runnerParams } from "@/lib/runners/schemas";
-import { deleteRunner } from "@/lib/runners/delete-runner";
+import { runnerParams } from "@/lib/dispatch/schemas";
+import { deleteRunner } from "@/lib/dispatch/delete-runner";
 
 export const DELETE = withUser({ adminOnly: true, params: runnerParams }, async ({ db, params }) => {
   await deleteRunner(db, params.runner_id);

@@ -1,7 +1,7 @@
 import { json, withWorkspace } from "@/lib/api/handler";
 import { workspaceParams } from "@/lib/workspaces/schemas";
-import { workspaceRunnersBody } from "@/lib/runners/schemas";
-import { getWorkspaceRunners, setWorkspaceRunners } from "@/lib/runners/workspace-runners";
+import { workspaceRunnersBody } from "@/lib/dispatch/schemas";
+import { getWorkspaceRunners, setWorkspaceRunners } from "@/lib/dispatch/workspace-runners";
 
 export const GET = withWorkspace({ params: workspaceParams }, async ({ db, workspace }) =>
   json(await getWorkspaceRunners(db, workspace.id)),

@@ -4,7 +4,7 @@ import { withRunner } from "@/lib/api/runner-route";
 import { saveRequestBody } from "@/lib/api/save-request-body";
 import { bundleMaxBytes, dataDir } from "@/lib/config";
 import { executionParams } from "@/lib/runner-protocol";
-import { storeRunnerBundle } from "@/lib/runners/store-runner-bundle";
+import { storeRunnerBundle } from "@/lib/dispatch/store-runner-bundle";
 
 // The body is the bundle itself (application/octet-stream), streamed to a private file in DATA_DIR
 // (at most RUNNER_BUNDLE_MAX_BYTES, 413 beyond) once the run and its branch pass their checks.

@@ -1,7 +1,7 @@
 import { noContent } from "@/lib/api/handler";
 import { withRunner } from "@/lib/api/runner-route";
 import { DIFF_REQUEST_MAX_BYTES, diffBody, executionParams } from "@/lib/runner-protocol";
-import { storeRunnerDiff } from "@/lib/runners/report-execution";
+import { storeRunnerDiff } from "@/lib/dispatch/report-execution";
 
 export const PUT = withRunner(
   { params: executionParams, body: diffBody, bodyLimit: DIFF_REQUEST_MAX_BYTES },

@@ -6,15 +6,15 @@ import { confineLaunch } from "@/lib/agents/confine-launch";
 import type { AgentSnapshot } from "@/lib/agents/resolve-run-agent";
 import { RUN_STATUS } from "@/lib/runs/statuses";
 import { WorkdirError, type PreparedWorkdir, type WorkdirLog } from "@/lib/git/workdir/workdir";
-import { agentOf } from "@/lib/runner/acp-run";
-import { concludeJobWorkdir, prepareJobWorkdir } from "@/lib/runner/job-workdir";
-import { driveAcp } from "@/lib/runner/acp-turn";
+import { agentOf } from "@/lib/runner-process/acp-run";
+import { concludeJobWorkdir, prepareJobWorkdir } from "@/lib/runner-process/job-workdir";
+import { driveAcp } from "@/lib/runner-process/acp-turn";
 import { agentSessionsDir, killGraceMs, reportsDir } from "@/lib/platform/runner-config";
-import { agentEnvironment } from "@/lib/runner/environment";
-import { LogSink } from "@/lib/runner/log-sink";
-import { capReport, REPORT_MAX_BYTES } from "@/lib/runner/cap-report";
-import type { Outcome, RunnerPort, TakeMore } from "@/lib/runner/runner-port";
-import { delay, type Active, type Exited, type Ran, type Verdict } from "@/lib/runner/job-types";
+import { agentEnvironment } from "@/lib/runner-process/environment";
+import { LogSink } from "@/lib/runner-process/log-sink";
+import { capReport, REPORT_MAX_BYTES } from "@/lib/runner-process/cap-report";
+import type { Outcome, RunnerPort, TakeMore } from "@/lib/runner-process/runner-port";
+import { delay, type Active, type Exited, type Ran, type Verdict } from "@/lib/runner-process/job-types";
 import { killGroup, stopGroup } from "@/lib/platform/processes";
 
 // One job on the runner: its working directory prepared, its agent started in its own process

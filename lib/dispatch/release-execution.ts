@@ -7,7 +7,7 @@ import { appendLogEntries } from "@/lib/runs/append-log-entries";
 import { agentTokenName, executionEvent } from "@/lib/runs/finish-execution";
 import { serializeTaskRun } from "@/lib/runs/serialize";
 import { RUN_STATUS, STARTED_RUN_STATUSES } from "@/lib/runs/statuses";
-import { runnerExecution } from "@/lib/runners/runner-execution";
+import { runnerExecution } from "@/lib/dispatch/runner-execution";
 import { endJobTokens } from "@/lib/runs/end-job-tokens";
 
 // A runner that shuts down hands back the runs it could not finish within its grace period

@@ -1,13 +1,13 @@
 import { StringDecoder } from "node:string_decoder";
 import type { NewLogEntry } from "@/lib/runs/append-log-entries";
-import type { TakeMore } from "@/lib/runner/runner-port";
+import type { TakeMore } from "@/lib/runner-process/runner-port";
 import { agentLogMaxBytes } from "@/lib/platform/runner-config";
 
 // Collects an execution's log entries (a command agent's stdout and stderr lines as `output`
 // entries, an ACP agent's session updates, the runner's own notes) and hands them to `flush` in
 // batches: one on its way at a time, the next as soon as it is stored, and what comes meanwhile
 // joins the batch on its way when it is actually sent (`more`). The pace is the runner's: its
-// courier sends all runs' batches together (lib/runner/log-courier.ts). Memory stays bounded: a line longer than MAX_LINE_CHARS is cut into several, at most
+// courier sends all runs' batches together (lib/runner-process/log-courier.ts). Memory stays bounded: a line longer than MAX_LINE_CHARS is cut into several, at most
 // `bufferChars` (RUNNER_LOG_BUFFER_BYTES, 2 MB) wait besides the batch being delivered, and only
 // the last TAIL_LINES output lines are kept for the report.
 // Past the bound two cases differ. While deliveries succeed (a slow store) the caller pauses a

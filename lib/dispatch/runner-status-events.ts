@@ -2,8 +2,8 @@ import type { Db, Tx } from "@/lib/db/client";
 import type { Runner } from "@/lib/generated/prisma/client";
 import { runnerLeaseSeconds } from "@/lib/config";
 import { recordEventsOfWorkspaces } from "@/lib/events/record-events";
-import { QUEUED_WORKSPACES_CTE } from "@/lib/runners/queued-workspaces-sql";
-import { RUNNER_STATUS, type RunnerEventData } from "@/lib/runners/schemas";
+import { QUEUED_WORKSPACES_CTE } from "@/lib/dispatch/queued-workspaces-sql";
+import { RUNNER_STATUS, type RunnerEventData } from "@/lib/dispatch/schemas";
 
 // A runner coming online or going away changes why queued runs wait (waiting_for_runner, worked
 // out when read), so it is recorded as a runner.updated event (stream-only, docs/events.md) in every

@@ -33,8 +33,8 @@ import { directoryBytes } from "@/lib/worktrees/worktree-records";
 import type { Job } from "@/lib/runner-protocol";
 import { agentWorkdir, bundlesDir } from "@/lib/platform/runner-config";
 import { runnerPrivateDir } from "@/lib/platform/private-dir";
-import type { Concluded, RunnerPort } from "@/lib/runner/runner-port";
-import { ProtocolError } from "@/lib/runner/protocol-client";
+import type { Concluded, RunnerPort } from "@/lib/runner-process/runner-port";
+import { ProtocolError } from "@/lib/runner-process/protocol-client";
 
 // A run's working directory on its runner, from what the job says. Without a repository: a scratch
 // directory per task. With one: the runner's clone (fetched with the job's credential for that one

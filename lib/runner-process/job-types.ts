@@ -1,7 +1,7 @@
 import type { ChildProcess } from "node:child_process";
 import type { RUN_STATUS } from "@/lib/runs/statuses";
 import type { Job } from "@/lib/runner-protocol";
-import type { Outcome } from "@/lib/runner/runner-port";
+import type { Outcome } from "@/lib/runner-process/runner-port";
 
 // What the runner's parts share about one job under way (runner.ts, run-job.ts, acp-turn.ts).
 

@@ -1,6 +1,6 @@
 import type { Db } from "@/lib/db/client";
 import { notFound } from "@/lib/platform/errors";
-import { announceRunnersGone } from "@/lib/runners/runner-status-events";
+import { announceRunnersGone } from "@/lib/dispatch/runner-status-events";
 
 // A deleted runner keeps its row with revoked_at set, so its token fails at once and executions keep its name.
 

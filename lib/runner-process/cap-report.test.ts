@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { capReport, REPORT_MAX_BYTES } from "@/lib/runner/cap-report";
+import { capReport, REPORT_MAX_BYTES } from "@/lib/runner-process/cap-report";
 
 // A report is cut below finish's 256 KiB, at a character's boundary, and says it was cut.
 

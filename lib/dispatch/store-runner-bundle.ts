@@ -9,7 +9,7 @@ import { lastLine } from "@/lib/git/workdir/workdir";
 import { conflict, ValidationError } from "@/lib/platform/errors";
 import { foreignBranchReason } from "@/lib/repositories/foreign-branch";
 import { repositoryCloneDir } from "@/lib/repositories/repository";
-import { openRunnerExecution } from "@/lib/runners/runner-execution";
+import { openRunnerExecution } from "@/lib/dispatch/runner-execution";
 import type { bundleResponse } from "@/lib/runner-protocol";
 
 // PUT /api/runner/executions/{id}/bundle: the runner's git bundle of the task's branch after a run,

@@ -1,7 +1,7 @@
 import http from "node:http";
 import type net from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { HttpPort } from "@/lib/runner/http-port";
+import { HttpPort } from "@/lib/runner-process/http-port";
 
 // The runner's side of a refused claim (RUNNERS_REQUIRE_SANDBOX, docs/runners.md "Runners per
 // workspace"): the server's sentence goes to the runner's log once, not on every claim, and the

@@ -7,7 +7,7 @@ import { raisePermissionQuestion } from "@/lib/runs/raise-permission-question";
 import { settlePermissionQuestion } from "@/lib/runs/settle-permission-question";
 import { QUESTION_STATUS } from "@/lib/questions/statuses";
 import { waitForAnswer } from "@/lib/questions/wait-for-answer";
-import { openRunnerExecution, runnerExecution } from "@/lib/runners/runner-execution";
+import { openRunnerExecution, runnerExecution } from "@/lib/dispatch/runner-execution";
 import type { permissionBody } from "@/lib/runner-protocol";
 
 // An agent's permission request, asked by its runner: a question on the task (the run

@@ -1,7 +1,7 @@
 import type { Runner } from "@/lib/generated/prisma/client";
 import { runnerLeaseSeconds } from "@/lib/config";
-import { RUNNER_STATUS, type RunnerRecord } from "@/lib/runners/schemas";
-import { jobsRefusedReason } from "@/lib/runners/require-sandbox";
+import { RUNNER_STATUS, type RunnerRecord } from "@/lib/dispatch/schemas";
+import { jobsRefusedReason } from "@/lib/dispatch/require-sandbox";
 
 export function isOnline(lastSeenAt: Date | null, now = Date.now()): boolean {
   return lastSeenAt !== null && now - lastSeenAt.getTime() <= runnerLeaseSeconds() * 1000;

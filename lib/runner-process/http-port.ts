@@ -14,11 +14,11 @@ import {
   type remoteResponse,
 } from "@/lib/runner-protocol";
 import { oversizedUpdate } from "@/lib/runs/oversized-entry";
-import { ProtocolClient, ProtocolError } from "@/lib/runner/protocol-client";
-import { LOG_REQUEST_CHARS, LogCourier, type TopUp } from "@/lib/runner/log-courier";
+import { ProtocolClient, ProtocolError } from "@/lib/runner-process/protocol-client";
+import { LOG_REQUEST_CHARS, LogCourier, type TopUp } from "@/lib/runner-process/log-courier";
 import { WorkdirError } from "@/lib/git/workdir/workdir";
 import { logFlushMs } from "@/lib/platform/runner-config";
-import type { ExecutionFacts, LogOptions, Outcome, RunnerPort } from "@/lib/runner/runner-port";
+import type { ExecutionFacts, LogOptions, Outcome, RunnerPort } from "@/lib/runner-process/runner-port";
 
 // The runner process's port: the protocol over HTTP. Deliveries (log batches, facts, the outcome)
 // are patient: while the server is away they wait and are sent when it is back, and a log batch

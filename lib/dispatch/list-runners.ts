@@ -1,7 +1,7 @@
 import type { Db } from "@/lib/db/client";
 import { STARTED_RUN_STATUSES } from "@/lib/runs/statuses";
-import type { RunnerRecord } from "@/lib/runners/schemas";
-import { serializeRunner } from "@/lib/runners/serialize";
+import type { RunnerRecord } from "@/lib/dispatch/schemas";
+import { serializeRunner } from "@/lib/dispatch/serialize";
 
 export async function listRunners(db: Db): Promise<RunnerRecord[]> {
   const rows = await db.runner.findMany({ where: { revokedAt: null }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], take: 1000 });

@@ -1,9 +1,9 @@
 import { RUN_STATUS } from "@/lib/runs/statuses";
 import type { Job } from "@/lib/runner-protocol";
 import { killGraceMs } from "@/lib/platform/runner-config";
-import type { RunnerPort } from "@/lib/runner/runner-port";
-import { runJob } from "@/lib/runner/run-job";
-import type { Active, StopStatus } from "@/lib/runner/job-types";
+import type { RunnerPort } from "@/lib/runner-process/runner-port";
+import { runJob } from "@/lib/runner-process/run-job";
+import type { Active, StopStatus } from "@/lib/runner-process/job-types";
 import { killGroup, stopGroup } from "@/lib/platform/processes";
 
 // A runner: it claims jobs through its port (the protocol over HTTP, held open while there are

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LogSink, MAX_LINE_CHARS } from "@/lib/runner/log-sink";
+import { LogSink, MAX_LINE_CHARS } from "@/lib/runner-process/log-sink";
 import type { NewLogEntry } from "@/lib/runs/append-log-entries";
 
 // The line splitter and batcher between an agent (pipes or ACP updates) and the database.

@@ -1,8 +1,8 @@
 import type { Db } from "@/lib/db/client";
 import { hashSecret, newRunnerSecret } from "@/lib/auth/tokens";
-import type { createRunnerBody } from "@/lib/runners/schemas";
+import type { createRunnerBody } from "@/lib/dispatch/schemas";
 import type { z } from "zod";
-import { serializeRunner } from "@/lib/runners/serialize";
+import { serializeRunner } from "@/lib/dispatch/serialize";
 
 // Registering, listing and deleting runners is for administrators only (the routes check).
 

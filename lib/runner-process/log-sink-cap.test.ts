@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { LogSink } from "@/lib/runner/log-sink";
+import { LogSink } from "@/lib/runner-process/log-sink";
 import { agentLogMaxBytes } from "@/lib/platform/runner-config";
 import type { NewLogEntry } from "@/lib/runs/append-log-entries";
 

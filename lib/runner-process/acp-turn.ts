@@ -3,11 +3,11 @@ import type { RequestPermissionRequest } from "@agentclientprotocol/sdk";
 import { AcpError, describeAcpFailure, driveAcpAgent } from "@/lib/agents/drive-acp-agent";
 import type { AgentSnapshot } from "@/lib/agents/resolve-run-agent";
 import { RUN_STATUS } from "@/lib/runs/statuses";
-import { ReportText, UsageTally } from "@/lib/runner/acp-run";
+import { ReportText, UsageTally } from "@/lib/runner-process/acp-run";
 import { killGraceMs } from "@/lib/platform/runner-config";
-import type { LogSink } from "@/lib/runner/log-sink";
-import type { RunnerPort } from "@/lib/runner/runner-port";
-import { delay, type Active, type Exited, type Ran, type Verdict } from "@/lib/runner/job-types";
+import type { LogSink } from "@/lib/runner-process/log-sink";
+import type { RunnerPort } from "@/lib/runner-process/runner-port";
+import { delay, type Active, type Exited, type Ran, type Verdict } from "@/lib/runner-process/job-types";
 import { stopGroup } from "@/lib/platform/processes";
 
 const SPEAKING = new Set(["agent_message_chunk", "tool_call", "plan"]);

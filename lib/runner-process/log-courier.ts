@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { MAX_LOG_BATCH, MAX_LOG_RUNS, type logResponse } from "@/lib/runner-protocol";
-import { ProtocolError } from "@/lib/runner/protocol-client";
+import { ProtocolError } from "@/lib/runner-process/protocol-client";
 
 // A runner's log requests, group-committed: while one request is on its way, the batches that the
 // runs' sinks hand over wait, and go together in the next one (POST /api/runner/log). The runner,

@@ -7,11 +7,11 @@ import { recordEvents } from "@/lib/events/record-events";
 import { onAnyWorkspaceEvents } from "@/lib/events/wake";
 import { agentTokenName, executionEvent, finishExecution } from "@/lib/runs/finish-execution";
 import { serializeTaskRun } from "@/lib/runs/serialize";
-import { QUEUED_WORKSPACES_CTE } from "@/lib/runners/queued-workspaces-sql";
+import { QUEUED_WORKSPACES_CTE } from "@/lib/dispatch/queued-workspaces-sql";
 import { RUN_STATUS, STARTED_RUN_STATUSES } from "@/lib/runs/statuses";
 import { killGraceMs, timeoutSeconds } from "@/lib/platform/runner-config";
-import { buildJob, JobRefused } from "@/lib/runners/build-job";
-import { jobsRefusedReason } from "@/lib/runners/require-sandbox";
+import { buildJob, JobRefused } from "@/lib/dispatch/build-job";
+import { jobsRefusedReason } from "@/lib/dispatch/require-sandbox";
 import type { claimBody, claimResponse, Job } from "@/lib/runner-protocol";
 
 // A runner's claim: the next queued execution by the policy of lockNextRun (labels, round-robin

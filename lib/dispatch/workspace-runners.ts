@@ -1,14 +1,14 @@
 import type { Db } from "@/lib/db/client";
 import type { z } from "zod";
 import { ValidationError } from "@/lib/platform/errors";
-import { isOnline } from "@/lib/runners/serialize";
+import { isOnline } from "@/lib/dispatch/serialize";
 import { runnersRequireSandbox } from "@/lib/sandbox/mode";
-import { jobsRefusedReason } from "@/lib/runners/require-sandbox";
-import { RUNNER_STATUS, type workspaceRunnersBody, type WorkspaceRunners } from "@/lib/runners/schemas";
+import { jobsRefusedReason } from "@/lib/dispatch/require-sandbox";
+import { RUNNER_STATUS, type workspaceRunnersBody, type WorkspaceRunners } from "@/lib/dispatch/schemas";
 
 // Runners per workspace (docs/runners.md): a job carries the workspace's repository credentials
 // and agent keys to whichever runner takes it, so owners choose which of the server's runners may
-// take theirs. No choice stored: every runner. The claim's query enforces it (lib/runners/claim-job.ts).
+// take theirs. No choice stored: every runner. The claim's query enforces it (lib/dispatch/claim-job.ts).
 // Members see the runners' names and sandboxes (runs already show runner names), not their labels
 // or tokens: those stay with administrators under /api/runners.
 

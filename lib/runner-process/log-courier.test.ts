@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { LOG_REQUEST_CHARS, LogCourier, type WireBatch } from "@/lib/runner/log-courier";
-import { ProtocolError } from "@/lib/runner/protocol-client";
+import { LOG_REQUEST_CHARS, LogCourier, type WireBatch } from "@/lib/runner-process/log-courier";
+import { ProtocolError } from "@/lib/runner-process/protocol-client";
 import { MAX_LOG_BATCH } from "@/lib/runner-protocol";
 
 // The runner's group commit of log batches (POST /api/runner/log), against a stand-in for the call.

@@ -4,7 +4,7 @@ import { recordEvents } from "@/lib/events/record-events";
 import { taskBranchName } from "@/lib/git/task-worktree";
 import { gitRemoteFor } from "@/lib/git/remote/git-remote-for";
 import { foreignBranchReason } from "@/lib/repositories/foreign-branch";
-import { previousSession } from "@/lib/runners/acp-session";
+import { previousSession } from "@/lib/dispatch/acp-session";
 import { apiUrl, timeoutSeconds } from "@/lib/platform/runner-config";
 import { RUN_TRIGGER } from "@/lib/runs/statuses";
 import type { Job } from "@/lib/runner-protocol";

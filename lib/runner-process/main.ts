@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { HttpPort } from "@/lib/runner/http-port";
-import { Runner } from "@/lib/runner/runner";
+import { HttpPort } from "@/lib/runner-process/http-port";
+import { Runner } from "@/lib/runner-process/runner";
 import { runnerGraceMs, runnerPollMs } from "@/lib/platform/runner-config";
 import { ignoreClosedOutput } from "@/lib/platform/closed-output";
 import { bubblewrapUsableAsync, sandboxKind } from "@/lib/sandbox/mode";

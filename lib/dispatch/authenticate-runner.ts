@@ -2,7 +2,7 @@ import type { Db } from "@/lib/db/client";
 import type { Runner } from "@/lib/generated/prisma/client";
 import { unauthorized } from "@/lib/platform/errors";
 import { hashSecret } from "@/lib/auth/tokens";
-import { touchRunner } from "@/lib/runners/runner-status-events";
+import { touchRunner } from "@/lib/dispatch/runner-status-events";
 
 // The runner protocol's only credential: a runner token, looked up in `runners` (never in
 // auth_tokens), so a runner token works nowhere else and no person's token, API key, agent token or

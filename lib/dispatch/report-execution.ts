@@ -3,14 +3,14 @@ import type { Db } from "@/lib/db/client";
 import type { Execution, Runner } from "@/lib/generated/prisma/client";
 import { recordEvents } from "@/lib/events/record-events";
 import { gitRemoteFor } from "@/lib/git/remote/git-remote-for";
-import { recordRunModel } from "@/lib/runners/acp-session";
+import { recordRunModel } from "@/lib/dispatch/acp-session";
 import { executionEvent, finishExecution } from "@/lib/runs/finish-execution";
 import { storeRunChanges } from "@/lib/runs/store-run-changes";
 import { recordWorktree } from "@/lib/worktrees/worktree-records";
 import { conflict, notFound } from "@/lib/platform/errors";
 import { isFinishedRunStatus, STARTED_RUN_STATUSES } from "@/lib/runs/statuses";
 import { foreignBranchReason } from "@/lib/repositories/foreign-branch";
-import { openRunnerExecution, runnerExecution } from "@/lib/runners/runner-execution";
+import { openRunnerExecution, runnerExecution } from "@/lib/dispatch/runner-execution";
 import { storeTaskDiff } from "@/lib/git/worktree/store-task-diff";
 import type { diffBody, finishBody, updateExecutionBody } from "@/lib/runner-protocol";
 

@@ -2,7 +2,7 @@ import type { Db } from "@/lib/db/client";
 import { runnerLeaseSeconds } from "@/lib/config";
 import { finishExecution } from "@/lib/runs/finish-execution";
 import { RUN_STATUS, STARTED_RUN_STATUSES } from "@/lib/runs/statuses";
-import { announceRunnersGone } from "@/lib/runners/runner-status-events";
+import { announceRunnersGone } from "@/lib/dispatch/runner-status-events";
 
 // Only an expired lease ends a run a runner holds: a runner that stops renewing (killed, its
 // machine gone, its token deleted) loses its runs, each `failed` in words. Every instance sweeps;
