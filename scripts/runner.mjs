@@ -12,5 +12,5 @@ if (runnerBundleCurrent()) {
 } else {
   const { register } = await import("tsx/esm/api");
   register();
-  await import(pathToFileURL(path.join(root, "lib", "runner", "main.ts")).href);
+  await import(pathToFileURL(path.join(root, "lib", "runner-process", "main.ts")).href);
 }

@@ -62,5 +62,5 @@ function template(): string {
 function templatePath(): string {
   return process.env.FIX_CONFLICTS_TEMPLATE
     ? path.resolve(/*turbopackIgnore: true*/ process.env.FIX_CONFLICTS_TEMPLATE)
-    : path.join(/*turbopackIgnore: true*/ process.cwd(), "lib", "runner", "templates", "fix-conflicts.md");
+    : path.join(/*turbopackIgnore: true*/ process.cwd(), "lib", "runner-process", "templates", "fix-conflicts.md");
 }

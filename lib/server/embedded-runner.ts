@@ -83,7 +83,7 @@ export async function stopEmbeddedRunner(timeoutMs: number): Promise<"none" | "e
 function runnerEntry(root: string): string[] {
   const bundle = path.join(root, ".next", "runner", "main.mjs");
   if (process.env.NODE_ENV === "production" && fs.existsSync(bundle)) return ["--enable-source-maps", bundle];
-  return ["--import", "tsx", path.join(root, "lib", "runner", "main.ts")];
+  return ["--import", "tsx", path.join(root, "lib", "runner-process", "main.ts")];
 }
 
 /** The runner row and token this server uses; made anew when missing, deleted or not matching. */
