@@ -20,6 +20,9 @@ const CONNECTIONS = 20;
 const SEQUENTIAL = 200; // requests of the one-connection pass
 const BIG = 20_000; // tasks per column
 const SMALL = 200;
+const CARDS = 800; // tasks per column of the "4,000 cards" workspace (issue #36's side-by-side with Planka)
+const CARD_PAGE = 500; // the compact column page's maximum (MAX_CARD_PAGE)
+const WHOLE_BOARD_ROUNDS = 20;
 const ADMIN = { username: "bench-admin", password: crypto.randomBytes(12).toString("hex") };
 // For iterating on one thing: BENCH_DATABASES=postgresql (or pglite) and BENCH_ONLY=<regex of row
 // names> measure a part only, and then docs/PERFORMANCE.md is left as it is.
@@ -69,7 +72,7 @@ async function benchPostgres() {
   const scratch = await createScratchDatabase("taskboard_bench");
   const server = await startServer({ databaseUrl: scratch.url, label: "bench-pg", env: adminEnv() });
   try {
-    const { token, big, small } = await prepare(server.url);
+    const { token, big, small, cards } = await prepare(server.url);
     const client = new pg.Client({ connectionString: scratch.url });
     client.on("error", () => {}); // the drop below may cut it; the query's own error is what counts
     await client.connect();
@@ -77,6 +80,7 @@ async function benchPostgres() {
     try {
       await client.query(seedSql(big, BIG));
       await client.query(seedSql(small, SMALL));
+      await client.query(seedSql(cards, CARDS));
       for (const statement of ANALYZE_STATEMENTS) await client.query(statement);
       // Write the seed out now, so the checkpointer does not do it during the first measurements.
       await client.query("CHECKPOINT");
@@ -84,7 +88,7 @@ async function benchPostgres() {
       await client.end();
     }
     console.log(`postgresql: seeded in ${Date.now() - t0} ms`);
-    return await drive("PostgreSQL", server.url, token, big, small);
+    return await drive("PostgreSQL", server.url, token, { big, small, cards });
   } finally {
     await server.stop();
     await scratch.drop();
@@ -97,7 +101,7 @@ async function benchPglite() {
     // The server migrates the fresh directory and makes the user and workspaces; it must be
     // stopped while this process seeds (one process per PGlite directory).
     let server = await startServer({ dataDir, label: "bench-pglite", env: adminEnv() });
-    const { token, big, small } = await prepare(server.url);
+    const { token, big, small, cards } = await prepare(server.url);
     await server.stop();
     const { PGlite } = await import("@electric-sql/pglite");
     const db = new PGlite(path.join(dataDir, "pglite"));
@@ -105,12 +109,13 @@ async function benchPglite() {
     const t0 = Date.now();
     await db.exec(seedSql(big, BIG));
     await db.exec(seedSql(small, SMALL));
+    await db.exec(seedSql(cards, CARDS));
     for (const statement of ANALYZE_STATEMENTS) await db.exec(statement);
     await db.close();
     console.log(`pglite: seeded in ${Date.now() - t0} ms`);
     server = await startServer({ dataDir, label: "bench-pglite", env: adminEnv() });
     try {
-      return await drive("embedded (PGlite)", server.url, token, big, small);
+      return await drive("embedded (PGlite)", server.url, token, { big, small, cards });
     } finally {
       await server.stop();
     }
@@ -124,10 +129,11 @@ async function prepare(url) {
   const token = login.access_token;
   const big = (await post(url, "/api/workspaces", { name: "bench 100k" }, token)).id;
   const small = (await post(url, "/api/workspaces", { name: "bench 1k" }, token)).id;
-  return { token, big, small };
+  const cards = (await post(url, "/api/workspaces", { name: "bench 4,000 cards" }, token)).id;
+  return { token, big, small, cards };
 }
 
-async function drive(db, url, token, big, small) {
+async function drive(db, url, token, { big, small, cards }) {
   const column = (ws, query = "") => `/api/workspaces/${ws}/board/column/todo${query}`;
   const targets = [
     ["GET /api/health", "/api/health"],
@@ -168,14 +174,86 @@ async function drive(db, url, token, big, small) {
       non2xx: result.non2xx + result.errors + alone.non2xx + alone.errors,
       aloneP50: alone.latency.p50,
       aloneP99: alone.latency.p99,
-      items: body.items?.length,
+      items: body.items?.length ?? body.columns?.reduce((sum, column) => sum + column.items.length, 0),
     };
     console.log(
       `${db.padEnd(18)} ${name.padEnd(45)} ${String(Math.round(row.rps)).padStart(6)} req/s  p99 ${row.p99} ms  alone p50 ${row.aloneP50} p99 ${row.aloneP99} ms  sql ${row.statements}  ${row.bytes} B`,
     );
     results.push(row);
   }
+  if (!ONLY || ONLY.test("4,000 cards")) results.push(...(await wholeBoard(db, url, headers, cards)));
   return results;
+}
+
+/**
+ * The board's weight (issue #36 part 4): the bytes per card of GET …/board, and every card of a
+ * 4,000-card workspace fetched in compact column pages of 500, one request after another and the
+ * five columns at once; the median of WHOLE_BOARD_ROUNDS rounds after one warm-up.
+ */
+async function wholeBoard(db, url, headers, workspace) {
+  const board = await (await fetch(`${url}/api/workspaces/${workspace}/board`, { headers })).text();
+  const cardsOnBoard = JSON.parse(board).columns.reduce((sum, column) => sum + column.items.length, 0);
+  const columns = ["backlog", "todo", "in_progress", "in_review", "done"];
+  const fetchColumn = async (key) => {
+    let count = 0;
+    let bytes = 0;
+    for (let offset = 0; ; offset += CARD_PAGE) {
+      const response = await fetch(
+        `${url}/api/workspaces/${workspace}/board/column/${key}?view=compact&limit=${CARD_PAGE}&offset=${offset}`,
+        {
+          headers,
+        },
+      );
+      const text = await response.text();
+      if (response.status !== 200) throw new Error(`column ${key}: ${response.status} ${text}`);
+      const page = JSON.parse(text);
+      count += page.items.length;
+      bytes += Buffer.byteLength(text);
+      if (!page.has_more) return { count, bytes };
+    }
+  };
+  const timed = async (each) => {
+    const times = [];
+    let fetched;
+    for (let round = 0; round <= WHOLE_BOARD_ROUNDS; round++) {
+      const t0 = performance.now();
+      fetched = await each();
+      if (round > 0) times.push(performance.now() - t0); // round 0 warms up
+    }
+    times.sort((a, b) => a - b);
+    const count = fetched.reduce((sum, column) => sum + column.count, 0);
+    if (count !== CARDS * 5) throw new Error(`fetched ${count} cards, expected ${CARDS * 5}`);
+    return { median: times[Math.floor(times.length / 2)], p99: times.at(-1), bytes: fetched.reduce((sum, c) => sum + c.bytes, 0) };
+  };
+  const sequential = await timed(async () => {
+    const out = [];
+    for (const key of columns) out.push(await fetchColumn(key));
+    return out;
+  });
+  const parallel = await timed(() => Promise.all(columns.map(fetchColumn)));
+  const row = (name, measured, extra) => ({
+    db,
+    name,
+    statements: "-",
+    bytes: measured.bytes,
+    rps: 1000 / measured.median,
+    mean: Math.round(measured.median),
+    p50: Math.round(measured.median),
+    p99: Math.round(measured.p99),
+    non2xx: 0,
+    aloneP50: Math.round(measured.median),
+    aloneP99: Math.round(measured.p99),
+    items: CARDS * 5,
+    ...extra,
+  });
+  const perCard = Math.round(Buffer.byteLength(board) / cardsOnBoard);
+  console.log(
+    `${db.padEnd(18)} 4,000 cards: GET board ${perCard} B per card; all cards ${Math.round(sequential.median)} ms one page after another, ${Math.round(parallel.median)} ms five columns at once`,
+  );
+  return [
+    row("4,000 cards: every card, compact pages of 500 one after another (ms per round)", sequential, { perCard }),
+    row("4,000 cards: every card, the five columns at once (ms per round)", parallel, { perCard }),
+  ];
 }
 
 function load(url, headers, duration) {
@@ -198,6 +276,9 @@ function goals(all) {
     const meanRatio = first.mean / small.mean;
     const aloneRatio = first.aloneP50 / small.aloneP50;
     const verdict = (ok) => (ok ? "met" : "missed");
+    const board = get("GET board (5 columns × 20)");
+    const whole = get("4,000 cards: every card, compact pages of 500 one after another (ms per round)");
+    const wholeParallel = get("4,000 cards: every card, the five columns at once (ms per round)");
     const p99 = (row) => `${row.p99} ms (${row.name})`;
     lines.push(
       `**${db}**: column first page at ${Math.round(share * 100)}% of /api/health throughput (goal ≥ 60%: ${verdict(share >= 0.6)}; ` +
@@ -207,7 +288,11 @@ function goals(all) {
         `worst of all column rows ${p99(worst(columnRows, "p99"))} (${verdict(worst(columnRows, "p99").p99 <= 50)}); ` +
         `one at a time, worst ${worst(columnRows, "aloneP99").aloneP99} ms (${verdict(worst(columnRows, "aloneP99").aloneP99 <= 50)}). ` +
         `100k vs 1k workspace latency ×${meanRatio.toFixed(2)} (mean at ${CONNECTIONS} connections), ×${aloneRatio.toFixed(2)} (p50 one at a time) (goal ≤ 1.3: ${verdict(meanRatio <= 1.3)} / ${verdict(aloneRatio <= 1.3)}). ` +
-        `SQL statements per request: column ${first.statements}, board ${get("GET board (5 columns × 20)").statements}, auth + membership floor ${floor.statements}, health ${health.statements}.`,
+        `SQL statements per request: column ${first.statements}, board ${board.statements}, auth + membership floor ${floor.statements}, health ${health.statements}. ` +
+        `The board at ${Math.round((board.rps / health.rps) * 100)}% of /api/health throughput (goal on PostgreSQL ≥ 60%: ${verdict(board.rps / health.rps >= 0.6)}); ` +
+        `${Math.round(board.bytes / board.items)} B per card on the 100k workspace's board (${board.bytes} B for ${board.items} cards), ` +
+        `${whole.perCard} B per card on the 4,000-card workspace's (goal ≤ 600 B: ${verdict(Math.max(whole.perCard, board.bytes / board.items) <= 600)}); ` +
+        `all 4,000 cards in ${whole.p50} ms one page after another, ${wholeParallel.p50} ms with the five columns at once (median of ${WHOLE_BOARD_ROUNDS}; goal ≤ 150 ms: ${verdict(Math.min(whole.p50, wholeParallel.p50) <= 150)}).`,
     );
   }
   return lines.join("\n\n");
