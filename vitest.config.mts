@@ -11,7 +11,8 @@ export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
     pool: "forks",
-    maxWorkers: 2,
+    // TEST_WORKERS: for measuring what fits this machine (docs/testing.md); 2 is what held without flakes.
+    maxWorkers: Number(process.env.TEST_WORKERS) || 2,
     // Generous: several tests start their own servers (restarts, crashes) on a 2-core machine.
     testTimeout: 60_000,
     hookTimeout: 60_000,
