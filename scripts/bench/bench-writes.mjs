@@ -12,7 +12,6 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
-import path from "node:path";
 import autocannon from "autocannon";
 import pg from "pg";
 import { needsBuild, root } from "../lib/build-state.mjs";
