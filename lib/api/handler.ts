@@ -12,8 +12,7 @@ import { DataDirInUseError } from "@/lib/db/pglite-lock";
 import { countSqlStatements } from "@/lib/db/sql-count";
 import { startAnswering } from "@/lib/db/requests-first";
 import { actingAs } from "@/lib/events/actor";
-import { trackingRecorded } from "@/lib/events/recorded-events";
-import { waitForReactions } from "@/lib/reactions/wait-for-reactions";
+import { afterReactions } from "@/lib/api/after-reactions";
 import type { EventActor } from "@/lib/events/event-types";
 
 // Every route handler is one of these wrappers around a small function. The wrapper does, in this
@@ -84,7 +83,7 @@ export function withUser<S extends Schemas>(
     if (caller.workspaceScope && !schemas.agentAllowed) throw forbidden(agentRefused("act outside its own workspace"));
     if (schemas.adminOnly && !caller.isAdmin) throw forbidden("Only administrators may do this");
     const inputs = await parseInputs(schemas, request, rawParams);
-    return afterReactions(db, () => actingAs(actorOf(caller), () => handler({ request, db, sql, requestId, caller, ...inputs })));
+    return afterReactions(request, db, () => actingAs(actorOf(caller), () => handler({ request, db, sql, requestId, caller, ...inputs })));
   });
 }
 
@@ -120,7 +119,7 @@ export function withWorkspace<S extends Schemas>(
     if (schemas.ownerOnly && membership.role !== "owner") throw forbidden("Only workspace owners may do this");
     const inputs = await parseInputs(schemas, request, rawParams);
     if (schemas.humansOnlyFields) refuseAgentFields(caller, inputs.body, schemas.humansOnlyFields);
-    return afterReactions(db, () =>
+    return afterReactions(request, db, () =>
       actingAs(actorOf(caller), () =>
         handler({
           request,
@@ -135,13 +134,6 @@ export function withWorkspace<S extends Schemas>(
       ),
     );
   });
-}
-
-/** The handler's answer, once the reactions to what it recorded have run (lib/reactions/wait-for-reactions.ts). */
-async function afterReactions(db: Db, work: () => Promise<Response>): Promise<Response> {
-  const { result, recorded } = await trackingRecorded(work);
-  if (result.status < 400 && recorded.size > 0) await waitForReactions(db, recorded);
-  return result;
 }
 
 /**

@@ -42,17 +42,20 @@ function wrapAdapter(adapter: SqlDriverAdapter): SqlDriverAdapter {
   });
 }
 
+// commit() and rollback() send COMMIT or ROLLBACK only where the adapter says `usePhantomQuery`
+// (PGlite's); otherwise (pg's) Prisma sends the statement itself through executeRaw, counted there,
+// and commit() only gives the connection back to the pool.
+const STATEMENTS = ["queryRaw", "executeRaw", "createSavepoint", "rollbackToSavepoint", "releaseSavepoint"];
+const ENDS = ["commit", "rollback"];
+
 function wrapTransaction(tx: Transaction): Transaction {
+  const counting = tx.options.usePhantomQuery ? [...STATEMENTS, ...ENDS] : STATEMENTS;
   return new Proxy(tx, {
     get(target, key) {
       const value = Reflect.get(target, key, target);
       if (typeof value !== "function") return value;
       const bound = value.bind(target);
-      return ["queryRaw", "executeRaw", "commit", "rollback", "createSavepoint", "rollbackToSavepoint", "releaseSavepoint"].includes(
-        String(key),
-      )
-        ? counted(bound)
-        : bound;
+      return counting.includes(String(key)) ? counted(bound) : bound;
     },
   });
 }

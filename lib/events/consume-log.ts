@@ -1,3 +1,4 @@
+import { AsyncResource } from "node:async_hooks";
 import type { Db, Tx } from "@/lib/db/client";
 import { eventJsonSql } from "@/lib/events/read-events";
 import { onAnyWorkspaceEvents } from "@/lib/events/wake";
@@ -63,8 +64,12 @@ export function startLogConsumer(consumer: LogConsumer): () => void {
     timer?.unref();
   };
 
-  const unsubscribe = onAnyWorkspaceEvents(() => void drain());
-  const unnudge = consumer.onNudge?.(() => void drain());
+  // A nudge comes from inside a request: the work it starts must not run in that request's async
+  // context, where its statements counted as the request's (x-sql-statements) and the events it
+  // records took the request's actor (lib/events/wake.ts binds its own listeners the same way).
+  const wake = AsyncResource.bind(() => void drain());
+  const unsubscribe = onAnyWorkspaceEvents(wake);
+  const unnudge = consumer.onNudge?.(wake);
   void drain();
   return () => {
     stopped = true;

@@ -28,14 +28,28 @@ export interface NewEvent {
  */
 export async function recordEvents(tx: Tx, workspaceId: string, events: NewEvent[]): Promise<void> {
   if (events.length === 0) return;
+  await append(tx, workspaceId, events, events.every((event) => event.data !== undefined) ? APPEND_GIVEN : APPEND);
+}
+
+/**
+ * Records one event of a task, with the task as this transaction leaves it as its data, and
+ * returns that data: the task's JSON text (TASK_JSON, as lib/tasks/load-tasks.ts reads it). A write
+ * answers with it, read inside its own transaction, rather than reading the task again after commit.
+ */
+export async function recordTaskEvent(tx: Tx, workspaceId: string, type: EventType, taskId: string): Promise<string> {
+  const { data } = await append(tx, workspaceId, [{ type, taskId }], APPEND_RETURNING_TASK);
+  return data!;
+}
+
+async function append(tx: Tx, workspaceId: string, events: NewEvent[], statement: string) {
   await tx.$executeRawUnsafe(LOCK_HEAD, workspaceId);
   const rows = events.map((event) => ({
     type: event.type,
     task_id: event.taskId,
     ...(event.data === undefined ? {} : { data: event.data }),
   }));
-  const [head] = await tx.$queryRawUnsafe<{ last_id: string }[]>(
-    events.every((event) => event.data !== undefined) ? APPEND_GIVEN : APPEND,
+  const [head] = await tx.$queryRawUnsafe<{ last_id: string; data?: string | null }[]>(
+    statement,
     workspaceId,
     JSON.stringify(currentActor()),
     JSON.stringify(rows),
@@ -46,6 +60,7 @@ export async function recordEvents(tx: Tx, workspaceId: string, events: NewEvent
     head.last_id,
     events.map((event) => event.type),
   );
+  return { data: head.data ?? null };
 }
 
 /** Several workspaces' events in one transaction: heads are locked in id order, so two such transactions cannot deadlock. */
@@ -61,22 +76,23 @@ const LOCK_HEAD = `INSERT INTO workspace_event_heads (workspace_id) VALUES ($1)
 
 // $1 workspace, $2 the actor (JSON), $3 the events (JSON array of {type, task_id, data?}), in order,
 // $4 the stream-only types (they move last_id, not last_background_id). `data`: each event's payload.
-const appendSql = (data: string) => `WITH added AS (
+// `returnData`: the last event's data comes back too, as text (json keeps it as it was written).
+const appendSql = (data: string, returnData = false) => `WITH added AS (
   INSERT INTO workspace_events (workspace_id, task_id, type, actor, at, data)
   SELECT $1, ev.value->>'task_id', ev.value->>'type', $2::json, clock_timestamp(), ${data}
   FROM json_array_elements($3::json) WITH ORDINALITY AS ev(value, ord)
   ORDER BY ev.ord
-  RETURNING id, type
+  RETURNING id, type${returnData ? ", data" : ""}
 )
 UPDATE workspace_event_heads SET last_id = (SELECT max(id) FROM added),
   last_background_id = COALESCE((SELECT max(id) FROM added WHERE type <> ALL($4::text[])), last_background_id)
 WHERE workspace_id = $1
-RETURNING last_id::text AS last_id`;
+RETURNING last_id::text AS last_id${returnData ? ", (SELECT a.data::text FROM added a ORDER BY a.id DESC LIMIT 1) AS data" : ""}`;
 
 // A task event without data stores the task as the transaction leaves it.
-const APPEND = appendSql(
-  `COALESCE(ev.value->'data', ${taskJsonSql("$1", "ev.value->>'task_id'")}, json_build_object('id', ev.value->>'task_id'))`,
-);
+const taskData = `COALESCE(ev.value->'data', ${taskJsonSql("$1", "ev.value->>'task_id'")}, json_build_object('id', ev.value->>'task_id'))`;
+const APPEND = appendSql(taskData);
+const APPEND_RETURNING_TASK = appendSql(taskData, true);
 // When every event brings its payload (a run's live log, runs, questions…), the statement leaves the
 // task's JSON out: it is never evaluated then, but PostgreSQL plans it on every execution (Prisma's
 // statements are unprepared), which took about 4 ms of a live-log batch's 20 on PGlite

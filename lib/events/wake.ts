@@ -1,3 +1,4 @@
+import { AsyncResource } from "node:async_hooks";
 import { EventEmitter } from "node:events";
 import { connection } from "@/lib/db/client";
 import { databaseUrl } from "@/lib/config";
@@ -26,8 +27,14 @@ function bus(): EventEmitter {
   return state.__taskboardWake;
 }
 
+// A listener runs in the async context it subscribed in: the notification arrives in whichever
+// request's query was running when it came (on PGlite, inside that request's commit), and a
+// background worker it wakes must not do its work as part of that request (its statements counted
+// in the request's x-sql-statements, its events recorded with the request's actor).
+
 /** Calls `wake` whenever the workspace's log may have grown; returns the unsubscribe function. */
-export function onWorkspaceEvents(workspaceId: string, wake: () => void): () => void {
+export function onWorkspaceEvents(workspaceId: string, listener: () => void): () => void {
+  const wake = AsyncResource.bind(listener);
   bus().on(workspaceId, wake);
   bus().on(ANY, wake);
   return () => {
@@ -37,7 +44,8 @@ export function onWorkspaceEvents(workspaceId: string, wake: () => void): () => 
 }
 
 /** Calls `wake` whenever any workspace's log may have grown by more than a run's live log; returns the unsubscribe function. */
-export function onAnyWorkspaceEvents(wake: () => void): () => void {
+export function onAnyWorkspaceEvents(listener: () => void): () => void {
+  const wake = AsyncResource.bind(listener);
   bus().on(EVERY_WORKSPACE, wake);
   bus().on(ANY, wake);
   return () => {

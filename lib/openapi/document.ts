@@ -108,6 +108,19 @@ const DEFAULT_ERROR_DESCRIPTIONS: Record<number, string> = {
   429: "Too many requests",
 };
 
+// Every write behind a person's or an API key's credential (the route wrappers withUser and
+// withWorkspace of lib/api/handler.ts) honours it: lib/api/after-reactions.ts, docs/api.md.
+const PREFER_WAIT = {
+  name: "Prefer",
+  in: "header",
+  required: false,
+  description:
+    "`wait=reactions` (RFC 7240): answer once the reactions to this write have run (a dependant started, a card moved), " +
+    "at most 2 s; the response then carries `Preference-Applied: wait=reactions`. Without it a write answers as soon as " +
+    "its own transaction has committed. Other preferences are ignored.",
+  schema: { type: "string", examples: ["wait=reactions"] },
+};
+
 let cached: JsonObject | undefined;
 
 export function openApiDocument(): JsonObject {
@@ -124,7 +137,11 @@ export function buildOpenApiDocument(operations: OperationSpec[]): JsonObject {
   const convert = converter(schemas);
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of operations) {
-    const parameters = [...parametersOf(op.params, "path", convert), ...parametersOf(op.query, "query", convert)];
+    const parameters = [
+      ...parametersOf(op.params, "path", convert),
+      ...parametersOf(op.query, "query", convert),
+      ...(op.method !== "get" && (op.auth ?? true) === true ? [PREFER_WAIT] : []),
+    ];
     paths[op.path] ??= {};
     if (paths[op.path][op.method]) throw new Error(`Duplicate operation ${op.method.toUpperCase()} ${op.path}`);
     paths[op.path][op.method] = {
@@ -155,7 +172,9 @@ export function buildOpenApiDocument(operations: OperationSpec[]): JsonObject {
       description:
         "A Kanban task board where people and AI coding agents work together. Send `Authorization: Bearer <token>` " +
         'with an access token from POST /api/auth/login or an API key. Errors are `{"detail": "…"}`; ' +
-        'validation errors (422) are `{"detail": [{loc, msg, type, input?, ctx?}]}`.',
+        'validation errors (422) are `{"detail": [{loc, msg, type, input?, ctx?}]}`. A write answers once its own ' +
+        "transaction has committed; send `Prefer: wait=reactions` to have it answer after the reactions to it too " +
+        "(a dependant started, a card moved; at most 2 s).",
     },
     paths,
     components: {

@@ -11,3 +11,19 @@ export const REACTIONS: readonly Reaction[] = [boardAutomation, startUnblocked, 
 export function reactionNamed(name: string): Reaction | undefined {
   return REACTIONS.find((reaction) => reaction.name === name);
 }
+
+/**
+ * What every reaction reads, for SQL: `json_to_recordset($n::json) AS r(${READ_COLUMNS})` is a row
+ * per reaction, and READS_EVENT_SQL says whether its event `x` is one it reads (its types, and its
+ * `match` where it has one): the same test as nextEventAfter's (lib/events/consume-log.ts).
+ */
+export const REACTION_READS = JSON.stringify(
+  REACTIONS.map((reaction) => ({
+    name: reaction.name,
+    types: reaction.types,
+    field: reaction.match?.field ?? null,
+    vals: reaction.match?.values ?? null,
+  })),
+);
+export const READ_COLUMNS = "name text, types text[], field text, vals text[]";
+export const READS_EVENT_SQL = "(x.type = ANY(r.types) AND (r.field IS NULL OR x.data->>r.field = ANY(r.vals)))";

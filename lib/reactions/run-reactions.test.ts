@@ -22,6 +22,8 @@ afterAll(async () => {
 const record = (workspaceId: string, events: NewEvent[]) => recordIn(database.db, workspaceId, events);
 // An event no reaction handles: the worker reads past it, and it is no stream-only event.
 const question = (id: string): NewEvent => ({ type: "question.created", taskId: null, data: { id } });
+// One start-unblocked reads (a move to Done); without a task, it has nothing to start.
+const moveToDone = (id: string): NewEvent => ({ type: "task.moved", taskId: null, data: { id, status: "done" } });
 
 async function drain() {
   let claims = 0;
@@ -36,12 +38,33 @@ async function newWorkspace() {
 describe("the reactions worker and stream-only events", () => {
   it("claims no cursor for a log that grew only by stream-only events", async () => {
     const ws = await newWorkspace();
-    await record(ws, [question("q1")]);
+    await record(ws, [moveToDone("t1")]);
     expect(await drain()).toBeGreaterThan(0);
     await record(ws, liveLogEvents(5));
     expect(await drain()).toBe(0);
-    await record(ws, [question("q2")]);
+    await record(ws, [moveToDone("t2")]);
     expect(await drain()).toBeGreaterThan(0);
+  });
+});
+
+describe("the reactions worker and events no reaction reads", () => {
+  it("claims no cursor for them, and moves every cursor past them", async () => {
+    const ws = await newWorkspace();
+    // A rename: start-unblocked and fix-conflicts read task.updated, but only to Done or with a merge conflict.
+    await record(ws, [
+      question("q1"),
+      { type: "task.updated", taskId: null, data: { id: "t", status: "todo", has_merge_conflict: false } },
+    ]);
+    expect(await drain()).toBe(0);
+    const head = await database.db.workspaceEventHead.findUniqueOrThrow({ where: { workspaceId: ws } });
+    for (const state of await listReactionStates(database.db, ws)) expect(state).toMatchObject({ cursor: String(head.lastId), behind: 0 });
+  });
+
+  it("claims only the cursors of the reactions that read an event, and they pass it", async () => {
+    const ws = await newWorkspace();
+    await record(ws, [question("q1"), moveToDone("t1"), question("q2")]);
+    expect(await drain()).toBe(1);
+    for (const state of await listReactionStates(database.db, ws)) expect(state).toMatchObject({ behind: 0, last_error: null });
   });
 
   it("sees no gap when retention deleted only stream-only events, and says so when it deleted one it reads", async () => {

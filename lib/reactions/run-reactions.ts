@@ -6,7 +6,7 @@ import type { WorkspaceEvent } from "@/lib/events/event-types";
 import { reactionMaxAttempts, reactionRetryBaseMs, reactionRetryMaxDelayMs } from "@/lib/reactions/config";
 import { onReactionsNudge, reactionProgressed } from "@/lib/reactions/progress";
 import type { Reaction } from "@/lib/reactions/reaction";
-import { reactionNamed, REACTIONS } from "@/lib/reactions/reactions";
+import { reactionNamed, READ_COLUMNS, REACTION_READS, READS_EVENT_SQL } from "@/lib/reactions/reactions";
 
 // The reactions' worker: the event-log consumer of lib/events/consume-log.ts (the webhook
 // deliverer's claim, lease and retry) over the rows of reaction_cursors, one per reaction and
@@ -49,12 +49,7 @@ export async function startReactions(db: Db, kind: "pglite" | "postgresql"): Pro
 /** Claims one reaction's cursor in one workspace that is behind its log, and works through a batch. */
 export async function workOnOneCursor(db: Db): Promise<boolean> {
   const token = crypto.randomUUID();
-  const [claimed] = await db.$queryRawUnsafe<Claimed[]>(
-    CLAIM,
-    REACTIONS.map((reaction) => reaction.name),
-    token,
-    LEASE_SECONDS,
-  );
+  const [claimed] = await db.$queryRawUnsafe<Claimed[]>(CLAIM, REACTION_READS, token, LEASE_SECONDS);
   if (!claimed) return false;
   const reaction = reactionNamed(claimed.reaction)!;
   const renew = setInterval(
@@ -170,20 +165,44 @@ async function msUntilNextAttempt(db: Db): Promise<number | null> {
   return row?.wait_ms ?? null;
 }
 
-// A (reaction, workspace) whose cursor is behind the workspace's newest event a worker reads (not
-// its head: stream-only events after it would have it claimed only to skip them), not leased, and not waiting
-// for a retry; a missing row is a workspace newer than the reaction (cursor 0) and is created here.
-// The least recently worked first. Two instances that pick the same row: the conditional upsert
-// lets one of them have it.
-const CLAIM = `WITH candidate AS (
-  SELECT r.name AS reaction, h.workspace_id
+// One statement per wake-up of the worker, whatever was written. A (reaction, workspace) whose
+// cursor is behind the workspace's newest event a worker reads (not its head: stream-only events
+// after it would have it claimed only to skip them), not leased:
+// - when none of those events is one the reaction reads (types and match, as REACTION_READS says),
+//   the cursor moves to that newest event here (`passed`), without a claim: most writes (a create, a
+//   rename, an answer) concern no reaction, and claiming every reaction's cursor to pass over them
+//   was four claims, four reads and eight writes per write (issue #36);
+// - otherwise, or when retention deleted events after the cursor (stepOnce records the gap), it is a
+//   candidate, unless it waits for a retry; the least recently worked is claimed.
+// A missing row is a workspace newer than the reaction (cursor 0) and is created here. The
+// conditional upserts re-check the row as it is when they write it, so two instances cannot move a
+// cursor back or claim one row twice. `behind` is read in one snapshot in which every event up to a
+// head's last_background_id has committed (ids are taken in commit order, lib/events/record-events.ts),
+// so "none it reads" is exact.
+const CLAIM = `WITH r AS (SELECT * FROM json_to_recordset($1::json) AS r(${READ_COLUMNS})),
+behind AS (
+  SELECT r.name AS reaction, h.workspace_id, h.last_background_id AS upto, c.lease_until, c.next_attempt_at,
+    COALESCE(c.attempts, 0) AS attempts,
+    COALESCE(c.cursor, 0) < h.pruned_background_through OR EXISTS (
+      SELECT 1 FROM workspace_events x
+      WHERE x.workspace_id = h.workspace_id AND x.id > COALESCE(c.cursor, 0) AND x.id <= h.last_background_id AND ${READS_EVENT_SQL}
+    ) AS due
   FROM workspace_event_heads h
-  CROSS JOIN unnest($1::text[]) AS r(name)
+  CROSS JOIN r
   LEFT JOIN reaction_cursors c ON c.reaction = r.name AND c.workspace_id = h.workspace_id
-  WHERE COALESCE(c.cursor, 0) < h.last_background_id
-    AND (c.lease_until IS NULL OR c.lease_until <= now())
-    AND (c.next_attempt_at IS NULL OR c.next_attempt_at <= now())
-  ORDER BY c.lease_until NULLS FIRST, h.workspace_id, r.name
+  WHERE COALESCE(c.cursor, 0) < h.last_background_id AND (c.lease_until IS NULL OR c.lease_until <= now())
+),
+passed AS (
+  INSERT INTO reaction_cursors (reaction, workspace_id, cursor, processed_at)
+  SELECT reaction, workspace_id, upto, now() FROM behind WHERE NOT due AND attempts = 0
+  ON CONFLICT (reaction, workspace_id) DO UPDATE SET cursor = EXCLUDED.cursor, processed_at = EXCLUDED.processed_at
+  WHERE reaction_cursors.cursor < EXCLUDED.cursor AND reaction_cursors.attempts = 0
+    AND (reaction_cursors.lease_until IS NULL OR reaction_cursors.lease_until <= now())
+),
+candidate AS (
+  SELECT reaction, workspace_id FROM behind
+  WHERE due AND (next_attempt_at IS NULL OR next_attempt_at <= now())
+  ORDER BY lease_until NULLS FIRST, workspace_id, reaction
   LIMIT 1
 )
 INSERT INTO reaction_cursors (reaction, workspace_id, lease_until, lease_token)

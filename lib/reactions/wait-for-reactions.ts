@@ -1,12 +1,14 @@
 import type { Db } from "@/lib/db/client";
 import type { Recorded } from "@/lib/events/recorded-events";
 import { nudgeReactions, onReactionProgress } from "@/lib/reactions/progress";
-import { REACTIONS } from "@/lib/reactions/reactions";
+import { READ_COLUMNS, REACTION_READS, READS_EVENT_SQL, REACTIONS } from "@/lib/reactions/reactions";
 
-// A request whose change has reactions answers once they have run (a dependant started, the task
-// moved), as when they were called inline; at most WAIT_MS, since a reaction may be slow, failing
-// (it waits for its retry: no point holding the answer) or running on another instance. The
-// reaction worker wakes on the commit's notification, so this is usually a few milliseconds.
+// A request sent with `Prefer: wait=reactions` (lib/api/after-reactions.ts) answers once the
+// reactions to its change have run (a dependant started, the task moved), as when they were called
+// inline; at most WAIT_MS, since a reaction may be slow, failing (it waits for its retry: no point
+// holding the answer) or running on another instance. It waits only for the events a reaction
+// reads, its `match` included: a rename is a task.updated, but no reaction has anything to do with
+// it. The request nudges this process's worker, so the wait is usually a few milliseconds.
 
 const WAIT_MS = 2_000;
 const POLL_MS = 50;
@@ -42,18 +44,25 @@ async function waitFor(db: Db, workspaceId: string, lastId: bigint, names: strin
   }
 }
 
-/** Whether one of the reactions has yet to read up to `lastId` (or the head, if that id never committed) and is not waiting for a retry. */
+/**
+ * Whether one of the reactions has yet to pass an event it reads up to `lastId` (or the head, if
+ * that id never committed) and is not waiting for a retry. The events after its cursor are few:
+ * the worker moves a cursor past the events its reaction does not read at every wake-up.
+ */
 async function pending(db: Db, workspaceId: string, lastId: bigint, names: string[]): Promise<boolean> {
   const rows = await db.$queryRawUnsafe<{ behind: boolean }[]>(
     `SELECT EXISTS (
-       SELECT 1 FROM unnest($2::text[]) AS r(name)
+       SELECT 1 FROM json_to_recordset($2::json) AS r(${READ_COLUMNS})
        CROSS JOIN (SELECT COALESCE((SELECT last_id FROM workspace_event_heads WHERE workspace_id = $1), 0) AS head) h
        LEFT JOIN reaction_cursors c ON c.reaction = r.name AND c.workspace_id = $1
-       WHERE COALESCE(c.cursor, 0) < LEAST($3::bigint, h.head) AND COALESCE(c.attempts, 0) = 0
+       WHERE r.name = ANY($4::text[]) AND COALESCE(c.attempts, 0) = 0
+         AND EXISTS (SELECT 1 FROM workspace_events x
+                     WHERE x.workspace_id = $1 AND x.id > COALESCE(c.cursor, 0) AND x.id <= LEAST($3::bigint, h.head) AND ${READS_EVENT_SQL})
      ) AS behind`,
     workspaceId,
-    names,
+    REACTION_READS,
     lastId.toString(),
+    names,
   );
   return rows[0]?.behind ?? false;
 }

@@ -1,18 +1,16 @@
 import type { z } from "zod";
-import { recordEvents } from "@/lib/events/record-events";
-import { getSql, type Db, type Tx } from "@/lib/db/client";
-import { loadTask } from "@/lib/tasks/load-tasks";
+import { recordTaskEvent } from "@/lib/events/record-events";
+import type { Db, Tx } from "@/lib/db/client";
 import { endOfColumn, inColumnTransaction, lockColumn } from "@/lib/tasks/positions";
 import { checkProjectPhase } from "@/lib/tasks/project-phase";
-import type { createTaskBody } from "@/lib/tasks/schemas";
+import type { createTaskBody, TaskResponse } from "@/lib/tasks/schemas";
 
-export async function createTask(db: Db, workspaceId: string, body: z.output<typeof createTaskBody>) {
-  const id = await inColumnTransaction(db, async (tx) => {
-    const id = await insertTask(tx, workspaceId, body);
-    await recordEvents(tx, workspaceId, [{ type: "task.created", taskId: id }]);
-    return id;
-  });
-  return (await loadTask(await getSql(), workspaceId, id))!;
+/** The new task as its transaction committed it (its task.created event's data: no read after commit). */
+export async function createTask(db: Db, workspaceId: string, body: z.output<typeof createTaskBody>): Promise<TaskResponse> {
+  const task = await inColumnTransaction(db, async (tx) =>
+    recordTaskEvent(tx, workspaceId, "task.created", await insertTask(tx, workspaceId, body)),
+  );
+  return JSON.parse(task) as TaskResponse;
 }
 
 /**

@@ -1,10 +1,9 @@
 import type { z } from "zod";
 import { conflict, HttpError, notFound, ValidationError } from "@/lib/platform/errors";
-import { recordEvents } from "@/lib/events/record-events";
-import { getSql, type Db, type Tx } from "@/lib/db/client";
-import { loadTask } from "@/lib/tasks/load-tasks";
+import { recordTaskEvent } from "@/lib/events/record-events";
+import type { Db, Tx } from "@/lib/db/client";
 import { between, doneAtFor, inColumnTransaction, lockColumn, renumberColumn } from "@/lib/tasks/positions";
-import type { moveTaskBody } from "@/lib/tasks/schemas";
+import type { moveTaskBody, TaskResponse } from "@/lib/tasks/schemas";
 import type { ColumnKey } from "@/lib/tasks/columns";
 
 type MoveBody = z.output<typeof moveTaskBody>;
@@ -14,7 +13,7 @@ type MoveBody = z.output<typeof moveTaskBody>;
  * task that ends up directly above it, `before_id` the one directly below; 409 when the anchors are
  * not (or no longer) where the client saw them.
  */
-export async function moveTask(db: Db, workspaceId: string, taskId: string, body: MoveBody) {
+export async function moveTask(db: Db, workspaceId: string, taskId: string, body: MoveBody): Promise<TaskResponse> {
   for (const key of ["after_id", "before_id"] as const) {
     if (body[key] === taskId) {
       throw new ValidationError([
@@ -22,8 +21,8 @@ export async function moveTask(db: Db, workspaceId: string, taskId: string, body
       ]);
     }
   }
-  await relocate(db, workspaceId, taskId, body);
-  return (await loadTask(await getSql(), workspaceId, taskId))!;
+  const moved = await relocate(db, workspaceId, taskId, body);
+  return JSON.parse(moved!.task) as TaskResponse;
 }
 
 /**
@@ -32,14 +31,17 @@ export async function moveTask(db: Db, workspaceId: string, taskId: string, body
  * move in between wins. False when the task was elsewhere (or is gone).
  */
 export async function moveTaskFrom(db: Db, workspaceId: string, taskId: string, column: ColumnKey, onlyFrom: readonly ColumnKey[]) {
-  const from = await relocate(db, workspaceId, taskId, { column }, onlyFrom).catch((error: unknown) => {
+  const moved = await relocate(db, workspaceId, taskId, { column }, onlyFrom).catch((error: unknown) => {
     if (error instanceof HttpError && error.status === 404) return null;
     throw error;
   });
-  return from !== null;
+  return moved !== null;
 }
 
-/** One row write under the column's lock, and its task.moved event; returns the column it left (null: not in `onlyFrom`). */
+/**
+ * One row write under the column's lock, and its task.moved event; returns the task as the move
+ * left it (its JSON text, read in the transaction: the event's data), or null when the task was not in `onlyFrom`.
+ */
 async function relocate(db: Db, workspaceId: string, taskId: string, body: MoveBody, onlyFrom?: readonly string[]) {
   return inColumnTransaction(db, async (tx) => {
     await lockColumn(tx, workspaceId, body.column);
@@ -57,8 +59,7 @@ async function relocate(db: Db, workspaceId: string, taskId: string, body: MoveB
       where: { id: taskId },
       data: { status: body.column, position, doneAt: doneAtFor(locked[0].status, body.column, locked[0].done_at) },
     });
-    await recordEvents(tx, workspaceId, [{ type: "task.moved", taskId }]);
-    return locked[0].status;
+    return { task: await recordTaskEvent(tx, workspaceId, "task.moved", taskId) };
   });
 }
 

@@ -1,11 +1,10 @@
 import type { z } from "zod";
 import { conflict, notFound } from "@/lib/platform/errors";
-import { recordEvents } from "@/lib/events/record-events";
-import { getSql, type Db } from "@/lib/db/client";
-import { loadTask } from "@/lib/tasks/load-tasks";
+import { recordTaskEvent } from "@/lib/events/record-events";
+import type { Db } from "@/lib/db/client";
 import { doneAtFor, endOfColumn, inColumnTransaction, lockColumn } from "@/lib/tasks/positions";
 import { checkProjectPhase } from "@/lib/tasks/project-phase";
-import type { updateTaskBody } from "@/lib/tasks/schemas";
+import type { TaskResponse, updateTaskBody } from "@/lib/tasks/schemas";
 
 /** What GitHub reports about a task's pull request: set by webhooks (lib/github/sync), never by PATCH. */
 export type PullRequestFields = {
@@ -23,19 +22,28 @@ export async function updateTask(
   taskId: string,
   body: z.output<typeof updateTaskBody>,
   pullRequest: PullRequestFields = {},
-) {
-  await inColumnTransaction(db, async (tx) => {
+): Promise<TaskResponse> {
+  const updated = await inColumnTransaction(db, async (tx) => {
     const placing = body.status !== undefined || body.position !== undefined;
-    // The column lock comes before the row lock (see positions.ts), so find the column unlocked first.
-    const seen = await tx.task.findFirst({ where: { id: taskId, workspaceId }, select: { status: true } });
-    if (!seen) throw notFound("Task");
-    const column = body.status ?? seen.status;
-    if (placing) await lockColumn(tx, workspaceId, column);
-    const locked = await tx.$queryRaw<{ status: string }[]>`
-      SELECT status FROM tasks WHERE id = ${taskId} AND workspace_id = ${workspaceId} FOR UPDATE`;
-    if (locked.length === 0) throw notFound("Task");
-    if (body.status === undefined && locked[0].status !== column) throw conflict("The task was moved meanwhile; reload and retry");
-    const task = (await tx.task.findUnique({ where: { id: taskId } }))!;
+    let locking: string | undefined = body.status;
+    if (placing) {
+      // The column lock comes before the row lock (see positions.ts): a new position in the task's
+      // own column has it found unlocked first, and checked again under the lock below.
+      if (locking === undefined) {
+        const seen = await tx.task.findFirst({ where: { id: taskId, workspaceId }, select: { status: true } });
+        if (!seen) throw notFound("Task");
+        locking = seen.status;
+      }
+      await lockColumn(tx, workspaceId, locking);
+    }
+    const [task] = await tx.$queryRaw<{ status: string; projectId: string | null; phase: number | null; doneAt: Date | null }[]>`
+      SELECT status, project_id AS "projectId", phase, done_at AS "doneAt"
+      FROM tasks WHERE id = ${taskId} AND workspace_id = ${workspaceId} FOR UPDATE`;
+    if (!task) throw notFound("Task");
+    if (locking !== undefined && body.status === undefined && task.status !== locking) {
+      throw conflict("The task was moved meanwhile; reload and retry");
+    }
+    const column = body.status ?? task.status;
 
     if (body.project_id !== undefined || body.phase !== undefined) {
       await checkProjectPhase(
@@ -51,6 +59,7 @@ export async function updateTask(
 
     await tx.task.update({
       where: { id: taskId },
+      select: { id: true },
       data: {
         title: body.title,
         description: body.description,
@@ -72,7 +81,8 @@ export async function updateTask(
         doneAt: doneAtFor(task.status, column, task.doneAt),
       },
     });
-    await recordEvents(tx, workspaceId, [{ type: "task.updated", taskId }]);
+    // The answer is the task as this transaction leaves it: the event's data, no read after commit.
+    return recordTaskEvent(tx, workspaceId, "task.updated", taskId);
   });
-  return (await loadTask(await getSql(), workspaceId, taskId))!;
+  return JSON.parse(updated) as TaskResponse;
 }

@@ -1,8 +1,10 @@
 #!/usr/bin/env node
-// `npm run bench:reactions`: what the reactions (lib/reactions/) cost a request that waits for them,
-// sequentially over one connection, on PGlite and (when reachable) PostgreSQL:
+// `npm run bench:reactions`: what the reactions (lib/reactions/) cost a request that waits for them
+// (`Prefer: wait=reactions`, docs/api.md), sequentially over one connection, on PGlite and (when
+// reachable) PostgreSQL:
 // - creating a task (task.created: no reaction reads it, so nothing is waited for): the baseline;
-// - renaming a task (task.updated: start-unblocked and fix-conflicts read it, and pass);
+// - renaming a task (task.updated: start-unblocked and fix-conflicts read that type, but their match
+//   takes only a move to Done or a merge conflict, so nothing is waited for either);
 // - moving a blocker to Done (start-unblocked starts its dependant's run before the answer).
 // Writes the figures into docs/PERFORMANCE.md between the bench:reactions markers.
 import { spawnSync } from "node:child_process";
@@ -34,7 +36,8 @@ async function bench(kind) {
   const env = { ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, AGENT_COMMAND: "true" };
   const server = await startServer({ databaseUrl: scratch?.url, dataDir, label: `bench-reactions-${kind}`, env });
   try {
-    const api = benchClient(server.url);
+    // The figures are those of a client that waits for the reactions (docs/api.md): the dependant's run is there at the answer.
+    const api = benchClient(server.url, { headers: { prefer: "wait=reactions" } });
     const token = (await api("POST", "/api/auth/login", ADMIN)).body.access_token;
     const ws = (await api("POST", "/api/workspaces", { name: "bench" }, token)).body.id;
     await api("PATCH", `/api/workspaces/${ws}`, { auto_start_unblocked: true, auto_move_tasks: false }, token);
@@ -82,7 +85,7 @@ function writeReport(results) {
     "",
     `Measured on ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, ${os.cpus().length} cores (load average ${os.loadavg()[0].toFixed(1)} at the end), production build, one connection, sequential. A request answers once the reactions that read its events have passed them (at most 2 s; docs/architecture.md, "Reactions"). Milliseconds, median / p90 / p99.`,
     "",
-    "| database | create a task (no reaction reads it) | rename a task (two reactions read it and pass) | move a blocker to Done (its dependant's run starts before the answer) |",
+    "| database | create a task (no reaction reads it) | rename a task (a task.updated no reaction's match takes) | move a blocker to Done (its dependant's run starts before the answer) |",
     "|---|---|---|---|",
     ...results.map((r) => `| ${r.kind} | ${r.create} | ${r.rename} | ${r.unblock} |`),
   ];

@@ -49,10 +49,13 @@ export function writeBenchSection(name, lines) {
   );
 }
 
-/** A JSON client for the benches: `(method, path, body?, token?) → {status, body}`. */
-export function benchClient(url) {
+/**
+ * A JSON client for the benches: `(method, path, body?, token?) → {status, body}`. `headers`: sent
+ * with every request (`{ prefer: "wait=reactions" }` for a bench that reads reactions' effects next).
+ */
+export function benchClient(url, { headers: always = {} } = {}) {
   return async (method, urlPath, json, token) => {
-    const headers = {};
+    const headers = { ...always };
     if (token) headers.authorization = `Bearer ${token}`;
     if (json !== undefined) headers["content-type"] = "application/json";
     const response = await fetch(url + urlPath, { method, headers, body: json === undefined ? undefined : JSON.stringify(json) });

@@ -30,7 +30,9 @@ export class Api {
   }
 
   async call<T = any>(method: string, path: string, data?: unknown, expected?: number): Promise<T> {
-    const send = () => this.request.fetch(path, { method, headers: { authorization: `Bearer ${this.token}` }, data });
+    // Prefer: a write answers once its reactions have run (docs/api.md), so a test's next step sees them.
+    const headers = { authorization: `Bearer ${this.token}`, prefer: "wait=reactions" };
+    const send = () => this.request.fetch(path, { method, headers, data });
     // A kept-alive connection that the server closed as it sat idle (Node's 5 s keep-alive timeout)
     // fails the next request with ECONNRESET before the server read it: send it once more.
     const response = await send().catch((error: Error) => {

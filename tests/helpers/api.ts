@@ -17,13 +17,21 @@ export interface CallOptions {
   json?: unknown;
   body?: string;
   headers?: Record<string, string>;
+  /**
+   * Sends `Prefer: wait=reactions` (the default here): a write answers once the reactions to it have
+   * run (a dependant started, a task moved by the board), so a test reads a settled state next.
+   * False: the API's own default, answered at commit (tests/api/writes-and-reactions.test.ts).
+   */
+  waitForReactions?: boolean;
 }
+
+const WAIT = { prefer: "wait=reactions" };
 
 /** The one HTTP client of the tests, for a server at `url`: `call` below is the shared server's. */
 export function client(url: string) {
   return Object.assign(call, { url });
   async function call<T = any>(method: string, path: string, options: CallOptions = {}): Promise<ApiResponse<T>> {
-    const headers: Record<string, string> = { ...options.headers };
+    const headers: Record<string, string> = { ...(options.waitForReactions === false ? {} : WAIT), ...options.headers };
     if (options.token) headers.authorization = `Bearer ${options.token}`;
     let body = options.body;
     if (options.json !== undefined) {
