@@ -74,8 +74,3 @@ function quiet(s: State, waitUntil: number): Promise<void> {
     s.quiet.add(go);
   });
 }
-
-/** A turn of the event loop: on PGlite, between two statements of a long transaction, the answers already made go out. */
-export function nextTurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
-}
