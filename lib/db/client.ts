@@ -59,6 +59,7 @@ async function openPglite(dir: string): Promise<Connection> {
   const { PGliteWorker } = await import("@/lib/db/pglite-worker-client");
   const { PrismaPGlite } = await import("pglite-prisma-adapter");
   const { pgliteSql, trimParsers } = await import("@/lib/db/pglite-sql");
+  const { waitForIdleWith } = await import("@/lib/db/requests-first");
   const release = await acquireDirLock(path.join(dir, "pglite.lock"));
   process.once("exit", release);
   // In a thread of its own, so that queries run beside the requests, not in their thread
@@ -73,6 +74,8 @@ async function openPglite(dir: string): Promise<Connection> {
     // As on PostgreSQL (openPostgres): the prepared statements of lib/db/sql.ts keep one plan.
     await pg.exec("SET plan_cache_mode = force_generic_plan");
     await trimParsers(pg);
+    // Runners' log batches wait for the statements under way (lib/db/requests-first.ts).
+    waitForIdleWith((maxMs) => pg.idle(maxMs));
     // The adapter calls query, exec and transaction, which PGliteWorker has with PGlite's meaning.
     const db = new PrismaClient({ adapter: countingAdapter(new PrismaPGlite(pg as unknown as PGlite)) });
     return {

@@ -91,6 +91,16 @@ describe("PGlite in a worker thread", () => {
     expect(freeMeanwhile).toBe(true);
   });
 
+  it("says when it is idle: at once when nothing is under way, else once the last caller is answered or the bound passes", async () => {
+    await pg.idle(60_000); // nothing under way
+    const order: string[] = [];
+    const slow = pg.query(`SELECT count(*) FROM generate_series(1, 2000000)`).then(() => order.push("answered"));
+    await pg.idle(1).then(() => order.push("bound passed"));
+    const idle = pg.idle(60_000).then(() => order.push("idle"));
+    await Promise.all([slow, idle]);
+    expect(order).toEqual(["bound passed", "answered", "idle"]);
+  });
+
   it("passes notifications to listeners, after the statement that made them", async () => {
     const payloads: string[] = [];
     await pg.listen("Things_Changed", (payload) => payloads.push(payload));

@@ -42,6 +42,9 @@ export class PGliteWorker implements Queryable {
   /** Held by a transaction from BEGIN to its end, and for a moment by each call outside one. */
   readonly #session = new Mutex();
   #failure: Error | null = null;
+  /** Callers under way (sent, or waiting for the session), and who waits for there to be none (idle). */
+  #busy = 0;
+  readonly #idleWaiters = new Set<() => void>();
   readonly #listeners = new Map<string, Set<(payload: string) => void>>();
 
   /** `dataDir` undefined: an in-memory database (tests). */
@@ -69,58 +72,74 @@ export class PGliteWorker implements Queryable {
     this.waitReady.catch(() => undefined); // reported to whoever awaits it
   }
 
-  async query<T>(text: string, params: unknown[] = [], options?: QueryOptions): Promise<Results<T>> {
-    await this.waitReady;
+  query<T>(text: string, params: unknown[] = [], options?: QueryOptions): Promise<Results<T>> {
     return this.#alone(() => this.#query<T>(text, params, options));
   }
 
-  async exec(text: string, options?: QueryOptions): Promise<Results[]> {
-    await this.waitReady;
+  exec(text: string, options?: QueryOptions): Promise<Results[]> {
     return this.#alone(() => this.#exec(text, options));
   }
 
   /** PGlite's transaction(): BEGIN, the callback's statements (on `tx` only), COMMIT or, on an error, ROLLBACK. */
-  async transaction<T>(callback: (tx: Transaction) => Promise<T>): Promise<T> {
-    await this.waitReady;
-    return this.#session.runExclusive(async () => {
-      await this.#exec("BEGIN");
-      let closed = false;
-      const open = () => {
-        if (closed) throw new Error("Transaction is closed");
-      };
-      const tx = {
-        query: async <R>(text: string, params?: unknown[], options?: QueryOptions) => (open(), this.#query<R>(text, params ?? [], options)),
-        exec: async (text: string, options?: QueryOptions) => (open(), this.#exec(text, options)),
-        rollback: async () => {
-          open();
-          await this.#exec("ROLLBACK");
-          closed = true;
-        },
-        get closed() {
-          return closed;
-        },
-      } as unknown as Transaction;
-      try {
-        const result = await callback(tx);
-        if (!closed) {
-          closed = true;
-          await this.#exec("COMMIT");
-        }
-        return result;
-      } catch (error) {
-        if (!closed) {
-          closed = true;
-          await this.#exec("ROLLBACK");
-        }
-        throw error;
+  transaction<T>(callback: (tx: Transaction) => Promise<T>): Promise<T> {
+    return this.#counted(() => this.#session.runExclusive(() => this.#transaction(callback)));
+  }
+
+  async #transaction<T>(callback: (tx: Transaction) => Promise<T>): Promise<T> {
+    await this.#exec("BEGIN");
+    let closed = false;
+    const open = () => {
+      if (closed) throw new Error("Transaction is closed");
+    };
+    const tx = {
+      query: async <R>(text: string, params?: unknown[], options?: QueryOptions) => (open(), this.#query<R>(text, params ?? [], options)),
+      exec: async (text: string, options?: QueryOptions) => (open(), this.#exec(text, options)),
+      rollback: async () => {
+        open();
+        await this.#exec("ROLLBACK");
+        closed = true;
+      },
+      get closed() {
+        return closed;
+      },
+    } as unknown as Transaction;
+    try {
+      const result = await callback(tx);
+      if (!closed) {
+        closed = true;
+        await this.#exec("COMMIT");
       }
-    });
+      return result;
+    } catch (error) {
+      if (!closed) {
+        closed = true;
+        await this.#exec("ROLLBACK");
+      }
+      throw error;
+    }
   }
 
   /** Protocol messages (ending in Sync) as one unit, outside any transaction: lib/db/pglite-sql.ts's prepared statements. */
-  async execAlone(message: Uint8Array): Promise<Backend[]> {
-    await this.waitReady;
+  execAlone(message: Uint8Array): Promise<Backend[]> {
     return this.#alone(() => this.#run({ kind: "raw", message }));
+  }
+
+  /**
+   * Resolves once no caller is under way or waiting (looked at again a turn of the event loop
+   * later, so that the next statement of a request in progress counts), or after `maxMs`:
+   * lib/db/requests-first.ts lets background writes go then.
+   */
+  idle(maxMs: number): Promise<void> {
+    if (this.#busy === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const go = () => {
+        clearTimeout(timer);
+        this.#idleWaiters.delete(go);
+        resolve();
+      };
+      const timer = setTimeout(go, maxMs);
+      this.#idleWaiters.add(go);
+    });
   }
 
   /** PGlite's listen(): the callback gets each notification's payload on `channel`. */
@@ -148,12 +167,27 @@ export class PGliteWorker implements Queryable {
   }
 
   /** A call outside transactions: sent once no transaction holds the session, then awaited without holding it. */
-  async #alone<T>(send: () => Promise<T>): Promise<T> {
-    let answer!: Promise<T>;
-    await this.#session.runExclusive(async () => {
-      answer = send();
+  #alone<T>(send: () => Promise<T>): Promise<T> {
+    return this.#counted(async () => {
+      let answer!: Promise<T>;
+      await this.#session.runExclusive(async () => {
+        answer = send();
+      });
+      return answer;
     });
-    return answer;
+  }
+
+  async #counted<T>(call: () => Promise<T>): Promise<T> {
+    this.#busy++;
+    try {
+      await this.waitReady;
+      return await call();
+    } finally {
+      if (--this.#busy === 0 && this.#idleWaiters.size > 0)
+        setImmediate(() => {
+          if (this.#busy === 0) for (const go of this.#idleWaiters) go();
+        });
+    }
   }
 
   async #query<T>(text: string, params: unknown[], options?: QueryOptions): Promise<Results<T>> {
