@@ -77,6 +77,32 @@ describe("PGlite in a worker thread", () => {
     expect((await pg.query<{ id: number }>(`SELECT id FROM things ORDER BY id`)).rows).toEqual([{ id: 1 }, { id: 3 }]);
   });
 
+  it("reads prepared statements' rows as text, straight from the bytes, and still throws their errors", async () => {
+    const { protocol } = await import("@electric-sql/pglite");
+    const { concat } = await import("@/lib/db/pglite-worker-client");
+    await pg.execAlone(
+      concat(
+        protocol.serialize.parse({ name: "rows_test", text: `SELECT $1::text AS a, NULL::int AS b, 'é✓' AS c, '' AS d` }),
+        protocol.serialize.sync(),
+      ),
+    );
+    const run = (value: string) =>
+      pg.execRows(
+        concat(
+          protocol.serialize.bind({ statement: "rows_test", values: [value] }),
+          protocol.serialize.execute({}),
+          protocol.serialize.sync(),
+        ),
+      );
+    expect(await run("x".repeat(30_000))).toEqual([["x".repeat(30_000), null, "é✓", ""]]);
+    const missing = concat(
+      protocol.serialize.bind({ statement: "no_such_statement", values: [] }),
+      protocol.serialize.execute({}),
+      protocol.serialize.sync(),
+    );
+    await expect(pg.execRows(missing)).rejects.toMatchObject({ code: "26000" });
+  });
+
   it("answers many callers at once, each with its own result", async () => {
     const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => pg.query<{ n: number }>(`SELECT $1::int * 2 AS n`, [i])));
     expect(answers.map((answer) => answer.rows[0].n)).toEqual(Array.from({ length: 50 }, (_, i) => i * 2));

@@ -44,6 +44,7 @@ export class PGliteWorker implements Queryable {
   #failure: Error | null = null;
   /** Callers under way (sent, or waiting for the session), and who waits for there to be none (idle). */
   #busy = 0;
+  #ready = false;
   readonly #idleWaiters = new Set<() => void>();
   readonly #listeners = new Map<string, Set<(payload: string) => void>>();
 
@@ -68,7 +69,7 @@ export class PGliteWorker implements Queryable {
       failed(error);
       this.#fail(error);
     });
-    this.waitReady = starting.then(() => this.#initArrayTypes());
+    this.waitReady = starting.then(() => this.#initArrayTypes()).then(() => void (this.#ready = true));
     this.waitReady.catch(() => undefined); // reported to whoever awaits it
   }
 
@@ -121,7 +122,20 @@ export class PGliteWorker implements Queryable {
 
   /** Protocol messages (ending in Sync) as one unit, outside any transaction: lib/db/pglite-sql.ts's prepared statements. */
   execAlone(message: Uint8Array): Promise<Backend[]> {
-    return this.#alone(() => this.#run({ kind: "raw", message }));
+    return this.#alone(async () => this.#parse(await this.#call({ kind: "raw", message })));
+  }
+
+  /**
+   * execAlone's data rows, each column as its text (null for NULL): for a statement whose result
+   * description the caller knows. A plain answer (rows, their end, ready) is read straight from the
+   * bytes, without building a message object per row or copying each value twice as the protocol's
+   * parser does; anything else (an error, a notification, a notice) goes through execAlone's parse.
+   */
+  execRows(message: Uint8Array): Promise<(string | null)[][]> {
+    return this.#alone(async () => {
+      const data = await this.#call({ kind: "raw", message });
+      return plainRows(data) ?? this.#parse(data).flatMap((m) => (m instanceof messages.DataRowMessage ? [m.fields] : []));
+    });
   }
 
   /**
@@ -169,6 +183,8 @@ export class PGliteWorker implements Queryable {
   /** A call outside transactions: sent once no transaction holds the session, then awaited without holding it. */
   #alone<T>(send: () => Promise<T>): Promise<T> {
     return this.#counted(async () => {
+      // The session free (the usual case): sent now, without the lock's round of promises.
+      if (!this.#session.isLocked()) return send();
       let answer!: Promise<T>;
       await this.#session.runExclusive(async () => {
         answer = send();
@@ -180,7 +196,7 @@ export class PGliteWorker implements Queryable {
   async #counted<T>(call: () => Promise<T>): Promise<T> {
     this.#busy++;
     try {
-      await this.waitReady;
+      if (!this.#ready) await this.waitReady;
       return await call();
     } finally {
       if (--this.#busy === 0 && this.#idleWaiters.size > 0)
@@ -211,7 +227,10 @@ export class PGliteWorker implements Queryable {
 
   /** Sends a request, parses the answer, passes notifications on and throws the first database error. */
   async #run(request: Request): Promise<Backend[]> {
-    const data = await this.#call(request);
+    return this.#parse(await this.#call(request));
+  }
+
+  #parse(data: Uint8Array): Backend[] {
     const backend: Backend[] = [];
     let failure: messages.DatabaseError | null = null;
     new protocol.Parser().parse(data, (message) => {
@@ -241,6 +260,35 @@ export class PGliteWorker implements Queryable {
     for (const pending of this.#pending.values()) pending.reject(error);
     this.#pending.clear();
   }
+}
+
+// Backend messages a plain answer to Bind/Execute/Sync is made of: BindComplete, DataRow,
+// CommandComplete, ReadyForQuery, NoData, PortalSuspended, EmptyQueryResponse.
+const PLAIN = new Set(["2", "D", "C", "Z", "n", "s", "I"].map((code) => code.charCodeAt(0)));
+const DATA_ROW = "D".charCodeAt(0);
+
+/** The data rows of a plain answer, or null when it holds any other message. */
+function plainRows(data: Uint8Array): (string | null)[][] | null {
+  const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  const rows: (string | null)[][] = [];
+  for (let at = 0; at < bytes.length;) {
+    const code = bytes[at];
+    const end = at + 1 + bytes.readInt32BE(at + 1);
+    if (!PLAIN.has(code)) return null;
+    if (code === DATA_ROW) {
+      const row = new Array<string | null>(bytes.readInt16BE(at + 5));
+      let field = at + 7;
+      for (let i = 0; i < row.length; i++) {
+        const length = bytes.readInt32BE(field);
+        field += 4;
+        row[i] = length === -1 ? null : bytes.toString("utf8", field, field + length);
+        if (length > 0) field += length;
+      }
+      rows.push(row);
+    }
+    at = end;
+  }
+  return rows;
 }
 
 const ARRAY_TYPES = `
