@@ -1,5 +1,6 @@
 import os from "node:os";
 import path from "node:path";
+import type { PGlite } from "@electric-sql/pglite";
 import { PrismaClient, type Prisma } from "@/lib/generated/prisma/client";
 import { databaseKind, databaseUrl, ensureDataDir } from "@/lib/config";
 import { acquireDirLock } from "@/lib/db/pglite-lock";
@@ -55,14 +56,16 @@ async function open(): Promise<Connection> {
 }
 
 async function openPglite(dir: string): Promise<Connection> {
-  const { PGlite } = await import("@electric-sql/pglite");
+  const { PGliteWorker } = await import("@/lib/db/pglite-worker-client");
   const { PrismaPGlite } = await import("pglite-prisma-adapter");
   const { pgliteSql, trimParsers } = await import("@/lib/db/pglite-sql");
-  const { takeTurns } = await import("@/lib/db/pglite-turns");
+  const { waitForIdleWith } = await import("@/lib/db/requests-first");
   const release = await acquireDirLock(path.join(dir, "pglite.lock"));
   process.once("exit", release);
+  // In a thread of its own, so that queries run beside the requests, not in their thread
+  // (lib/db/pglite-worker-client.ts).
+  const pg = new PGliteWorker(path.join(dir, "pglite"));
   try {
-    const pg = new PGlite(path.join(dir, "pglite"));
     await pg.waitReady;
     await applyMigrations({
       query: (sql, params) => pg.query(sql, params) as Promise<{ rows: Record<string, unknown>[] }>,
@@ -71,15 +74,15 @@ async function openPglite(dir: string): Promise<Connection> {
     // As on PostgreSQL (openPostgres): the prepared statements of lib/db/sql.ts keep one plan.
     await pg.exec("SET plan_cache_mode = force_generic_plan");
     await trimParsers(pg);
-    takeTurns(pg);
-    const db = new PrismaClient({ adapter: countingAdapter(new PrismaPGlite(pg)) });
+    // Runners' log batches wait for the statements under way (lib/db/requests-first.ts).
+    waitForIdleWith((maxMs) => pg.idle(maxMs));
+    // The adapter calls query, exec and transaction, which PGliteWorker has with PGlite's meaning.
+    const db = new PrismaClient({ adapter: countingAdapter(new PrismaPGlite(pg as unknown as PGlite)) });
     return {
       db,
       sql: pgliteSql(pg),
       kind: "pglite",
-      async listen(channel, onPayload) {
-        await pg.listen(channel, onPayload);
-      },
+      listen: (channel, onPayload) => pg.listen(channel, onPayload),
       async close() {
         await db.$disconnect();
         await pg.close();
@@ -87,6 +90,7 @@ async function openPglite(dir: string): Promise<Connection> {
       },
     };
   } catch (error) {
+    await pg.close();
     release();
     throw error;
   }

@@ -2,18 +2,19 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
 import { describe, expect, it } from "vitest";
 import { applyMigrations, defaultMigrationsDir, listMigrations, type SqlSession } from "@/lib/db/migrate";
+import { PGliteWorker } from "@/lib/db/pglite-worker-client";
 
-const pgliteSession = (db: PGlite): SqlSession => ({
+// On the embedded database as the server opens it: in its own thread (lib/db/pglite-worker-client.ts).
+const pgliteSession = (db: PGliteWorker): SqlSession => ({
   query: (sql, params) => db.query(sql, params) as Promise<{ rows: Record<string, unknown>[] }>,
   exec: (sql) => db.exec(sql),
 });
 
 describe("migrations", () => {
   it("applies every migration once, records it as Prisma does, and is a no-op when up to date", async () => {
-    const db = new PGlite();
+    const db = new PGliteWorker();
     const names = listMigrations(defaultMigrationsDir());
     expect(names.length).toBeGreaterThan(0);
     expect(await applyMigrations(pgliteSession(db))).toEqual(names);
@@ -34,7 +35,7 @@ describe("migrations", () => {
     fs.writeFileSync(path.join(dir, "20000101000000_ok", "migration.sql"), "CREATE TABLE ok_table (id int);");
     fs.mkdirSync(path.join(dir, "20000102000000_broken"));
     fs.writeFileSync(path.join(dir, "20000102000000_broken", "migration.sql"), "ALTER TABLE no_such_table ADD COLUMN x int;");
-    const db = new PGlite();
+    const db = new PGliteWorker();
     await expect(applyMigrations(pgliteSession(db), dir)).rejects.toThrow(/20000102000000_broken failed/);
     const { rows } = await db.query<{ migration_name: string; finished_at: Date | null; logs: string | null }>(
       "SELECT migration_name, finished_at, logs FROM _prisma_migrations ORDER BY migration_name",

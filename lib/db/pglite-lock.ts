@@ -7,9 +7,11 @@ import { isAlive, processStartedAt } from "@/lib/platform/processes";
 // "Running" must not be decided by `kill(pid, 0)` alone: right after `kill -9` the holder lingers,
 // first while the kernel tears it down (~0.2 s idle, seconds under load) and then as a zombie until
 // its parent reaps it (forever under a parent that never waits), and `kill(pid, 0)` succeeds on both.
-// Neither can write again: PGlite writes its files synchronously from the main thread, and a main
-// thread in the kernel's exit path never returns to user code. So on Linux the holder counts as gone
-// when /proc/<pid>/stat says it is a zombie (Z, X) or exiting (PF_EXITING). The lock also records the
+// Neither can write again once every thread is past its last write: PGlite writes its files
+// synchronously from its own thread (lib/db/pglite-worker.mjs), and a thread in the kernel's exit
+// path never returns to user code. So on Linux the holder counts as gone when /proc says each of its
+// threads is a zombie (Z, X) or exiting (PF_EXITING) (isAlive, lib/platform/processes.ts): the first
+// thread of a killed process is a zombie while the others are still finishing. The lock also records the
 // holder's start time (boot id + stat field 22): a pid reused by an unrelated process after a crash
 // or a reboot then does not block the directory. A holder that is running gets a bounded wait, so a
 // restart that overlaps a graceful shutdown (SIGTERM, closing PGlite) still starts.

@@ -1,32 +1,36 @@
-import { parse, protocol, types, type PGlite } from "@electric-sql/pglite";
+import { parse, protocol, types, type messages } from "@electric-sql/pglite";
+import { concat, type PGliteWorker } from "@/lib/db/pglite-worker-client";
 import { countStatement } from "@/lib/db/sql-count";
 import type { Sql, Statement } from "@/lib/db/sql";
 
-type Messages = Parameters<typeof parse.parseResults>[0];
+type RowDescription = messages.RowDescriptionMessage;
+type Column = { name: string; type: number; parser: ((text: string, typeId?: number) => unknown) | undefined };
 
 // PGlite is one session, so a statement is prepared once per process and kept. Its query() would
 // send Parse and Describe for every call and plan the statement again each time: the caller's
 // authentication cost 6.7 ms a request on PGlite, 3.8 of them planning (docs/PERFORMANCE.md, sixth
-// pass). Here a call is Bind, Execute and Sync, in one message to the database.
-export function pgliteSql(db: PGlite): Sql {
-  const prepared = new Map<string, { types: number[]; rowDescription: Messages }>();
+// pass). Here a call is Bind, Execute and Sync, in one message to the database, sent outside any
+// transaction (never inside someone else's) and behind the calls sent before it.
+export function pgliteSql(db: Pick<PGliteWorker, "execAlone" | "execRows" | "serializers" | "parsers">): Sql {
+  const prepared = new Map<string, { types: number[]; columns: Column[] }>();
   const describe = async (name: string, parseFirst: Uint8Array[]) => {
-    const { messages } = await db.execProtocol(
-      concat(...parseFirst, protocol.serialize.describe({ type: "S", name }), protocol.serialize.sync()),
-      { syncToFs: false },
-    );
-    return { types: parse.parseDescribeStatementResults(messages), rowDescription: messages.filter((m) => m.name === "rowDescription") };
+    const messages = await db.execAlone(concat(...parseFirst, protocol.serialize.describe({ type: "S", name }), protocol.serialize.sync()));
+    const fields = messages.find((m): m is RowDescription => m.name === "rowDescription")?.fields ?? [];
+    const columns = fields.map((field) => ({ name: field.name, type: field.dataTypeID, parser: db.parsers[field.dataTypeID] }));
+    return { types: parse.parseDescribeStatementResults(messages), columns };
   };
   const prepare = async (statement: Statement) => {
     try {
       return await describe(statement.name, [protocol.serialize.parse({ name: statement.name, text: statement.text })]);
     } catch (error) {
-      // Prepared earlier in this session by another Sql over the same PGlite.
+      // Prepared earlier in this session by another Sql over the same database, or by a call of
+      // this one that was sent first.
       if ((error as { code?: string }).code !== "42P05") throw error;
       return await describe(statement.name, []);
     }
   };
-  const run = async (statement: Statement, params: unknown[]) => {
+  return async <Row>(statement: Statement, params: unknown[]) => {
+    countStatement();
     let known = prepared.get(statement.name);
     if (!known) {
       known = await prepare(statement);
@@ -38,31 +42,20 @@ export function pgliteSql(db: PGlite): Sql {
       const serialize = db.serializers[paramTypes[i]];
       return serialize ? serialize(param) : String(param);
     });
-    const { messages } = await db.execProtocol(
+    const rows = await db.execRows(
       concat(
         protocol.serialize.bind({ statement: statement.name, values: values as (string | null)[] }),
         protocol.serialize.execute({}),
         protocol.serialize.sync(),
       ),
     );
-    return parse.parseResults([...known.rowDescription, ...messages], db.parsers)[0].rows;
+    // As parse.parseResults would, without copying every parser into a new object for each call.
+    return rows.map((row) => {
+      const record: Record<string, unknown> = {};
+      known.columns.forEach(({ name, type, parser }, i) => (record[name] = row[i] === null || !parser ? row[i] : parser(row[i]!, type)));
+      return record;
+    }) as Row[];
   };
-  // The mutexes query() takes: none of this runs inside a transaction or beside another statement.
-  return async <Row>(statement: Statement, params: unknown[]) => {
-    countStatement();
-    await db.waitReady;
-    return (await db._runExclusiveTransaction(() => db._runExclusiveQuery(() => run(statement, params)))) as Row[];
-  };
-}
-
-function concat(...parts: Uint8Array[]): Uint8Array {
-  const all = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    all.set(part, at);
-    at += part.length;
-  }
-  return all;
 }
 
 // Element types whose arrays keep a parser: PGlite's own base parsers' types, and the other types
@@ -105,7 +98,7 @@ const ELEMENT_TYPES = [
  * time: the largest single item of the server's own JavaScript in the log bench (docs/PERFORMANCE.md,
  * sixth pass). A type without a parser arrives as its text, as before for any type PGlite did not know.
  */
-export async function trimParsers(db: PGlite): Promise<void> {
+export async function trimParsers(db: Pick<PGliteWorker, "query" | "parsers">): Promise<void> {
   const { rows } = await db.query<{ typarray: number }>(`SELECT typarray FROM pg_type WHERE oid = ANY($1::oid[]) AND typarray <> 0`, [
     ELEMENT_TYPES,
   ]);

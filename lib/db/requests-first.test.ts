@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { afterRequests, startAnswering } from "@/lib/db/requests-first";
+import { afterRequests, startAnswering, waitForIdleWith } from "@/lib/db/requests-first";
 
-// The order of the embedded database's work: people's requests before the runners' log batches.
+// The order of the embedded database's work: the statements under way before the runners' log
+// batches (the database's idle() itself: lib/db/pglite-worker-client.test.ts).
 
 const saved = process.env.DATABASE_URL;
 afterEach(() => {
@@ -11,60 +12,50 @@ afterEach(() => {
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A stand-in for the database's idle(): busy until `done()`, recording each wait's bound. */
+function busyDatabase() {
+  const bounds: number[] = [];
+  let done = () => {};
+  const finished = new Promise<void>((resolve) => (done = resolve));
+  waitForIdleWith((maxMs) => {
+    bounds.push(maxMs);
+    return finished;
+  });
+  return { bounds, done };
+}
+
 describe("on PGlite", () => {
   beforeEach(() => {
     delete process.env.DATABASE_URL;
   });
 
-  it("a log batch waits until the request being answered lets go", async () => {
+  it("a log batch waits until the database has nothing else under way", async () => {
+    const database = busyDatabase();
     let ran = false;
-    const release = startAnswering()!;
-    const started = Date.now();
     const batch = afterRequests(async () => (ran = true));
     await pause(20);
     expect(ran).toBe(false);
-    release();
+    database.done();
     await batch;
-    // Let go by the request, not by the batches' 100 ms bound.
-    expect(Date.now() - started).toBeLessThan(90);
+    expect(ran).toBe(true);
   });
 
-  it("a long request holds a batch up for 100 ms at most", async () => {
-    const release = startAnswering()!;
-    const started = Date.now();
+  it("waits 100 ms at most, and no longer than its own bound: the parts of one runner request share one bound", async () => {
+    const database = busyDatabase();
+    database.done();
     await afterRequests(async () => {});
-    const waited = Date.now() - started;
-    expect(waited).toBeGreaterThanOrEqual(90);
-    expect(waited).toBeLessThan(1000);
-    release();
-  });
-
-  it("a batch's own bound shortens its wait: the parts of one runner request share one bound, not one each", async () => {
-    const release = startAnswering()!;
-    const started = Date.now();
-    const waitUntil = started + 40;
+    expect(database.bounds).toHaveLength(1);
+    expect(database.bounds[0]).toBeLessThanOrEqual(100);
+    expect(database.bounds[0]).toBeGreaterThan(50);
+    const waitUntil = Date.now() + 40;
     await afterRequests(async () => {}, waitUntil);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(35);
-    expect(Date.now() - started).toBeLessThan(90);
-    const second = Date.now();
-    await afterRequests(async () => {}, waitUntil); // its bound has passed: it goes at once
-    expect(Date.now() - second).toBeLessThan(30);
-    release();
-  });
-
-  it("a request never let go stops holding the batches after a second, and letting go twice counts once", async () => {
-    const forgotten = startAnswering()!;
-    await pause(1050);
-    const other = startAnswering()!;
-    other();
-    other();
-    forgotten(); // already let go by its timer: does not count down the others
-    const started = Date.now();
-    await afterRequests(async () => {});
-    expect(Date.now() - started).toBeLessThan(50);
+    expect(database.bounds[1]).toBeLessThanOrEqual(40);
+    await afterRequests(async () => {}, Date.now() - 1); // its bound has passed: it goes without asking
+    expect(database.bounds).toHaveLength(2);
   });
 
   it("batches go one at a time, in the order they came, and a failed one does not stop the next", async () => {
+    busyDatabase().done();
     const order: string[] = [];
     let endFirst = () => {};
     const first = new Promise<void>((resolve) => (endFirst = resolve));
@@ -82,13 +73,17 @@ describe("on PGlite", () => {
     await two;
     expect(order).toEqual(["first starts", "first ends", "second"]);
   });
+
+  it("a request holds nothing until its response is sent: the database has a thread of its own", () => {
+    expect(startAnswering()).toBeUndefined();
+  });
 });
 
 it("on PostgreSQL a batch goes at once, beside the requests", async () => {
   process.env.DATABASE_URL = "postgresql://127.0.0.1:5432/unused";
-  const release = startAnswering();
-  const started = Date.now();
-  await afterRequests(async () => {});
-  expect(Date.now() - started).toBeLessThan(50);
-  release?.();
+  const database = busyDatabase();
+  let ran = false;
+  await afterRequests(async () => (ran = true));
+  expect(ran).toBe(true);
+  expect(database.bounds).toEqual([]);
 });

@@ -1,54 +1,50 @@
 import { databaseKind } from "@/lib/config";
 
-// On the embedded database (PGlite) every query runs in the server's own thread, one at a time, and
-// a transaction holds the database until it ends. A runner's log batch is the server's busiest
-// write (20 agents printing: eight transactions a second, ~20 ms each); a page request that came
-// meanwhile waited for one, often for two back to back. So log batches go one at a time and only
-// while no request is being answered: a person's page waits for at most the batch in progress,
-// and a batch for at most MAX_WAIT_MS (the log's lag goal is 1 s). On PostgreSQL queries run side
-// by side on their own connections and batches go at once. docs/PERFORMANCE.md, "Log ingestion".
+// On the embedded database (PGlite) there is one session, and a transaction holds it until it ends.
+// A runner's log batch is the server's busiest write (20 agents printing: eight transactions a
+// second, ~20 ms each); a page request whose statement came meanwhile waited for one, often for two
+// back to back. So log batches go one at a time and only while the database has nothing else to do:
+// a person's page waits for at most the batch in progress, and a batch for at most MAX_WAIT_MS (the
+// log's lag goal is 1 s). On PostgreSQL queries run side by side on their own connections and
+// batches go at once. docs/PERFORMANCE.md, "Log ingestion" and "The embedded database in a thread
+// of its own".
+//
+// PGlite used to run in the server's own thread, where a batch also held up the sending of answers
+// already made, so a request held the batches until its response had gone out (startAnswering).
+// It now runs in a thread of its own (lib/db/pglite-worker-client.ts): what a batch can hold up is
+// only other statements, and the database itself says when none is under way or waiting.
 
 const MAX_WAIT_MS = 100;
-/** A request not answered by then no longer holds the batches up. */
-const HOLD_MAX_MS = 1000;
 
 interface State {
-  answering: number;
-  quiet: Set<() => void>;
+  /** The embedded database's idle(): resolves once no statement is under way or waiting, or after `maxMs`. */
+  idle?: (maxMs: number) => Promise<void>;
   lane: Promise<void>;
 }
 
 // On globalThis: Next bundles each route (the requests and the log route) separately.
 const holder = globalThis as typeof globalThis & { __taskboardRequestsFirst?: State };
-const state = () => (holder.__taskboardRequestsFirst ??= { answering: 0, quiet: new Set(), lane: Promise.resolve() });
+const state = () => (holder.__taskboardRequestsFirst ??= { lane: Promise.resolve() });
 
-/**
- * Counts a request (not a runner's) as being answered until the returned function is called:
- * background work waits meanwhile. Its caller lets go once the response has gone out, not when the
- * handler returns: Next writes a body over several turns of the event loop, and a log batch that
- * started at the handler's return made the column page's last bytes wait for it (its database work
- * was done in 10 ms, its response ended after 90 ms). A request still held after HOLD_MAX_MS is let go.
- * On PostgreSQL nothing waits for requests (afterRequests), so nothing is counted.
- */
-export function startAnswering(): (() => void) | undefined {
-  if (databaseKind() !== "pglite") return undefined;
-  const s = state();
-  s.answering++;
-  let held = true;
-  const release = () => {
-    if (!held) return;
-    held = false;
-    clearTimeout(timer);
-    if (--s.answering === 0) for (const go of s.quiet) go();
-  };
-  const timer = setTimeout(release, HOLD_MAX_MS);
-  return release;
+/** Called by lib/db/client.ts when it opens the embedded database. */
+export function waitForIdleWith(idle: (maxMs: number) => Promise<void>): void {
+  state().idle = idle;
 }
 
 /**
- * Runs `work` (a log batch's transaction) after the one before it, once no request is being
- * answered, for at most MAX_WAIT_MS and not past `waitUntil` (epoch ms): the transactions one runner
- * request is split into share one bound (lib/dispatch/append-runner-log.ts). On PGlite only.
+ * What a request did to hold background work until its response was sent. Nothing to hold now
+ * that the embedded database has a thread of its own (see above): no request is counted, and the
+ * caller (lib/api/handler.ts) registers nothing to run after the response.
+ */
+export function startAnswering(): (() => void) | undefined {
+  return undefined;
+}
+
+/**
+ * Runs `work` (a log batch's transaction) after the one before it, once the embedded database has
+ * nothing else under way, for at most MAX_WAIT_MS and not past `waitUntil` (epoch ms): the
+ * transactions one runner request is split into share one bound (lib/dispatch/append-runner-log.ts).
+ * On PGlite only.
  */
 export function afterRequests<T>(work: () => Promise<T>, waitUntil = Date.now() + MAX_WAIT_MS): Promise<T> {
   if (databaseKind() !== "pglite") return work();
@@ -61,21 +57,7 @@ export function afterRequests<T>(work: () => Promise<T>, waitUntil = Date.now() 
   return turn;
 }
 
-function quiet(s: State, waitUntil: number): Promise<void> {
+async function quiet(s: State, waitUntil: number): Promise<void> {
   const longest = Math.min(MAX_WAIT_MS, waitUntil - Date.now());
-  if (s.answering === 0 || longest <= 0) return Promise.resolve();
-  return new Promise((resolve) => {
-    const go = () => {
-      clearTimeout(timer);
-      s.quiet.delete(go);
-      resolve();
-    };
-    const timer = setTimeout(go, longest);
-    s.quiet.add(go);
-  });
-}
-
-/** A turn of the event loop: on PGlite, between two statements of a long transaction, the answers already made go out. */
-export function nextTurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
+  if (longest > 0) await s.idle?.(longest);
 }

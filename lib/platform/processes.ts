@@ -8,15 +8,18 @@ const PF_EXITING = 0x4;
 /**
  * Whether a process runs. `kill(pid, 0)` alone is not enough: right after `kill -9` a process
  * lingers while the kernel tears it down and then as a zombie until reaped, and it succeeds on
- * both. So on Linux a zombie (Z, X) or exiting (PF_EXITING) process counts as gone; with `started`
- * (from processStartedAt), so does a pid since reused by another process.
+ * both. So on Linux a process counts as gone once each of its threads is a zombie (Z, X) or exiting
+ * (PF_EXITING): none of them can run its own code again. All threads, not only the first: the
+ * first thread of a killed process is a zombie while the others still finish (the embedded database
+ * writes from a thread of its own, lib/db/pglite-worker.mjs). With `started` (from
+ * processStartedAt), a pid since reused by another process counts as gone too.
  */
 export function isAlive(pid: number, started: string | null = null): boolean {
   const stat = procStat(pid);
   if (stat === undefined) return signalable(pid); // no /proc: the pid is all there is
   if (stat === null) return false;
-  if (stat.state === "Z" || stat.state === "X" || (stat.flags & PF_EXITING) !== 0) return false;
-  return started === null || started === `${bootId()}:${stat.startTime}`;
+  if (started !== null && started !== `${bootId()}:${stat.startTime}`) return false;
+  return threadStats(pid, stat).some((thread) => !(thread.state === "Z" || thread.state === "X" || (thread.flags & PF_EXITING) !== 0));
 }
 
 /** When a process started (boot id and start time), to tell it from a later one with the same pid; null without /proc. */
@@ -40,13 +43,33 @@ export function stopGroup(pid: number, graceMs: number) {
   setTimeout(() => killGroup(pid, "SIGKILL"), graceMs).unref();
 }
 
+type Stat = { state: string; flags: number; startTime: string };
+
 /** undefined: this system has no /proc; null: no such process. */
-function procStat(pid: number): { state: string; flags: number; startTime: string } | null | undefined {
+function procStat(pid: number): Stat | null | undefined {
+  const stat = readStat(`/proc/${pid}/stat`);
+  if (stat === null && !fs.existsSync("/proc/self/stat")) return undefined;
+  return stat;
+}
+
+/** Each thread's stat; the process's own (its first thread's) when they cannot be listed. */
+function threadStats(pid: number, first: Stat): Stat[] {
+  let tids: string[];
+  try {
+    tids = fs.readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return [first];
+  }
+  const stats = tids.flatMap((tid) => readStat(`/proc/${pid}/task/${tid}/stat`) ?? []);
+  return stats.length > 0 ? stats : [first];
+}
+
+function readStat(file: string): Stat | null {
   let text: string;
   try {
-    text = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    text = fs.readFileSync(file, "utf8");
   } catch {
-    return fs.existsSync("/proc/self/stat") ? null : undefined;
+    return null;
   }
   // The command name (field 2) is in parentheses and may itself hold spaces and parentheses.
   const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");

@@ -6,7 +6,6 @@ import { executionEvent } from "@/lib/runs/finish-execution";
 import type { LogEntry } from "@/lib/runs/schemas";
 import { oversizedUpdate } from "@/lib/runs/oversized-entry";
 import { withoutNul } from "@/lib/runs/without-nul";
-import { transactionInTurns } from "@/lib/db/transaction-in-turns";
 import { agentLogMaxBytes } from "@/lib/platform/runner-config";
 import { closedLogReason, type LockedLogRow } from "@/lib/runs/ended-run";
 
@@ -93,8 +92,7 @@ export async function appendLogBatches(db: Db, batches: LogBatch[], options: { r
   const ids = [...new Set(batches.map((batch) => batch.executionId))];
   // Everything that needs no lock is done before the transaction, to keep it short.
   const prepared = batches.map((batch) => batch.entries.map(prepare));
-  // A long transaction that must not hold up answers already made (lib/db/transaction-in-turns.ts).
-  return transactionInTurns(db, async (tx) => {
+  return db.$transaction(async (tx) => {
     // Locked in id order, so two writers of overlapping sets cannot deadlock.
     const locked = await tx.$queryRawUnsafe<LockedLogRow[]>(
       `SELECT id, line_count, log_bytes, status, finished_at, lease_expires_at FROM executions

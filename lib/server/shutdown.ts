@@ -1,3 +1,4 @@
+import { closeDb } from "@/lib/db/client";
 import { beginClose, beginDrain } from "@/lib/server/draining";
 import { stopEmbeddedRunner } from "@/lib/server/embedded-runner";
 import { runnerGraceMs } from "@/lib/platform/runner-config";
@@ -9,7 +10,9 @@ import { runnerGraceMs } from "@/lib/platform/runner-config";
 // 1. every event stream ends with a last `reconnect` event (lib/server/draining.ts);
 // 2. the embedded runner is stopped while this server still answers: its runs get
 //    RUNNER_GRACE_SECONDS, then are handed back and queued again for the next server's runner;
-// 3. long polls answer, and Next's handler closes the HTTP server and exits (143 for SIGTERM).
+// 3. long polls answer, and Next's handler closes the HTTP server and exits (143 for SIGTERM);
+// 4. on its way out the database is closed: the embedded one (a thread of its own) writes its
+//    checkpoint, so the next start needs no recovery.
 // Bounds: the runner at most RUNNER_GRACE_SECONDS + RUNNER_WRAP_UP_MS (then SIGKILL), the close at
 // most CLOSE_MS: with no run under way the process ends within seconds, with runs within
 // RUNNER_GRACE_SECONDS + 15 s.
@@ -18,6 +21,8 @@ import { runnerGraceMs } from "@/lib/platform/runner-config";
 const RUNNER_WRAP_UP_MS = 11_000;
 /** Next's close waits for requests under way; past this the process exits anyway. */
 const CLOSE_MS = 3_000;
+/** Closing the database waits for a transaction under way; past this the process exits anyway. */
+const CLOSE_DB_MS = 2_000;
 
 const EXIT_CODES = { SIGTERM: 143, SIGINT: 130 } as const;
 type StopSignal = keyof typeof EXIT_CODES;
@@ -50,6 +55,7 @@ async function stop(signal: StopSignal, theirs: NodeJS.SignalsListener[]) {
     console.error(`[taskboard] stopping the embedded runner: ${(error as Error).message}`);
   }
   beginClose();
+  closeDbOnExit();
   // Not unref'd: it is what guarantees the end if a request under way never finishes.
   setTimeout(() => {
     console.error(`[taskboard] requests still under way after ${CLOSE_MS / 1000} s; exiting`);
@@ -60,3 +66,20 @@ async function stop(signal: StopSignal, theirs: NodeJS.SignalsListener[]) {
 }
 
 const seconds = (since: number) => ((Date.now() - since) / 1000).toFixed(1);
+
+/**
+ * Next's handler ends the process with process.exit once its requests are done, and gives no hook
+ * before it: so the first exit closes the database first (at most CLOSE_DB_MS), then exits.
+ */
+function closeDbOnExit() {
+  const exit = process.exit.bind(process);
+  process.exit = ((code?: number) => {
+    process.exit = exit;
+    const done = () => exit(code);
+    setTimeout(done, CLOSE_DB_MS);
+    closeDb().then(done, (error: Error) => {
+      console.error(`[taskboard] closing the database: ${error.message}`);
+      done();
+    });
+  }) as typeof process.exit;
+}

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   engineServer,
@@ -67,6 +68,21 @@ function processTree(root: number): { pid: number; command: string }[] {
   });
 }
 
+/** What PostgreSQL's control file says of the embedded database: "shut down" after a clean close. */
+function pgliteClusterState(dataDir: string): string {
+  // ControlFileData: system_identifier (8 bytes), pg_control_version, catalog_version_no, then state.
+  const state = fs.readFileSync(path.join(dataDir, "pglite", "global", "pg_control")).readInt32LE(16);
+  return [
+    "starting up",
+    "shut down",
+    "shut down in recovery",
+    "shutting down",
+    "in crash recovery",
+    "in archive recovery",
+    "in production",
+  ][state];
+}
+
 /** SIGTERM to the server; the seconds until it and every process it had started are gone. */
 async function terminate(server: EngineServer, limitSeconds: number) {
   const tree = processTree(server.child.pid!);
@@ -86,7 +102,7 @@ async function terminate(server: EngineServer, limitSeconds: number) {
 
 describe("SIGTERM with no agent running", () => {
   it("ends the server and its runner within 10 s with an event stream open, whose last event says to reconnect", async () => {
-    const { server } = await serve("shutdown-stream");
+    const { server, store } = await serve("shutdown-stream");
     const { token, wsId } = await workspaceOn(server);
     const stream = await openStream(`${server.url}/api/workspaces/${wsId}/events`, { authorization: `Bearer ${token}` });
     expect(stream.status).toBe(200);
@@ -100,6 +116,8 @@ describe("SIGTERM with no agent running", () => {
     expect(last).toEqual({ event: "reconnect", data: JSON.stringify({ reason: "the server is stopping", retry_ms: 2000 }) });
     await stream.ended;
     expect(server.output.join("")).toContain("SIGTERM: stopping; 1 event stream(s) told to reconnect");
+    // The embedded database was closed on the way out (its checkpoint written: no recovery at the next start).
+    if (store.kind === "pglite") expect(pgliteClusterState(store.dataDir)).toBe("shut down");
   }, 180_000);
 
   it("ends within 10 s when its data directory was removed and nobody reads its output any more", async () => {

@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PGlite } from "@electric-sql/pglite";
 import { statement } from "@/lib/db/sql";
 import { pgliteSql, trimParsers } from "@/lib/db/pglite-sql";
+import { PGliteWorker } from "@/lib/db/pglite-worker-client";
 
 // The embedded database's prepared statements (lib/db/pglite-sql.ts): prepared once, parameters and
 // results as PGlite's own query() gives them, a failure that leaves the session usable, and never
 // a statement inside someone else's transaction.
 
-let pg: PGlite;
+let pg: PGliteWorker;
 beforeAll(async () => {
-  pg = new PGlite();
+  pg = new PGliteWorker();
   await pg.exec(`CREATE TABLE things (id int PRIMARY KEY, name text NOT NULL, tags text[] NOT NULL, at timestamptz, data json)`);
   await trimParsers(pg);
 });
