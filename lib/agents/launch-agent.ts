@@ -61,7 +61,7 @@ export function launchAgent(agent: AgentSnapshot, env: NodeJS.ProcessEnv, cwd: s
   const cleanup = () => {
     if (!fs.existsSync(home)) return;
     if (sessions) for (const dir of kept) copyDir(home, sessions, dir);
-    fs.rmSync(home, { recursive: true, force: true });
+    fs.rmSync(home, { recursive: true, force: true, maxRetries: 5 }); // the agent's last writes may still land while its group ends
   };
   try {
     if (sessions) for (const dir of kept) copyDir(sessions, home, dir);

@@ -1,5 +1,6 @@
 import { parse, protocol, types, type messages } from "@electric-sql/pglite";
-import { concat, type PGliteWorker } from "@/lib/db/pglite-worker-client";
+import { concat } from "@/lib/db/pglite-wire";
+import type { PGliteWorker } from "@/lib/db/pglite-worker-client";
 import { countStatement } from "@/lib/db/sql-count";
 import type { Sql, Statement } from "@/lib/db/sql";
 

@@ -79,7 +79,7 @@ describe("PGlite in a worker thread", () => {
 
   it("reads prepared statements' rows as text, straight from the bytes, and still throws their errors", async () => {
     const { protocol } = await import("@electric-sql/pglite");
-    const { concat } = await import("@/lib/db/pglite-worker-client");
+    const { concat } = await import("@/lib/db/pglite-wire");
     await pg.execAlone(
       concat(
         protocol.serialize.parse({ name: "rows_test", text: `SELECT $1::text AS a, NULL::int AS b, 'é✓' AS c, '' AS d` }),

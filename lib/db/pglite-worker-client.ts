@@ -1,6 +1,7 @@
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { Mutex, messages, parse, protocol, types, type QueryOptions, type Results, type Transaction } from "@electric-sql/pglite";
+import { concat, plainRows } from "@/lib/db/pglite-wire";
 
 // The embedded database, run in a thread of its own (lib/db/pglite-worker.mjs), seen from the
 // server's main thread. In the main thread PGlite's WebAssembly ran every query there, where every
@@ -262,35 +263,6 @@ export class PGliteWorker implements Queryable {
   }
 }
 
-// Backend messages a plain answer to Bind/Execute/Sync is made of: BindComplete, DataRow,
-// CommandComplete, ReadyForQuery, NoData, PortalSuspended, EmptyQueryResponse.
-const PLAIN = new Set(["2", "D", "C", "Z", "n", "s", "I"].map((code) => code.charCodeAt(0)));
-const DATA_ROW = "D".charCodeAt(0);
-
-/** The data rows of a plain answer, or null when it holds any other message. */
-function plainRows(data: Uint8Array): (string | null)[][] | null {
-  const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-  const rows: (string | null)[][] = [];
-  for (let at = 0; at < bytes.length;) {
-    const code = bytes[at];
-    const end = at + 1 + bytes.readInt32BE(at + 1);
-    if (!PLAIN.has(code)) return null;
-    if (code === DATA_ROW) {
-      const row = new Array<string | null>(bytes.readInt16BE(at + 5));
-      let field = at + 7;
-      for (let i = 0; i < row.length; i++) {
-        const length = bytes.readInt32BE(field);
-        field += 4;
-        row[i] = length === -1 ? null : bytes.toString("utf8", field, field + length);
-        if (length > 0) field += length;
-      }
-      rows.push(row);
-    }
-    at = end;
-  }
-  return rows;
-}
-
 const ARRAY_TYPES = `
   SELECT b.oid, b.typarray
   FROM pg_catalog.pg_type a
@@ -303,14 +275,4 @@ const ARRAY_TYPES = `
 function withQuery(error: unknown, query: string, params: unknown[] | undefined, queryOptions: QueryOptions | undefined) {
   if (error instanceof messages.DatabaseError) Object.assign(error, { query, params, queryOptions });
   return error;
-}
-
-export function concat(...parts: Uint8Array[]): Uint8Array {
-  const all = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    all.set(part, at);
-    at += part.length;
-  }
-  return all;
 }

@@ -155,8 +155,13 @@ async function runLaunched(
   };
   fs.rmSync(path.dirname(run.reportFile), { recursive: true, force: true });
   // The session files are back in the task's directory before the run is reported ended: a
-  // follow-up started the moment it ends must find them.
-  launch.cleanup();
+  // follow-up started the moment it ends must find them. A HOME the ending agent still writes to may
+  // refuse its removal; the `finally` of runJob tries again after the report.
+  try {
+    launch.cleanup();
+  } catch {
+    // tried again below
+  }
   await report(port, entry, outcome);
 }
 
