@@ -19,6 +19,12 @@ export interface RunStarter {
   userId: string;
   kind?: string;
   tokenId?: string;
+  /**
+   * Started by a reaction or a webhook's follow-up. Nobody reads that answer, so it does not wait for
+   * a runner to start the agent: the wait (up to 3 s) would hold the reactions worker, and with it
+   * every `Prefer: wait=reactions` write behind it.
+   */
+  automatic?: boolean;
 }
 
 const agentTokenOf = (starter: RunStarter) => (starter.kind === "agent" ? starter.tokenId : null);
@@ -43,7 +49,7 @@ export async function startManualRun(db: Db, workspaceId: string, taskId: string
     agentId: input.agent_id,
     agentTokenId: agentTokenOf(starter),
   });
-  return startedRecord(db, execution.id);
+  return startedRecord(db, execution.id, starter);
 }
 
 /**
@@ -74,7 +80,7 @@ export async function startFixConflicts(db: Db, workspaceId: string, taskId: str
     startedBy: starter.userId,
     agentTokenId: agentTokenOf(starter),
   });
-  return startedRecord(db, execution.id);
+  return startedRecord(db, execution.id, starter);
 }
 
 async function findTask(db: Db, workspaceId: string, taskId: string) {
@@ -84,9 +90,11 @@ async function findTask(db: Db, workspaceId: string, taskId: string) {
 }
 
 /** The record once a runner has started its agent, or still `queued` when no runner has room (lib/runs/await-runner.ts). */
-async function startedRecord(db: Db, executionId: string) {
-  const queued = await db.execution.findUniqueOrThrow({ where: { id: executionId }, select: { workspaceId: true } });
-  await awaitStart(db, queued.workspaceId, executionId);
+async function startedRecord(db: Db, executionId: string, starter: RunStarter) {
+  if (!starter.automatic) {
+    const queued = await db.execution.findUniqueOrThrow({ where: { id: executionId }, select: { workspaceId: true } });
+    await awaitStart(db, queued.workspaceId, executionId);
+  }
   const execution = await db.execution.findUniqueOrThrow({ where: { id: executionId } });
   return serializeExecution(execution, await waitingForRunner(db, execution));
 }

@@ -14,7 +14,9 @@ import { startFixConflicts, startManualRun } from "@/lib/runs/start-run";
 export type AutomaticTask = { id: string; workspace_id: string; pr_url: string | null };
 
 export async function startAutoFixConflicts(db: Db, task: AutomaticTask, headSha: string): Promise<string> {
-  return startOnce(db, "conflicts", task, headSha, (userId) => startFixConflicts(db, task.workspace_id, task.id, { userId }, false));
+  return startOnce(db, "conflicts", task, headSha, (userId) =>
+    startFixConflicts(db, task.workspace_id, task.id, { userId, automatic: true }, false),
+  );
 }
 
 export async function startAutoFixChecks(db: Db, task: AutomaticTask, headSha: string, failing: FailingCheck[]): Promise<string> {
@@ -24,7 +26,7 @@ export async function startAutoFixChecks(db: Db, task: AutomaticTask, headSha: s
       db,
       task.workspace_id,
       task.id,
-      { userId },
+      { userId, automatic: true },
       {
         instructions: fixChecksInstructions({ ...row, prUrl: task.pr_url }, headSha, failing),
       },
