@@ -1,17 +1,17 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { Cron } from "croner";
-import { useMemo, useState } from "react";
-import { schedulesQuery, useSaveSchedule, useTriggerSchedule } from "@/lib/client/schedules";
+import { useState } from "react";
+import { useAgentProfiles } from "@/lib/client/agents";
+import { schedulesQuery, useDeleteSchedule, useTriggerSchedule } from "@/lib/client/schedules";
 import type { Schedule, TriggerResult } from "@/lib/client/types";
-import { Dialog } from "@/components/ui/dialog";
-import { ErrorText, inputClass, primaryButton, secondaryButton } from "@/components/ui/field";
+import { primaryButton, secondaryButton } from "@/components/ui/field";
+import { ConfirmDelete } from "@/components/ui/confirm-delete";
 import { useToast } from "@/components/ui/toast";
 import { ListPage } from "@/components/ui/list-page";
 import { useWorkspaceUi } from "@/components/workspace/workspace-context";
-
-type ScheduleForm = Pick<Schedule, "name" | "slug" | "cron" | "timezone" | "enabled" | "default_instructions">;
+import { ScheduleDialog } from "@/components/schedules/schedule-dialog";
+import { formatIn, nextTimes } from "@/components/schedules/schedule-times";
 
 export function SchedulesPage({ workspaceId }: { workspaceId: string }) {
   const schedules = useQuery(schedulesQuery(workspaceId));
@@ -48,11 +48,14 @@ function ScheduleRow({ workspaceId, schedule, onEdit }: { workspaceId: string; s
   const toast = useToast();
   const [started, setStarted] = useState<TriggerResult | null>(null);
   const trigger = useTriggerSchedule(workspaceId, schedule.id);
+  const remove = useDeleteSchedule(workspaceId);
+  const agents = useAgentProfiles(workspaceId);
+  const agentName = agents.data?.find((agent) => agent.id === schedule.agent_id)?.name;
   return (
     <li aria-label={schedule.name} className="rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
-      <div className="flex items-start gap-4">
-        <div className="min-w-0 flex-1">
-          <div className="flex items-center gap-2">
+      <div className="flex flex-wrap items-start gap-x-4 gap-y-2">
+        <div className="min-w-0 flex-1 basis-64">
+          <div className="flex flex-wrap items-center gap-2">
             <h2 className="font-medium">{schedule.name}</h2>
             <code className="text-xs text-slate-600 dark:text-slate-400">{schedule.slug}</code>
             <span
@@ -68,31 +71,58 @@ function ScheduleRow({ workspaceId, schedule, onEdit }: { workspaceId: string; s
             Next: {schedule.enabled ? formatIn(nextTimes(schedule.cron, schedule.timezone, 1)[0], schedule.timezone) : "— (disabled)"}
             {schedule.last_triggered_at ? ` · Last triggered ${formatIn(new Date(schedule.last_triggered_at), schedule.timezone)}` : ""}
           </p>
+          <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+            {schedule.task_id ? (
+              <>
+                A new run on{" "}
+                <button type="button" className="underline" onClick={() => ui.openTask(schedule.task_id!)}>
+                  its task
+                </button>
+              </>
+            ) : (
+              "A new task each time"
+            )}{" "}
+            · {agentName ?? "the workspace's default agent"}
+          </p>
+          {schedule.last_error ? <p className="mt-1 text-xs text-red-800 dark:text-red-300">Last time: {schedule.last_error}</p> : null}
         </div>
-        <button type="button" className={secondaryButton} onClick={onEdit} aria-label={`Edit ${schedule.name}`}>
-          Edit
-        </button>
-        <button
-          type="button"
-          className={primaryButton}
-          onClick={() =>
-            trigger.mutate(undefined, {
-              onSuccess: setStarted,
-              onError: (error) => toast(`“${schedule.name}” was not triggered: ${error.message}`, "error"),
-            })
-          }
-          disabled={trigger.isPending}
-        >
-          {trigger.isPending ? "Starting…" : "Trigger now"}
-        </button>
+        <div className="flex flex-wrap gap-2">
+          <button type="button" className={secondaryButton} onClick={onEdit} aria-label={`Edit ${schedule.name}`}>
+            Edit
+          </button>
+          <ConfirmDelete
+            label={`Delete schedule ${schedule.name}`}
+            confirmLabel="Delete this schedule"
+            pending={remove.isPending}
+            onDelete={() =>
+              remove.mutate(schedule.id, {
+                onSuccess: () => toast(`Deleted “${schedule.name}”; its tasks and runs stay`),
+                onError: (error) => toast(`“${schedule.name}” was not deleted: ${error.message}`, "error"),
+              })
+            }
+          />
+          <button
+            type="button"
+            className={primaryButton}
+            onClick={() =>
+              trigger.mutate(undefined, {
+                onSuccess: setStarted,
+                onError: (error) => toast(`“${schedule.name}” was not triggered: ${error.message}`, "error"),
+              })
+            }
+            disabled={trigger.isPending}
+          >
+            {trigger.isPending ? "Starting…" : "Trigger now"}
+          </button>
+        </div>
       </div>
       {started ? (
         <p
           role="status"
-          className="mt-3 flex items-center gap-3 rounded-md bg-blue-50 px-3 py-2 text-sm text-blue-900 dark:bg-blue-950 dark:text-blue-100"
+          className="mt-3 flex flex-wrap items-center gap-x-3 gap-y-1 rounded-md bg-blue-50 px-3 py-2 text-sm text-blue-900 dark:bg-blue-950 dark:text-blue-100"
         >
           <span data-testid="triggered-run">
-            Started run <code>{started.task_run_id}</code>
+            Started attempt {started.attempt_number} on #{started.task_number} “{started.task_title}”
           </span>
           <button type="button" className="underline" onClick={() => ui.watchExecution(started.execution_id, `Run of ${schedule.name}`)}>
             Watch progress
@@ -104,141 +134,4 @@ function ScheduleRow({ workspaceId, schedule, onEdit }: { workspaceId: string; s
       ) : null}
     </li>
   );
-}
-
-function ScheduleDialog({ workspaceId, schedule, onClose }: { workspaceId: string; schedule: Schedule | null; onClose: () => void }) {
-  const toast = useToast();
-  const [form, setForm] = useState<ScheduleForm>({
-    name: schedule?.name ?? "",
-    slug: schedule?.slug ?? "",
-    cron: schedule?.cron ?? "0 9 * * 1-5",
-    timezone: schedule?.timezone ?? (Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC"),
-    enabled: schedule?.enabled ?? true,
-    default_instructions: schedule?.default_instructions ?? "",
-  });
-  const preview = useMemo(() => {
-    try {
-      return { times: nextTimes(form.cron, form.timezone, 3), error: "" };
-    } catch (error) {
-      return { times: [], error: (error as Error).message };
-    }
-  }, [form.cron, form.timezone]);
-  const save = useSaveSchedule(workspaceId, schedule?.id ?? null);
-  return (
-    <Dialog open onClose={onClose} title={schedule ? `Edit ${schedule.name}` : "New schedule"}>
-      <form
-        aria-label={schedule ? "Edit schedule" : "New schedule"}
-        onSubmit={(event) => {
-          event.preventDefault();
-          save.mutate(
-            { ...form, name: form.name.trim(), slug: form.slug.trim() },
-            {
-              onSuccess: (saved) => {
-                toast(schedule ? `Saved “${saved.name}”` : `Created “${saved.name}”`);
-                onClose();
-              },
-            },
-          );
-        }}
-      >
-        <div className="grid grid-cols-2 gap-4">
-          <label className="mb-3 block text-sm font-medium">
-            Name
-            <input
-              required
-              value={form.name}
-              onChange={(e) =>
-                setForm({
-                  ...form,
-                  name: e.target.value,
-                  slug: schedule || form.slug !== slugify(form.name) ? form.slug : slugify(e.target.value),
-                })
-              }
-              className={inputClass}
-            />
-          </label>
-          <label className="mb-3 block text-sm font-medium">
-            Slug
-            <input
-              required
-              pattern="[a-z0-9][a-z0-9-]*"
-              value={form.slug}
-              onChange={(e) => setForm({ ...form, slug: e.target.value })}
-              className={inputClass}
-            />
-          </label>
-          <label className="mb-3 block text-sm font-medium">
-            Cron
-            <input
-              required
-              value={form.cron}
-              onChange={(e) => setForm({ ...form, cron: e.target.value })}
-              className={`${inputClass} font-mono`}
-            />
-          </label>
-          <label className="mb-3 block text-sm font-medium">
-            Time zone
-            <input required value={form.timezone} onChange={(e) => setForm({ ...form, timezone: e.target.value })} className={inputClass} />
-          </label>
-        </div>
-        <div className="mb-3 rounded-md bg-slate-100 px-3 py-2 text-sm dark:bg-slate-800" aria-live="polite">
-          {preview.error ? (
-            <span className="text-red-800 dark:text-red-300">Not a valid schedule: {preview.error}</span>
-          ) : (
-            <>
-              <span className="font-medium">Next runs ({form.timezone}):</span>
-              <ol data-testid="next-runs" className="mt-1 list-decimal pl-5">
-                {preview.times.map((time) => (
-                  <li key={time.toISOString()}>{formatIn(time, form.timezone)}</li>
-                ))}
-              </ol>
-            </>
-          )}
-        </div>
-        <label className="mb-3 flex items-center gap-2 text-sm font-medium">
-          <input type="checkbox" checked={form.enabled} onChange={(e) => setForm({ ...form, enabled: e.target.checked })} />
-          Enabled
-        </label>
-        <label className="mb-3 block text-sm font-medium">
-          Default instructions
-          <textarea
-            rows={4}
-            value={form.default_instructions}
-            onChange={(e) => setForm({ ...form, default_instructions: e.target.value })}
-            className={inputClass}
-          />
-        </label>
-        <ErrorText>{save.error ? `Not saved: ${save.error.message}` : ""}</ErrorText>
-        <div className="flex justify-end gap-2">
-          <button type="button" className={secondaryButton} onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className={primaryButton} disabled={save.isPending}>
-            {save.isPending ? "Saving…" : schedule ? "Save schedule" : "Create schedule"}
-          </button>
-        </div>
-      </form>
-    </Dialog>
-  );
-}
-
-function nextTimes(cron: string, timezone: string, count: number): Date[] {
-  return new Cron(cron, { timezone, paused: true }).nextRuns(count);
-}
-
-function formatIn(date: Date | undefined, timezone: string): string {
-  if (!date) return "—";
-  try {
-    return new Intl.DateTimeFormat("en-GB", { timeZone: timezone, dateStyle: "medium", timeStyle: "short" }).format(date);
-  } catch {
-    return date.toISOString();
-  }
-}
-
-function slugify(text: string): string {
-  return text
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 60);
 }

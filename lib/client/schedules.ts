@@ -33,3 +33,22 @@ export function useTriggerSchedule(workspaceId: string, scheduleId: string) {
     onSuccess: () => client.invalidateQueries({ queryKey: scheduleKeys.list(workspaceId) }),
   });
 }
+
+/** The row goes at once; a refusal brings it back. */
+export function useDeleteSchedule(workspaceId: string) {
+  const client = useQueryClient();
+  const key = scheduleKeys.list(workspaceId);
+  return useMutation({
+    mutationFn: (id: string) => api<void>(`${schedulesUrl(workspaceId)}/${id}`, { method: "DELETE" }),
+    onMutate: async (id) => {
+      await client.cancelQueries({ queryKey: key });
+      const previous = client.getQueryData<Schedule[]>(key);
+      client.setQueryData<Schedule[]>(key, (old) => old?.filter((schedule) => schedule.id !== id));
+      return { previous };
+    },
+    onError: (_error, _id, context) => {
+      if (context?.previous) client.setQueryData(key, context.previous);
+    },
+    onSettled: () => client.invalidateQueries({ queryKey: key }),
+  });
+}

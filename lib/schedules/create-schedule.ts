@@ -9,6 +9,7 @@ import { slugify, freeSlug, slugTaken } from "@/lib/schedules/slugs";
 /** `createdBy` is the caller: the schedule's runs act as that user (docs/agents.md). */
 export async function createSchedule(db: Db, workspaceId: string, createdBy: string, input: z.output<typeof createScheduleBody>) {
   if (input.task_id) await requireTask(db, workspaceId, input.task_id);
+  if (input.agent_id) await requireAgent(db, workspaceId, input.agent_id);
   const data = {
     workspaceId,
     createdBy,
@@ -18,6 +19,7 @@ export async function createSchedule(db: Db, workspaceId: string, createdBy: str
     enabled: input.enabled,
     defaultInstructions: input.default_instructions,
     taskId: input.task_id,
+    agentId: input.agent_id,
     nextRunAt: input.enabled ? nextRun(input.cron, input.timezone) : null,
   };
   if (input.slug) {
@@ -46,4 +48,9 @@ export async function createSchedule(db: Db, workspaceId: string, createdBy: str
 export async function requireTask(db: Db, workspaceId: string, taskId: string) {
   const task = await db.task.findFirst({ where: { id: taskId, workspaceId }, select: { id: true } });
   if (!task) throw notFound("Task");
+}
+
+export async function requireAgent(db: Db, workspaceId: string, agentId: string) {
+  const agent = await db.agentProfile.findFirst({ where: { id: agentId, workspaceId }, select: { id: true } });
+  if (!agent) throw notFound("Agent");
 }

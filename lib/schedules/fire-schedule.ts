@@ -47,6 +47,7 @@ export async function fireSchedule(tx: Tx, schedule: Schedule, options: FireOpti
     trigger: options.trigger,
     instructions: scheduleInstructions(schedule.defaultInstructions, task),
     startedBy: options.actAs,
+    agentId: schedule.agentId,
   });
   await tx.schedule.updateMany({ where: { id: schedule.id }, data: { lastTriggeredAt: options.now, lastError: null } });
   await recordEvents(tx, schedule.workspaceId, [

@@ -34,6 +34,7 @@ const timezone = z
   .describe("IANA time zone the cron expression is read in.");
 const defaultInstructions = z.string().max(100_000);
 const taskId = z.string().min(1).nullable().describe("Run on this task; null makes a new task per trigger.");
+const agentId = z.string().min(1).nullable().describe("The agent profile its runs use; null: the workspace's default profile.");
 
 export const createScheduleBody = z.object({
   name,
@@ -43,6 +44,7 @@ export const createScheduleBody = z.object({
   enabled: z.boolean().default(true),
   default_instructions: defaultInstructions.default(""),
   task_id: taskId.default(null),
+  agent_id: agentId.default(null),
 });
 
 export const updateScheduleBody = z.object({
@@ -53,6 +55,7 @@ export const updateScheduleBody = z.object({
   enabled: z.boolean().optional(),
   default_instructions: defaultInstructions.optional(),
   task_id: taskId.optional(),
+  agent_id: agentId.optional(),
 });
 
 export const listSchedulesQuery = z.object({
@@ -69,6 +72,7 @@ export const scheduleResponse = z.object({
   enabled: z.boolean(),
   default_instructions: z.string(),
   task_id: z.string().nullable(),
+  agent_id: z.string().nullable(),
   next_run_at: z.string().nullable().describe("Null while disabled."),
   last_triggered_at: z.string().nullable(),
   last_error: z
@@ -89,7 +93,10 @@ export const defaultInstructionsResponse = z.object({ instructions: z.string() }
 export const triggerResponse = z.object({
   schedule_id: z.string(),
   task_id: z.string(),
+  task_number: z.int().describe("The task's number in its workspace (#12), for saying which task the run is on."),
+  task_title: z.string(),
   task_run_id: z.string(),
+  attempt_number: z.int().describe("The run's attempt number on its task."),
   execution_id: z.string(),
 });
 

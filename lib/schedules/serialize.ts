@@ -15,6 +15,7 @@ export function serializeSchedule(row: Schedule): ScheduleResponse {
     enabled: row.enabled,
     default_instructions: row.defaultInstructions,
     task_id: row.taskId,
+    agent_id: row.agentId,
     next_run_at: row.nextRunAt?.toISOString() ?? null,
     last_triggered_at: row.lastTriggeredAt?.toISOString() ?? null,
     last_error: row.lastError,

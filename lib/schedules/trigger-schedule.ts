@@ -14,5 +14,14 @@ export async function triggerSchedule(db: Db, workspaceId: string, ref: string, 
     fireSchedule(tx, schedule, { trigger: RUN_TRIGGER.manual, actAs: startedBy, now: new Date() }),
   );
   const { run, execution } = fired.started;
-  return { schedule_id: schedule.id, task_id: fired.taskId, task_run_id: run.id, execution_id: execution.id };
+  const task = await db.task.findUniqueOrThrow({ where: { id: fired.taskId }, select: { number: true, title: true } });
+  return {
+    schedule_id: schedule.id,
+    task_id: fired.taskId,
+    task_number: task.number,
+    task_title: task.title,
+    task_run_id: run.id,
+    attempt_number: run.attemptNumber,
+    execution_id: execution.id,
+  };
 }

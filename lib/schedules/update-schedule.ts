@@ -3,7 +3,7 @@ import type { Db } from "@/lib/db/client";
 import { notFound } from "@/lib/platform/errors";
 import { nextRun } from "@/lib/schedules/next-run";
 import type { updateScheduleBody } from "@/lib/schedules/schemas";
-import { requireTask } from "@/lib/schedules/create-schedule";
+import { requireAgent, requireTask } from "@/lib/schedules/create-schedule";
 import { findSchedule } from "@/lib/schedules/find-schedule";
 import { serializeSchedule } from "@/lib/schedules/serialize";
 import { slugTaken } from "@/lib/schedules/slugs";
@@ -11,6 +11,7 @@ import { slugTaken } from "@/lib/schedules/slugs";
 export async function updateSchedule(db: Db, workspaceId: string, ref: string, input: z.output<typeof updateScheduleBody>) {
   const current = await findSchedule(db, workspaceId, ref);
   if (input.task_id) await requireTask(db, workspaceId, input.task_id);
+  if (input.agent_id) await requireAgent(db, workspaceId, input.agent_id);
   const cron = input.cron ?? current.cron;
   const timezone = input.timezone ?? current.timezone;
   const enabled = input.enabled ?? current.enabled;
@@ -25,6 +26,7 @@ export async function updateSchedule(db: Db, workspaceId: string, ref: string, i
         enabled: input.enabled,
         defaultInstructions: input.default_instructions,
         taskId: input.task_id,
+        agentId: input.agent_id,
         nextRunAt: enabled ? nextRun(cron, timezone) : null,
       },
     });
