@@ -234,8 +234,9 @@ function SortControl({ column, sort, onChange }: { column: string; sort: ColumnS
       <button
         type="button"
         onClick={() => onChange({ ...sort, dir: sort.dir === "asc" ? "desc" : "asc" })}
-        aria-label={`Sort ${column} ${sort.dir === "asc" ? "descending" : "ascending"}`}
-        title={sort.dir === "asc" ? "Ascending" : "Descending"}
+        // The name and the tooltip both say the order it is in now, then what a press does.
+        aria-label={`${column} in ${sort.dir === "asc" ? "ascending" : "descending"} order`}
+        title={sort.dir === "asc" ? "Ascending: press for descending" : "Descending: press for ascending"}
         className="rounded border border-slate-300 bg-white px-1 py-0.5 text-xs dark:border-slate-700 dark:bg-slate-900"
       >
         {sort.dir === "asc" ? "↑" : "↓"}

@@ -4,6 +4,7 @@ import { useInfiniteQuery } from "@tanstack/react-query";
 import { activityQuery } from "@/lib/client/dependencies";
 import { secondaryButton } from "@/components/ui/field";
 import { SectionState } from "@/components/ui/section-state";
+import { formatDateTime } from "@/lib/client/dates";
 
 // The task dialog's "Activity": the task's history from the workspace event log, newest first,
 // 20 at a time ("Load older" asks for the next page).
@@ -30,7 +31,7 @@ export function TaskActivity({ workspaceId, taskId }: { workspaceId: string; tas
               {items.map((item) => (
                 <li key={item.id} className="flex flex-wrap items-baseline gap-x-2 text-sm">
                   <time dateTime={item.at} className="shrink-0 text-xs text-slate-600 tabular-nums dark:text-slate-400">
-                    {formatTime(item.at)}
+                    {formatDateTime(item.at)}
                   </time>
                   <span className="font-medium">{item.actor ? (item.actor.name ?? "someone") : "Taskboard"}</span>
                   {item.actor?.kind === "agent" ? <span className="text-xs text-slate-600 dark:text-slate-400">(agent)</span> : null}
@@ -53,8 +54,4 @@ export function TaskActivity({ workspaceId, taskId }: { workspaceId: string; tas
       </SectionState>
     </section>
   );
-}
-
-function formatTime(iso: string): string {
-  return new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
 }

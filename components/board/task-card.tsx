@@ -76,7 +76,6 @@ export const SortableTaskCard = memo(function SortableTaskCard({
 export function CardBody({ task }: { task: Card }) {
   // The count, not the questions: the card carries no questions (the task dialog reads them).
   const openQuestions = task.open_question_count;
-  const blocked = Boolean(task.blocked) || openQuestions > 0;
   return (
     <>
       <p className="line-clamp-2 pr-6 text-sm font-medium break-words">
@@ -92,13 +91,21 @@ export function CardBody({ task }: { task: Card }) {
         >
           {task.priority}
         </span>
-        {blocked ? (
+        {openQuestions > 0 ? (
+          <span
+            data-testid="question-badge"
+            className="rounded bg-amber-100 px-1.5 py-0.5 font-medium text-amber-900 dark:bg-amber-900 dark:text-amber-100"
+            title={`${openQuestions} open question${openQuestions === 1 ? "" : "s"} waiting for an answer`}
+          >
+            {openQuestions === 1 ? "Question" : "Questions"} · {openQuestions}
+          </span>
+        ) : task.blocked ? (
           <span
             data-testid="blocked-badge"
             className="rounded bg-amber-100 px-1.5 py-0.5 font-medium text-amber-900 dark:bg-amber-900 dark:text-amber-100"
-            title={openQuestions ? `${openQuestions} open question${openQuestions === 1 ? "" : "s"}` : "Blocked"}
+            title="Marked blocked"
           >
-            Blocked{openQuestions ? ` · ${openQuestions}` : ""}
+            Blocked
           </span>
         ) : null}
         {task.open_blocker_count > 0 ? (

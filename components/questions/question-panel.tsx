@@ -6,8 +6,8 @@ import { openQuestionsQuery, sortOpen, useAnswerQuestion } from "@/lib/client/qu
 import type { Question } from "@/lib/client/types";
 import { useToast } from "@/components/ui/toast";
 import { useWorkspaceUi } from "@/components/workspace/workspace-context";
-import { QUESTION_STATUS } from "@/lib/questions/statuses";
 import { SectionState } from "@/components/ui/section-state";
+import { AnsweredQuestions } from "@/components/questions/answered-questions";
 
 /** Answers a question in words typed or picked; says so when the server refuses. */
 export function useAnswer(workspaceId: string) {
@@ -30,17 +30,10 @@ export function useAnswer(workspaceId: string) {
 export function QuestionPanel({ workspaceId, onClose }: { workspaceId: string; onClose: () => void }) {
   const questions = useQuery(openQuestionsQuery(workspaceId));
   const answer = useAnswer(workspaceId);
-  const [answered, setAnswered] = useState<Question[]>([]);
+  const [tab, setTab] = useState<"open" | "answered">("open");
   const open = sortOpen(questions.data ?? []);
-
-  const submit = (question: Question, text: string) => {
-    if (!text.trim()) return;
-    setAnswered((list) => [
-      { ...question, answer: text.trim(), status: QUESTION_STATUS.answered },
-      ...list.filter((q) => q.id !== question.id),
-    ]);
-    answer(question, text, () => setAnswered((list) => list.filter((q) => q.id !== question.id)));
-  };
+  const tabClass = (selected: boolean) =>
+    `rounded-md px-3 py-1 text-sm ${selected ? "bg-slate-200 font-medium dark:bg-slate-700" : "text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800"}`;
 
   return (
     <aside
@@ -49,8 +42,28 @@ export function QuestionPanel({ workspaceId, onClose }: { workspaceId: string; o
       aria-label="Questions"
       className="flex w-96 shrink-0 flex-col border-l border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900"
     >
-      <div className="flex items-center justify-between border-b border-slate-200 px-4 py-3 dark:border-slate-800">
-        <h2 className="font-semibold">Open questions</h2>
+      <div className="flex items-center justify-between gap-2 border-b border-slate-200 px-4 py-3 dark:border-slate-800">
+        <h2 className="font-semibold">Questions</h2>
+        <div role="tablist" aria-label="Which questions" className="flex gap-1">
+          <button
+            type="button"
+            role="tab"
+            aria-selected={tab === "open"}
+            className={tabClass(tab === "open")}
+            onClick={() => setTab("open")}
+          >
+            Open{questions.data ? ` (${open.length})` : ""}
+          </button>
+          <button
+            type="button"
+            role="tab"
+            aria-selected={tab === "answered"}
+            className={tabClass(tab === "answered")}
+            onClick={() => setTab("answered")}
+          >
+            Answered
+          </button>
+        </div>
         <button
           type="button"
           onClick={onClose}
@@ -60,36 +73,27 @@ export function QuestionPanel({ workspaceId, onClose }: { workspaceId: string; o
           ✕
         </button>
       </div>
-      <div className="flex-1 overflow-y-auto p-4">
-        <SectionState
-          query={questions}
-          what="the questions"
-          skeleton={{ rows: 2, className: "h-28" }}
-          isEmpty={() => open.length === 0}
-          empty="No open questions. When an agent needs a decision, its question appears here and its card is marked blocked."
-          emptyClassName="rounded-lg border border-dashed border-slate-300 p-4 text-sm text-slate-600 dark:border-slate-700 dark:text-slate-400"
-        >
-          {() => (
-            <ul className="space-y-3">
-              {open.map((question) => (
-                <QuestionItem key={question.id} question={question} onAnswer={(text) => submit(question, text)} />
-              ))}
-            </ul>
-          )}
-        </SectionState>
-        {answered.length > 0 ? (
-          <details className="mt-4 text-sm">
-            <summary className="cursor-pointer text-slate-600 dark:text-slate-400">Answered ({answered.length})</summary>
-            <ul className="mt-2 space-y-2">
-              {answered.map((question) => (
-                <li key={question.id} className="rounded-md bg-slate-100 p-2 dark:bg-slate-800">
-                  <p className="font-medium">{question.content}</p>
-                  <p className="text-slate-700 dark:text-slate-300">→ {question.answer}</p>
-                </li>
-              ))}
-            </ul>
-          </details>
-        ) : null}
+      <div className="flex-1 overflow-y-auto p-4" role="tabpanel">
+        {tab === "answered" ? (
+          <AnsweredQuestions workspaceId={workspaceId} />
+        ) : (
+          <SectionState
+            query={questions}
+            what="the questions"
+            skeleton={{ rows: 2, className: "h-28" }}
+            isEmpty={() => open.length === 0}
+            empty="No open questions. When an agent needs a decision, its question appears here and its card says it waits for an answer."
+            emptyClassName="rounded-lg border border-dashed border-slate-300 p-4 text-sm text-slate-600 dark:border-slate-700 dark:text-slate-400"
+          >
+            {() => (
+              <ul className="space-y-3">
+                {open.map((question) => (
+                  <QuestionItem key={question.id} question={question} onAnswer={(text) => answer(question, text)} />
+                ))}
+              </ul>
+            )}
+          </SectionState>
+        )}
       </div>
     </aside>
   );

@@ -11,7 +11,8 @@ import { Dialog } from "@/components/ui/dialog";
 import { ErrorText, inputClass, primaryButton, secondaryButton } from "@/components/ui/field";
 import { TaskPicker } from "@/components/ui/task-picker";
 import { useToast } from "@/components/ui/toast";
-import { browserTimeZone, formatIn, nextTimes, slugify } from "@/components/schedules/schedule-times";
+import { browserTimeZone, nextTimes, slugify } from "@/components/schedules/schedule-times";
+import { formatDateTime } from "@/lib/client/dates";
 
 type Form = Required<Omit<ScheduleInput, "slug">> & { slug: string };
 type PickedTask = { id: string; number: number; title: string };
@@ -108,7 +109,7 @@ export function ScheduleDialog({
               <span className="font-medium">Next runs ({form.timezone}):</span>
               <ol data-testid="next-runs" className="mt-1 list-decimal pl-5">
                 {preview.times.map((time) => (
-                  <li key={time.toISOString()}>{formatIn(time, form.timezone)}</li>
+                  <li key={time.toISOString()}>{formatDateTime(time, form.timezone)}</li>
                 ))}
               </ol>
             </>

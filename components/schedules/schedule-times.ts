@@ -5,15 +5,6 @@ export function nextTimes(cron: string, timezone: string, count: number): Date[]
   return new Cron(cron, { timezone, paused: true }).nextRuns(count);
 }
 
-export function formatIn(date: Date | undefined, timezone: string): string {
-  if (!date) return "—";
-  try {
-    return new Intl.DateTimeFormat("en-GB", { timeZone: timezone, dateStyle: "medium", timeStyle: "short" }).format(date);
-  } catch {
-    return date.toISOString();
-  }
-}
-
 export function slugify(text: string): string {
   return text
     .toLowerCase()

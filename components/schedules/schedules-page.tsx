@@ -11,7 +11,8 @@ import { useToast } from "@/components/ui/toast";
 import { ListPage } from "@/components/ui/list-page";
 import { useWorkspaceUi } from "@/components/workspace/workspace-context";
 import { ScheduleDialog } from "@/components/schedules/schedule-dialog";
-import { formatIn, nextTimes } from "@/components/schedules/schedule-times";
+import { nextTimes } from "@/components/schedules/schedule-times";
+import { formatDateTime } from "@/lib/client/dates";
 
 export function SchedulesPage({ workspaceId }: { workspaceId: string }) {
   const schedules = useQuery(schedulesQuery(workspaceId));
@@ -68,8 +69,8 @@ function ScheduleRow({ workspaceId, schedule, onEdit }: { workspaceId: string; s
             <code>{schedule.cron}</code> <span className="text-slate-600 dark:text-slate-400">({schedule.timezone})</span>
           </p>
           <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
-            Next: {schedule.enabled ? formatIn(nextTimes(schedule.cron, schedule.timezone, 1)[0], schedule.timezone) : "— (disabled)"}
-            {schedule.last_triggered_at ? ` · Last triggered ${formatIn(new Date(schedule.last_triggered_at), schedule.timezone)}` : ""}
+            Next: {schedule.enabled ? formatNext(schedule) : "— (disabled)"}
+            {schedule.last_triggered_at ? ` · Last triggered ${formatDateTime(schedule.last_triggered_at, schedule.timezone)}` : ""}
           </p>
           <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
             {schedule.task_id ? (
@@ -134,4 +135,9 @@ function ScheduleRow({ workspaceId, schedule, onEdit }: { workspaceId: string; s
       ) : null}
     </li>
   );
+}
+
+function formatNext(schedule: Schedule): string {
+  const next = nextTimes(schedule.cron, schedule.timezone, 1)[0];
+  return next ? formatDateTime(next, schedule.timezone) : "—";
 }

@@ -9,6 +9,7 @@ import { SectionState } from "@/components/ui/section-state";
 import { ShownOnce } from "@/components/ui/shown-once";
 import { useToast } from "@/components/ui/toast";
 import { card } from "@/components/settings/settings-card";
+import { formatDateTime } from "@/lib/client/dates";
 
 export function ApiKeysSection() {
   const toast = useToast();
@@ -72,7 +73,7 @@ export function ApiKeysSection() {
                 <span className="font-medium">{key.name}</span>
                 <code className="text-xs text-slate-600 dark:text-slate-400">{key.prefix}…</code>
                 <span className="text-xs text-slate-600 dark:text-slate-400">
-                  {key.last_used_at ? `used ${new Date(key.last_used_at).toLocaleString()}` : "never used"}
+                  {key.last_used_at ? `used ${formatDateTime(key.last_used_at)}` : "never used"}
                 </span>
                 <span className="ml-auto" />
                 {confirming === key.id ? (

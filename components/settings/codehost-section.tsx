@@ -17,6 +17,7 @@ import { GithubAutomationSettings } from "@/components/github/github-automation-
 import { ErrorText, inputClass, primaryButton, secondaryButton } from "@/components/ui/field";
 import { card } from "@/components/settings/settings-card";
 import { SectionState } from "@/components/ui/section-state";
+import { formatDateTime } from "@/lib/client/dates";
 
 const note = "text-sm text-slate-600 dark:text-slate-400";
 
@@ -144,7 +145,7 @@ function LastDelivery({ workspaceId }: { workspaceId: string }) {
   const { event, action, received_at, result, error } = last.data;
   return (
     <p className="mt-3 text-sm text-slate-700 dark:text-slate-300" data-testid="codehost-last-delivery">
-      Last webhook: {action ? `${event}.${action}` : event} at {new Date(received_at).toLocaleString()} —{" "}
+      Last webhook: {action ? `${event}.${action}` : event} at {formatDateTime(received_at)} —{" "}
       {error ? <span className="text-red-800 dark:text-red-300">failed: {error}</span> : (result ?? "received")}
     </p>
   );

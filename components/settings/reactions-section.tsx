@@ -5,6 +5,7 @@ import { reactionsQuery } from "@/lib/client/reactions";
 import type { ReactionState } from "@/lib/client/types";
 import { card } from "@/components/settings/settings-card";
 import { SectionState } from "@/components/ui/section-state";
+import { formatDateTime, formatTime } from "@/lib/client/dates";
 
 // Settings → Automations (owners): what the board does after each change, whether it has caught up
 // with the workspace's events, and its newest failure in words (a failing one is retried).
@@ -43,7 +44,7 @@ function ReactionItem({ reaction }: { reaction: ReactionState }) {
         <span className="font-medium">{reaction.name}</span>
         <span className={failing ? "text-red-700 dark:text-red-400" : muted}>
           {failing
-            ? `failing: attempt ${reaction.attempts}, next try ${reaction.next_attempt_at ? new Date(reaction.next_attempt_at).toLocaleTimeString() : "soon"}`
+            ? `failing: attempt ${reaction.attempts}, next try ${reaction.next_attempt_at ? formatTime(reaction.next_attempt_at) : "soon"}`
             : reaction.behind > 0
               ? `${reaction.behind} event(s) to go`
               : "up to date"}
@@ -52,7 +53,7 @@ function ReactionItem({ reaction }: { reaction: ReactionState }) {
       <p className={muted}>{reaction.description}</p>
       {reaction.last_error ? (
         <p className="mt-1 text-red-700 dark:text-red-400">
-          Last error{reaction.last_error_at ? ` (${new Date(reaction.last_error_at).toLocaleString()})` : ""}: {reaction.last_error}
+          Last error{reaction.last_error_at ? ` (${formatDateTime(reaction.last_error_at)})` : ""}: {reaction.last_error}
         </p>
       ) : null}
     </li>

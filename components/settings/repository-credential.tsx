@@ -5,6 +5,7 @@ import type { z } from "zod";
 import type { Repository } from "@/lib/client/agents";
 import type { repositoryCredentialBody } from "@/lib/repositories/schemas";
 import { inputClass } from "@/components/ui/field";
+import { formatDateTime } from "@/lib/client/dates";
 
 // The workspace's own credential for its remote: write-only. The page only ever shows which kind
 // is stored and since when; what is typed here goes to the server once and is never read back.
@@ -18,7 +19,7 @@ export function CredentialStatus({ credential }: { credential: Repository["crede
   const what = credential.type === "access_token" ? `An access token (user ${credential.username})` : "A deploy key";
   return (
     <p className="text-sm" data-testid="repository-credential">
-      {what} is stored, encrypted, since {new Date(credential.set_at).toLocaleString()}.
+      {what} is stored, encrypted, since {formatDateTime(credential.set_at)}.
     </p>
   );
 }

@@ -6,6 +6,7 @@ import { timeAgo } from "@/lib/client/relative-time";
 import type { Runner } from "@/lib/client/types";
 import { dangerButton, ErrorText, secondaryButton } from "@/components/ui/field";
 import { useToast } from "@/components/ui/toast";
+import { formatDateTime } from "@/lib/client/dates";
 
 // One runner in Settings → Runners: online or not, its load, labels, last call, version and sandbox.
 // A runner without a sandbox is said in red: its agents can read and write what its user can.
@@ -57,7 +58,7 @@ export function RunnerItem({ runner }: { runner: Runner }) {
         </Detail>
         <Detail term="Last seen">
           {runner.last_seen_at ? (
-            <time dateTime={runner.last_seen_at} title={new Date(runner.last_seen_at).toLocaleString()}>
+            <time dateTime={runner.last_seen_at} title={formatDateTime(runner.last_seen_at)}>
               {timeAgo(runner.last_seen_at)}
             </time>
           ) : (

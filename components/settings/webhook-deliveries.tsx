@@ -6,6 +6,7 @@ import { DELIVERY_STATUS, type DeliveryStatus } from "@/lib/webhooks/statuses";
 import { ErrorText, secondaryButton } from "@/components/ui/field";
 import { SectionState } from "@/components/ui/section-state";
 import { useToast } from "@/components/ui/toast";
+import { formatDateTime, formatTime } from "@/lib/client/dates";
 
 const muted = "text-slate-600 dark:text-slate-400";
 
@@ -36,7 +37,7 @@ export function Deliveries({ workspaceId, webhookId }: { workspaceId: string; we
                   {delivery.redelivery_of ? <span className={muted}>redelivery</span> : null}
                   <span className={muted}>{describeOutcome(delivery)}</span>
                   <span className="ml-auto flex items-center gap-3">
-                    <span className={`text-xs ${muted}`}>{new Date(delivery.created_at).toLocaleString()}</span>
+                    <span className={`text-xs ${muted}`}>{formatDateTime(delivery.created_at)}</span>
                     {delivery.status !== DELIVERY_STATUS.skipped ? (
                       <button
                         type="button"
@@ -84,9 +85,7 @@ function describeOutcome(delivery: WebhookDelivery): string {
   const code = delivery.response_code === null ? "no answer" : `HTTP ${delivery.response_code}`;
   const tries = delivery.attempts === 1 ? "1 attempt" : `${delivery.attempts} attempts`;
   const next =
-    delivery.status === DELIVERY_STATUS.pending && delivery.next_attempt_at
-      ? `, next ${new Date(delivery.next_attempt_at).toLocaleTimeString()}`
-      : "";
+    delivery.status === DELIVERY_STATUS.pending && delivery.next_attempt_at ? `, next ${formatTime(delivery.next_attempt_at)}` : "";
   return `${code} in ${delivery.duration_ms} ms · ${tries}${next}`;
 }
 

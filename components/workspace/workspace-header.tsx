@@ -69,12 +69,14 @@ export function WorkspaceHeader({
           onClick={onToggleQuestions}
           aria-expanded={questionsOpen}
           aria-controls="questions-panel"
+          // One name for a screen reader ("Questions, 2 open"), not the two pieces run together.
+          aria-label={`Questions, ${openCount} open`}
           className="relative rounded-md border border-slate-300 px-3 py-1.5 text-sm whitespace-nowrap hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
         >
           Questions
           <span
             data-testid="open-question-count"
-            aria-label={`${openCount} open`}
+            aria-hidden="true"
             className={`ml-2 rounded-full px-2 py-0.5 text-xs font-semibold ${openCount > 0 ? "bg-amber-600 text-white dark:bg-amber-500 dark:text-slate-950" : "bg-slate-200 text-slate-700 dark:bg-slate-700 dark:text-slate-200"}`}
           >
             {openCount}

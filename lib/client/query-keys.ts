@@ -72,6 +72,7 @@ export const taskKeys = {
 export const questionKeys = {
   all: (workspaceId: string) => ["questions", workspaceId] as const,
   list: (workspaceId: string) => [...questionKeys.all(workspaceId), "list"] as const,
+  answered: (workspaceId: string) => [...questionKeys.all(workspaceId), "answered"] as const,
 };
 
 export const projectKeys = {

@@ -1,4 +1,4 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { queryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "@/lib/client/api";
 import { questionKeys } from "@/lib/client/query-keys";
 import type { Question } from "@/lib/client/types";
@@ -11,6 +11,22 @@ export function openQuestionsQuery(workspaceId: string) {
   return queryOptions({
     queryKey: questionKeys.list(workspaceId),
     queryFn: () => api<Question[]>(`/api/workspaces/${workspaceId}/questions?status=open`),
+  });
+}
+
+export const ANSWERED_PAGE = 20;
+
+/** Answered questions, newest answer first, a page at a time (`before` the last one shown). */
+export function useAnsweredQuestions(workspaceId: string, enabled: boolean) {
+  return useInfiniteQuery({
+    queryKey: questionKeys.answered(workspaceId),
+    queryFn: ({ pageParam }) =>
+      api<Question[]>(
+        `/api/workspaces/${workspaceId}/questions?status=answered&limit=${ANSWERED_PAGE}${pageParam ? `&before=${encodeURIComponent(pageParam)}` : ""}`,
+      ),
+    initialPageParam: null as string | null,
+    getNextPageParam: (page) => (page.length === ANSWERED_PAGE ? page[page.length - 1].id : undefined),
+    enabled,
   });
 }
 
@@ -49,6 +65,7 @@ export function useAnswerQuestion(workspaceId: string) {
       client.setQueryData<Question[]>(key, (old) => old?.map((q) => (q.id === saved.id ? saved : q)));
       // The card's blocked badge and the task dialog count open questions: the server knows.
       refreshTask(client, workspaceId, saved.task_id);
+      client.invalidateQueries({ queryKey: questionKeys.answered(workspaceId) });
     },
   });
 }

@@ -158,6 +158,8 @@ export function applyEvent(client: QueryClient, workspaceId: string, type: Event
         return exists ? old.map((q) => (q.id === question.id ? { ...q, ...question } : q)) : [...old, question as Question];
       });
       if (question.content === undefined) client.invalidateQueries({ queryKey: questionKeys.list(workspaceId) });
+      // The answered list pages by answer time: a new answer goes on top, so its pages are read again.
+      if (type !== "question.created") client.invalidateQueries({ queryKey: questionKeys.answered(workspaceId) });
       // The card's blocked badge counts open questions: the server knows the count, so ask it.
       if (question.task_id) refreshTask(client, workspaceId, question.task_id);
       return;

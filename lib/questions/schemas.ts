@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { queryInt } from "@/lib/platform/schema-primitives";
 import { workspaceParams } from "@/lib/workspaces/schemas";
-import { QUESTION_STATUSES } from "@/lib/questions/statuses";
+import { QUESTION_STATUS, QUESTION_STATUSES } from "@/lib/questions/statuses";
 
 export const MAX_OPTIONS = 4;
 export const QUESTION_LIST_LIMIT = { default: 100, max: 500 };
@@ -22,11 +22,21 @@ export const createQuestionBody = z.object({
   priority: z.int().min(0).max(4).default(2).describe("0 is the most urgent."),
 });
 
-export const listQuestionsQuery = z.object({
-  status: z.enum(QUESTION_STATUSES).optional(),
-  task_id: z.string().optional(),
-  limit: queryInt(z.int().min(1).max(QUESTION_LIST_LIMIT.max).default(QUESTION_LIST_LIMIT.default)),
-});
+export const listQuestionsQuery = z
+  .object({
+    status: z.enum(QUESTION_STATUSES).optional(),
+    task_id: z.string().optional(),
+    limit: queryInt(z.int().min(1).max(QUESTION_LIST_LIMIT.max).default(QUESTION_LIST_LIMIT.default)),
+    before: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("With status=answered (newest answer first): the id of the last question of the previous page; the page after it."),
+  })
+  .refine((query) => !query.before || query.status === QUESTION_STATUS.answered, {
+    message: "before pages the answered questions: use it with status=answered",
+    path: ["before"],
+  });
 
 export const answerQuestionBody = z.object({ answer: z.string().trim().min(1).max(20_000) });
 

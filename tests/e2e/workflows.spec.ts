@@ -5,7 +5,10 @@ import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { Api, cardTitles, column, openBoard, screenshot, signIn } from "./helpers";
 
-test("answer a question from the panel and the blocked badge clears", async ({ page, request }) => {
+test("answer a question from the panel: the card's question badge clears and the answer stays listed after a reload", async ({
+  page,
+  request,
+}) => {
   const api = await Api.asAdmin(request);
   const ws = await api.workspace();
   const task = await api.task(ws.id, { title: "Pick a database", status: "in_progress" });
@@ -19,7 +22,9 @@ test("answer a question from the panel and the blocked badge clears", async ({ p
   await signIn(page, `/w/${ws.id}`);
   await openBoard(page, ws.id);
   const card = column(page, "In progress").getByRole("group", { name: "Pick a database" });
-  await expect(card.getByTestId("blocked-badge")).toHaveText("Blocked · 1");
+  // An open question is a question on the card, not "Blocked" (the word of dependencies and the blocked flag).
+  await expect(card.getByTestId("question-badge")).toHaveText("Question · 1");
+  await expect(card.getByTestId("blocked-badge")).toHaveCount(0);
   await expect(page.getByTestId("open-question-count")).toHaveText("1");
 
   await page.locator("body").click({ position: { x: 5, y: 300 } });
@@ -31,11 +36,23 @@ test("answer a question from the panel and the blocked badge clears", async ({ p
   await screenshot(page, "question-panel");
 
   await panel.getByRole("button", { name: "PostgreSQL" }).click();
-  await expect(card.getByTestId("blocked-badge")).toHaveCount(0);
+  await expect(card.getByTestId("question-badge")).toHaveCount(0);
   await expect(page.getByTestId("open-question-count")).toHaveText("0");
   await expect(panel.getByText("No open questions")).toBeVisible();
   const questions = await api.call<{ answer: string; status: string }[]>("GET", `/api/workspaces/${ws.id}/questions?task_id=${task.id}`);
   expect(questions[0]).toMatchObject({ answer: "PostgreSQL", status: "answered" });
+
+  // Answered questions stay listed, with who answered and when, after a reload too.
+  await page.reload();
+  await page.locator("body").click({ position: { x: 5, y: 300 } });
+  await page.keyboard.press("q");
+  await page.getByRole("complementary", { name: "Questions" }).getByRole("tab", { name: "Answered" }).click();
+  const answered = page
+    .getByRole("list", { name: "Answered questions" })
+    .getByRole("listitem", { name: "Which database should the service use?" });
+  await expect(answered).toContainText("→ PostgreSQL");
+  await expect(answered.getByTestId("answered-by")).toContainText("Answered by admin · ");
+  await screenshot(page, "questions-answered");
 });
 
 test("fix conflicts on a conflicted task and watch its execution finish", async ({ page, request }) => {
@@ -145,7 +162,8 @@ test("create a schedule on one task with a chosen agent, see its next runs, trig
   await dialog.getByLabel("Cron").fill("30 2 * * *");
   await dialog.getByLabel("Time zone").fill("Europe/Berlin");
   await expect(dialog.getByTestId("next-runs").locator("li")).toHaveCount(3);
-  await expect(dialog.getByTestId("next-runs")).toContainText("02:30");
+  // In the reader's locale (en-US here: "2:30 AM"), in the schedule's time zone.
+  await expect(dialog.getByTestId("next-runs")).toContainText(/\b0?2:30\b/);
   await dialog.getByLabel("Start a new run on one task").check();
   await dialog.getByRole("combobox", { name: "Pick the task" }).fill("dependency");
   await dialog.getByRole("option", { name: /Weekly dependency bump/ }).click();
