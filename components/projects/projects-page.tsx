@@ -10,7 +10,7 @@ import { Dialog } from "@/components/ui/dialog";
 import { ErrorText, inputClass, primaryButton, secondaryButton } from "@/components/ui/field";
 import { useToast } from "@/components/ui/toast";
 import { ListPage } from "@/components/ui/list-page";
-import { PRIORITY_STYLE } from "@/components/board/task-card";
+import { PRIORITY_STYLE } from "@/components/board/card-badges";
 
 export function ProjectsPage({ workspaceId }: { workspaceId: string }) {
   const projects = useQuery(projectsQuery(workspaceId));

@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { useAgentProfiles } from "@/lib/client/agents";
+import { useAgentProfiles, useFallbackAgent } from "@/lib/client/agents";
 import { useStartRun } from "@/lib/client/runs";
 import { taskQuery } from "@/lib/client/tasks";
 import type { Task } from "@/lib/client/types";
@@ -49,6 +49,7 @@ function RunAgentForm({
   onStarted: (executionId: string, title: string) => void;
 }) {
   const profiles = useAgentProfiles(workspaceId);
+  const fallback = useFallbackAgent(workspaceId);
   const start = useStartRun(workspaceId, task.id);
   const [chosen, setChosen] = useState<string | null>(null);
   const [instructions, setInstructions] = useState(() => defaultInstructions(task));
@@ -80,10 +81,19 @@ function RunAgentForm({
                 {agent.is_default ? " (default)" : ""}
               </option>
             ))}
-            {profiles.data?.length ? null : <option value="">The server&apos;s agent (no profiles yet)</option>}
+            {profiles.data?.length ? null : (
+              <option value="">
+                {fallback.data ? (fallback.data.demo ? "Demo agent (changes nothing)" : fallback.data.name) : "The server's agent"}
+              </option>
+            )}
           </select>
         )}
       </label>
+      {!profiles.data?.length && fallback.data ? (
+        <p className="-mt-2 mb-3 text-xs text-slate-600 dark:text-slate-400" data-testid="fallback-agent">
+          {fallback.data.description}
+        </p>
+      ) : null}
       {profiles.isError ? <ErrorText>Could not read the agent profiles: {profiles.error.message}</ErrorText> : null}
       <label className="mb-3 block text-sm font-medium">
         Instructions

@@ -1,6 +1,7 @@
 import type { Tx } from "@/lib/db/client";
 import { notFound } from "@/lib/platform/errors";
-import type { AgentKind } from "@/lib/agents/schemas";
+import type { z } from "zod";
+import type { AgentKind, fallbackAgentResponse } from "@/lib/agents/schemas";
 import { agentPresets } from "@/lib/agents/presets";
 import { agentCommand } from "@/lib/platform/runner-config";
 
@@ -61,18 +62,33 @@ export async function resolveRunAgent(tx: Tx, workspaceId: string, agentId: stri
       },
     };
   }
+  return { agentId: null, ...fallbackAgent() };
+}
+
+/** The agent of a run with no profile to use: AGENT_COMMAND when the server has one, else the demo agent. */
+export function fallbackAgent(): Omit<RunAgent, "agentId"> {
   const line = agentCommand();
   if (line) {
     return {
-      agentId: null,
       agentName: "AGENT_COMMAND",
       snapshot: { name: "AGENT_COMMAND", kind: "command", command: "/bin/sh", args: ["-c", line], env_passthrough: [], inherit_env: true },
     };
   }
   const demo = agentPresets().find((preset) => preset.preset === "demo")!;
   return {
-    agentId: null,
     agentName: demo.name,
     snapshot: { name: demo.name, kind: "command", command: demo.command, args: demo.args, env_passthrough: [], inherit_env: true },
+  };
+}
+
+/** What the Run dialog offers when the workspace has no profile: which agent that is, and whether it is the demo. */
+export function describeFallbackAgent(): z.output<typeof fallbackAgentResponse> {
+  const demo = !agentCommand();
+  return {
+    name: fallbackAgent().agentName,
+    demo,
+    description: demo
+      ? "The bundled demo agent: it prints progress and changes nothing. Add a real agent in Settings → Agents."
+      : "The server's AGENT_COMMAND.",
   };
 }

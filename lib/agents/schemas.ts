@@ -125,5 +125,11 @@ export const agentPresetResponse = z.object({
   install: z.string().nullable().describe("The command that installs it, when it is not shipped with the server."),
 });
 
+export const fallbackAgentResponse = z.object({
+  name: z.string().describe('"Demo agent", or "AGENT_COMMAND" when the server has one.'),
+  demo: z.boolean().describe("True when it is the bundled demo agent, which changes nothing."),
+  description: z.string(),
+});
+
 export type AgentProfileResponse = z.output<typeof agentResponse>;
 export type AgentKind = (typeof AGENT_KINDS)[number];

@@ -4,7 +4,7 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/r
 import type { z } from "zod";
 import { api, ApiClientError } from "@/lib/client/api";
 import { agentKeys, repositoryKeys } from "@/lib/client/query-keys";
-import type { agentPresetResponse, agentResponse, createAgentBody, updateAgentBody } from "@/lib/agents/schemas";
+import type { agentPresetResponse, agentResponse, createAgentBody, fallbackAgentResponse, updateAgentBody } from "@/lib/agents/schemas";
 import type { repositoryResponse, setRepositoryBody } from "@/lib/repositories/schemas";
 
 // Agent profiles and the workspace repository: query options (key, URL, type) and mutations. What a
@@ -15,6 +15,7 @@ export type AgentPreset = z.output<typeof agentPresetResponse>;
 export type AgentInput = z.input<typeof createAgentBody>;
 export type AgentUpdate = z.input<typeof updateAgentBody> & { id: string };
 export type Repository = z.output<typeof repositoryResponse>;
+export type FallbackAgent = z.output<typeof fallbackAgentResponse>;
 
 export function agentsQuery(workspaceId: string) {
   return queryOptions({ queryKey: agentKeys.list(workspaceId), queryFn: () => api<AgentProfile[]>(agentsUrl(workspaceId)) });
@@ -24,6 +25,15 @@ export function agentPresetsQuery(workspaceId: string) {
   return queryOptions({
     queryKey: agentKeys.presets(workspaceId),
     queryFn: () => api<AgentPreset[]>(`${agentsUrl(workspaceId)}/presets`),
+    staleTime: Infinity,
+  });
+}
+
+/** The agent of a run without a profile (the server's setting: it changes only with a restart). */
+export function useFallbackAgent(workspaceId: string) {
+  return useQuery({
+    queryKey: agentKeys.fallback(workspaceId),
+    queryFn: () => api<FallbackAgent>(`${agentsUrl(workspaceId)}/fallback`),
     staleTime: Infinity,
   });
 }

@@ -99,6 +99,7 @@ export const agentKeys = {
   all: (workspaceId: string) => ["agents", workspaceId] as const,
   list: (workspaceId: string) => [...agentKeys.all(workspaceId), "list"] as const,
   presets: (workspaceId: string) => [...agentKeys.all(workspaceId), "presets"] as const,
+  fallback: (workspaceId: string) => [...agentKeys.all(workspaceId), "fallback"] as const,
 };
 
 export const repositoryKeys = {

@@ -218,7 +218,8 @@ function commandVerdict(entry: Active, code: number | null, signal: NodeJS.Signa
   if (entry.stop) return { status: entry.stop.status, exit_code: code, error_message: entry.stop.message };
   if (code === 0) return { status: RUN_STATUS.succeeded, exit_code: 0, error_message: null };
   const why = code !== null ? `the agent exited with code ${code}` : `the agent was killed by signal ${signal}`;
-  return { status: RUN_STATUS.failed, exit_code: code, error_message: lastStderr ? `${why}: ${lastStderr}` : why };
+  // The agent's own last words first (what a person acts on), the exit code after them.
+  return { status: RUN_STATUS.failed, exit_code: code, error_message: lastStderr ? `${lastStderr} (${why})` : capitalize(why) };
 }
 
 /**
@@ -241,4 +242,8 @@ export function readReport(file: string): string | null {
   } finally {
     if (handle !== undefined) fs.closeSync(handle);
   }
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }

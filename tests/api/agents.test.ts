@@ -3,7 +3,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { admin, call, newUser, newWorkspace } from "../helpers/api";
+import { admin, baseUrl, call, client, newUser, newWorkspace } from "../helpers/api";
+import { finished } from "../helpers/engine";
+import { createTask } from "../helpers/tasks";
 
 // Agent profiles and the workspace repository, over HTTP. A profile is a command the server runs, so
 // only administrators write one; the repository is checked with git against a real (bare) remote.
@@ -163,6 +165,36 @@ describe("agent profiles", () => {
     expect(duplicate.status).toBe(409);
     const outsider = await newUser();
     expect((await call("GET", agents(), { token: outsider.token })).status).toBe(404);
+  });
+});
+
+describe("the fallback agent (no profile in the workspace)", () => {
+  it("is named a demo, and refuses in words to fix conflicts: the run fails and the conflict stays", async () => {
+    const fresh = await newWorkspace(owner.token);
+    const fallback = await call("GET", `/api/workspaces/${fresh.id}/agents/fallback`, { token: member.token });
+    expect(fallback.status).toBe(404); // not a member of that workspace
+    const own = await call("GET", `/api/workspaces/${fresh.id}/agents/fallback`, { token: owner.token });
+    expect(own.status).toBe(200);
+    expect(own.body).toMatchObject({ name: "Demo agent", demo: true });
+    expect(own.body.description).toContain("changes nothing");
+
+    const task = await createTask(owner.token, fresh.id, {
+      title: "Conflicted",
+      status: "in_review",
+      pr_url: "https://github.com/acme/app/pull/9",
+    });
+    const marked = await call("PATCH", `/api/workspaces/${fresh.id}/tasks/${task.id}`, {
+      token: owner.token,
+      json: { has_merge_conflict: true },
+    });
+    expect(marked.status).toBe(200);
+    const started = await call("POST", `/api/workspaces/${fresh.id}/tasks/${task.id}/fix-conflicts`, { token: owner.token });
+    expect(started.status).toBe(202);
+    const ended = await finished(client(baseUrl()), owner.token, fresh.id, started.body.id);
+    expect(ended).toMatchObject({ status: "failed" });
+    expect(ended.error_message).toContain("The demo agent cannot fix merge conflicts");
+    const after = await call("GET", `/api/workspaces/${fresh.id}/tasks/${task.id}`, { token: owner.token });
+    expect(after.body).toMatchObject({ has_merge_conflict: true, status: "in_review" });
   });
 });
 

@@ -139,7 +139,7 @@ describe("manual runs", () => {
     const first = await run(t.id, "fail 3");
     const failed = await finished(server.call, token, wsId, first.body.id);
     expect(failed).toMatchObject({ status: "failed", exit_code: 3 });
-    expect(failed.error_message).toBe("the agent exited with code 3: something went wrong");
+    expect(failed.error_message).toBe("something went wrong (the agent exited with code 3)");
     expect(failed.report).toBe("about to fail\nsomething went wrong");
 
     const second = await run(t.id, "succeed");

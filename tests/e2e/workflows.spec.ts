@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { Api, cardTitles, column, openBoard, screenshot, signIn } from "./helpers";
 
 test("answer a question from the panel: the card's question badge clears and the answer stays listed after a reload", async ({
@@ -96,7 +96,10 @@ test("fix conflicts on a conflicted task and watch its execution finish", async 
   await expect(page.getByRole("alert").filter({ hasText: "already running" })).toBeVisible();
 });
 
-test("Fix conflicts in a workspace without a repository hands the pull request to the agent", async ({ page, request }) => {
+test("Fix conflicts without a repository hands the pull request to the agent; the demo agent refuses in words and the conflict stays", async ({
+  page,
+  request,
+}) => {
   const api = await Api.asAdmin(request);
   const ws = await api.workspace();
   const pr = "https://github.com/acme/app/pull/7";
@@ -107,15 +110,29 @@ test("Fix conflicts in a workspace without a repository hands the pull request t
   const card = column(page, "In review").getByRole("group", { name: "Conflicted, no repository" });
   await expect(card.getByTestId("conflict-badge")).toBeVisible();
 
+  // Without a profile the Run dialog offers the demo agent by that name, and says what it is.
+  await card.getByRole("button", { name: "Actions for Conflicted, no repository" }).click();
+  await page.getByRole("menuitem", { name: "Run agent…" }).click();
+  const runDialog = page.getByRole("dialog", { name: /^Run agent on #\d+$/ });
+  const agent = runDialog.getByRole("combobox", { name: "Agent" });
+  await expect(agent).toHaveValue("");
+  await expect(agent.locator("option:checked")).toHaveText("Demo agent (changes nothing)");
+  await expect(runDialog.getByTestId("fallback-agent")).toContainText("changes nothing");
+  await runDialog.getByRole("button", { name: "Cancel" }).click();
+
   await card.getByRole("button", { name: "Fix conflicts" }).click();
   const dialog = page.getByRole("dialog", { name: "Fixing conflicts: Conflicted, no repository" });
-  await expect(dialog.getByTestId("run-status-value")).toHaveText("succeeded", { timeout: 30_000 });
-  // The (demo) agent got the pull request; the server did no git of its own.
+  // The workspace has no agent profile: the demo agent got the pull request, and says it cannot fix it.
+  await expect(dialog.getByTestId("run-status-value")).toHaveText("failed", { timeout: 30_000 });
   await expect(dialog.getByTestId("run-log")).toContainText(`pull request: ${pr}`);
+  await expect(dialog).toContainText("The demo agent cannot fix merge conflicts");
   await expect(dialog.getByTestId("run-log")).not.toContainText("Fetching");
-  await screenshot(page, "fix-conflicts-without-repository");
+  await screenshot(page, "fix-conflicts-demo-refuses");
   await page.keyboard.press("Escape");
-  await expect(card.getByTestId("conflict-badge")).toHaveCount(0);
+  // Nothing was fixed, so the conflict stays and the card stays in review.
+  await expect(card.getByTestId("conflict-badge")).toBeVisible();
+  const after = await api.call<{ has_merge_conflict: boolean; status: string }>("GET", `/api/workspaces/${ws.id}/tasks/${task.id}`);
+  expect(after).toMatchObject({ has_merge_conflict: true, status: "in_review" });
 });
 
 /** A bare repository whose `branch` and main changed different files since they parted. */
@@ -141,65 +158,6 @@ function remoteWithBranch(branch: string): string {
   git("commit", "-q", "-am", "main");
   git("push", "-q", "origin", "main");
   return remote;
-}
-
-test("create a schedule on one task with a chosen agent, see its next runs, trigger it, and delete it", async ({ page, request }) => {
-  const api = await Api.asAdmin(request);
-  const ws = await api.workspace();
-  const task = await api.task(ws.id, { title: "Weekly dependency bump", status: "todo" });
-  await api.call("POST", `/api/workspaces/${ws.id}/agents`, { name: "Quick agent", kind: "command", command: "true" }, 201);
-  await signIn(page, `/w/${ws.id}/schedules`);
-  await expect(page.getByText("No schedules yet")).toBeVisible();
-  await page.getByRole("button", { name: "New schedule" }).click();
-  const dialog = page.getByRole("dialog", { name: "New schedule" });
-  await dialog.getByLabel("Name").fill("Nightly triage");
-  await expect(dialog.getByLabel("Slug")).toHaveValue("nightly-triage");
-  // The browser really checks the slug (a pattern invalid under the `v` flag would switch it off).
-  await dialog.getByLabel("Slug").fill("Nightly Triage!");
-  expect(await dialog.getByLabel("Slug").evaluate((input: HTMLInputElement) => input.validity.patternMismatch)).toBe(true);
-  await dialog.getByLabel("Slug").fill("nightly-triage");
-  expect(await dialog.getByLabel("Slug").evaluate((input: HTMLInputElement) => input.validity.valid)).toBe(true);
-  await dialog.getByLabel("Cron").fill("30 2 * * *");
-  await dialog.getByLabel("Time zone").fill("Europe/Berlin");
-  await expect(dialog.getByTestId("next-runs").locator("li")).toHaveCount(3);
-  // In the reader's locale (en-US here: "2:30 AM"), in the schedule's time zone.
-  await expect(dialog.getByTestId("next-runs")).toContainText(/\b0?2:30\b/);
-  await dialog.getByLabel("Start a new run on one task").check();
-  await dialog.getByRole("combobox", { name: "Pick the task" }).fill("dependency");
-  await dialog.getByRole("option", { name: /Weekly dependency bump/ }).click();
-  await expect(dialog.getByTestId("schedule-task")).toHaveText(`#${task.number} Weekly dependency bump`);
-  await dialog.getByLabel("Agent").selectOption({ label: "Quick agent" });
-  await dialog.getByLabel("Instructions for each run").fill("Bump what is outdated.");
-  await screenshots(page, "schedule-dialog");
-  await dialog.getByRole("button", { name: "Create schedule" }).click();
-  const row = page.getByRole("listitem", { name: "Nightly triage" });
-  await expect(row).toContainText("A new run on its task · Quick agent");
-
-  await row.getByRole("button", { name: "Trigger now" }).click();
-  await expect(row.getByTestId("triggered-run")).toHaveText(`Started attempt 1 on #${task.number} “Weekly dependency bump”`);
-  await screenshots(page, "schedules");
-  await row.getByRole("button", { name: "Watch progress" }).click();
-  const progress = page.getByRole("dialog", { name: "Run of Nightly triage" });
-  await expect(progress.getByTestId("run-status-value")).toHaveText("succeeded", { timeout: 30_000 });
-  await page.keyboard.press("Escape");
-
-  await row.getByRole("button", { name: "Delete schedule Nightly triage" }).click();
-  await row.getByRole("button", { name: "Delete this schedule" }).click();
-  await expect(page.getByRole("listitem", { name: "Nightly triage" })).toHaveCount(0);
-  await expect(page.getByText("No schedules yet")).toBeVisible();
-});
-
-/** The page as it is, at a desktop's and a phone's size, then back to the test's own. */
-async function screenshots(page: Page, name: string) {
-  const size = page.viewportSize();
-  for (const [width, height] of [
-    [1440, 900],
-    [390, 844],
-  ]) {
-    await page.setViewportSize({ width, height });
-    await screenshot(page, `${name}-${width}`);
-  }
-  if (size) await page.setViewportSize(size);
 }
 
 test("a second browser sees changes made through the API without reloading", async ({ page, browser, request }) => {

@@ -1,7 +1,14 @@
 import { z } from "zod";
 import type { OperationSpec } from "@/lib/openapi/types";
 import { workspaceParams } from "@/lib/workspaces/schemas";
-import { agentParams, agentPresetResponse, agentResponse, createAgentBody, updateAgentBody } from "@/lib/agents/schemas";
+import {
+  agentParams,
+  agentPresetResponse,
+  agentResponse,
+  createAgentBody,
+  fallbackAgentResponse,
+  updateAgentBody,
+} from "@/lib/agents/schemas";
 import { repositoryResponse, setRepositoryBody } from "@/lib/repositories/schemas";
 
 const agentNotFound = { 404: { description: "Workspace or agent profile not found" } };
@@ -35,6 +42,15 @@ export const agentOperations: OperationSpec[] = [
     tags: ["agents"],
     params: workspaceParams,
     responses: { 200: { description: "Presets", schema: z.array(agentPresetResponse) } },
+  },
+  {
+    method: "get",
+    path: "/api/workspaces/{id}/agents/fallback",
+    operationId: "getFallbackAgent",
+    summary: "The agent a run gets when the workspace has no profile: AGENT_COMMAND, else the demo agent",
+    tags: ["agents"],
+    params: workspaceParams,
+    responses: { 200: { description: "Which agent, and whether it is the demo", schema: fallbackAgentResponse } },
   },
   {
     method: "get",

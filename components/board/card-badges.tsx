@@ -1,0 +1,66 @@
+"use client";
+
+import type { Card } from "@/lib/client/types";
+
+// The small facts under a card's title: priority, an open question or the blocked flag, unfinished
+// blockers, project and phase, tags.
+
+export const PRIORITY_STYLE: Record<string, string> = {
+  p0: "bg-red-700 text-white",
+  p1: "bg-orange-600 text-white dark:bg-orange-500 dark:text-slate-950",
+  p2: "bg-blue-700 text-white dark:bg-blue-400 dark:text-slate-950",
+  p3: "bg-slate-600 text-white dark:bg-slate-400 dark:text-slate-950",
+  p4: "bg-slate-200 text-slate-800 dark:bg-slate-700 dark:text-slate-100",
+};
+
+export function CardBadges({ task }: { task: Card }) {
+  // The count, not the questions: the card carries no questions (the task dialog reads them).
+  const openQuestions = task.open_question_count;
+  return (
+    <div className="mt-2 flex flex-wrap items-center gap-1.5 text-xs">
+      <span
+        className={`rounded px-1.5 py-0.5 font-semibold uppercase ${PRIORITY_STYLE[task.priority] ?? PRIORITY_STYLE.p2}`}
+        title="Priority"
+      >
+        {task.priority}
+      </span>
+      {openQuestions > 0 ? (
+        <span
+          data-testid="question-badge"
+          className="rounded bg-amber-100 px-1.5 py-0.5 font-medium text-amber-900 dark:bg-amber-900 dark:text-amber-100"
+          title={`${openQuestions} open question${openQuestions === 1 ? "" : "s"} waiting for an answer`}
+        >
+          {openQuestions === 1 ? "Question" : "Questions"} · {openQuestions}
+        </span>
+      ) : task.blocked ? (
+        <span
+          data-testid="blocked-badge"
+          className="rounded bg-amber-100 px-1.5 py-0.5 font-medium text-amber-900 dark:bg-amber-900 dark:text-amber-100"
+          title="Marked blocked"
+        >
+          Blocked
+        </span>
+      ) : null}
+      {task.open_blocker_count > 0 ? (
+        <span
+          data-testid="blocked-by-badge"
+          className="rounded bg-orange-100 px-1.5 py-0.5 font-medium text-orange-900 dark:bg-orange-950 dark:text-orange-100"
+          title={`Waits for ${task.open_blocker_count} unfinished task${task.open_blocker_count === 1 ? "" : "s"}`}
+        >
+          blocked by {task.open_blocker_count}
+        </span>
+      ) : null}
+      {task.project_name ? (
+        <span className="truncate text-slate-700 dark:text-slate-300" title="Project and phase">
+          {task.project_name}
+          {task.phase_name ? ` · ${task.phase_name}` : ""}
+        </span>
+      ) : null}
+      {task.tags.map((tag) => (
+        <span key={tag} className="rounded bg-slate-100 px-1.5 py-0.5 text-slate-700 dark:bg-slate-800 dark:text-slate-300">
+          #{tag}
+        </span>
+      ))}
+    </div>
+  );
+}
