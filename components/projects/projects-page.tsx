@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { projectsQuery, useSaveProject } from "@/lib/client/projects";
+import { projectsQuery, useDeleteProject, useSaveProject } from "@/lib/client/projects";
 import type { Project, ProjectInput } from "@/lib/client/types";
 import { PrioritySelect } from "@/components/ui/priority-select";
 import { PROJECT_STATUSES } from "@/lib/projects/statuses";
@@ -10,11 +10,14 @@ import { Dialog } from "@/components/ui/dialog";
 import { ErrorText, inputClass, primaryButton, secondaryButton } from "@/components/ui/field";
 import { useToast } from "@/components/ui/toast";
 import { ListPage } from "@/components/ui/list-page";
+import { ConfirmDelete } from "@/components/ui/confirm-delete";
 import { PRIORITY_STYLE } from "@/components/board/card-badges";
 
 export function ProjectsPage({ workspaceId }: { workspaceId: string }) {
   const projects = useQuery(projectsQuery(workspaceId));
   const [editing, setEditing] = useState<Project | "new" | null>(null);
+  const remove = useDeleteProject(workspaceId);
+  const toast = useToast();
 
   return (
     <ListPage
@@ -65,9 +68,27 @@ export function ProjectsPage({ workspaceId }: { workspaceId: string }) {
                 <td className="px-3 py-2 text-xs">{project.tags.join(", ")}</td>
                 <td className="px-3 py-2 text-xs">{(project.phases ?? []).join(" → ")}</td>
                 <td className="px-3 py-2 text-right">
-                  <button type="button" className={secondaryButton} onClick={() => setEditing(project)} aria-label={`Edit ${project.name}`}>
-                    Edit
-                  </button>
+                  <span className="inline-flex flex-wrap justify-end gap-2">
+                    <button
+                      type="button"
+                      className={secondaryButton}
+                      onClick={() => setEditing(project)}
+                      aria-label={`Edit ${project.name}`}
+                    >
+                      Edit
+                    </button>
+                    <ConfirmDelete
+                      label={`Delete project ${project.name}`}
+                      confirmLabel="Delete this project"
+                      pending={remove.isPending && remove.variables === project.id}
+                      onDelete={() =>
+                        remove.mutate(project.id, {
+                          onSuccess: () => toast(`Deleted “${project.name}”; its tasks stay, without a project`),
+                          onError: (error) => toast(`“${project.name}” was not deleted: ${error.message}`, "error"),
+                        })
+                      }
+                    />
+                  </span>
                 </td>
               </tr>
             ))}

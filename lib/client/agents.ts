@@ -4,6 +4,7 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/r
 import type { z } from "zod";
 import { api, ApiClientError } from "@/lib/client/api";
 import { agentKeys, repositoryKeys } from "@/lib/client/query-keys";
+import { useDeleteFromList } from "@/lib/client/list-cache";
 import type { agentPresetResponse, agentResponse, createAgentBody, fallbackAgentResponse, updateAgentBody } from "@/lib/agents/schemas";
 import type { repositoryResponse, setRepositoryBody } from "@/lib/repositories/schemas";
 
@@ -101,21 +102,7 @@ export function useUpdateAgent(workspaceId: string) {
 }
 
 export function useDeleteAgent(workspaceId: string) {
-  const client = useQueryClient();
-  const key = agentKeys.list(workspaceId);
-  return useMutation({
-    mutationFn: (id: string) => api<void>(`${agentsUrl(workspaceId)}/${id}`, { method: "DELETE" }),
-    onMutate: async (id) => {
-      await client.cancelQueries({ queryKey: key });
-      const previous = client.getQueryData<AgentProfile[]>(key);
-      client.setQueryData<AgentProfile[]>(key, (old) => old?.filter((agent) => agent.id !== id));
-      return { previous };
-    },
-    onError: (_error, _id, context) => {
-      if (context?.previous) client.setQueryData(key, context.previous);
-    },
-    onSettled: () => client.invalidateQueries({ queryKey: key }),
-  });
+  return useDeleteFromList<AgentProfile>(agentKeys.list(workspaceId), (id) => `${agentsUrl(workspaceId)}/${id}`);
 }
 
 export function useSetRepository(workspaceId: string) {

@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "@/lib/client/api";
-import { upsertById } from "@/lib/client/list-cache";
+import { upsertById, useDeleteFromList } from "@/lib/client/list-cache";
 import { projectKeys } from "@/lib/client/query-keys";
 import type { Project, ProjectInput } from "@/lib/client/types";
 
@@ -23,4 +23,9 @@ export function useSaveProject(workspaceId: string, projectId: string | null) {
         : api<Project>(projectsUrl(workspaceId), { method: "POST", json: input }),
     onSuccess: (saved) => client.setQueryData<Project[]>(projectKeys.list(workspaceId), (old) => upsertById(old, saved)),
   });
+}
+
+/** Its tasks stay, without a project (the server unlinks them). */
+export function useDeleteProject(workspaceId: string) {
+  return useDeleteFromList<Project>(projectKeys.list(workspaceId), (id) => `${projectsUrl(workspaceId)}/${id}`);
 }

@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "@/lib/client/api";
-import { upsertById } from "@/lib/client/list-cache";
+import { upsertById, useDeleteFromList } from "@/lib/client/list-cache";
 import { scheduleKeys } from "@/lib/client/query-keys";
 import type { Schedule, ScheduleInput, TriggerResult } from "@/lib/client/types";
 
@@ -34,21 +34,6 @@ export function useTriggerSchedule(workspaceId: string, scheduleId: string) {
   });
 }
 
-/** The row goes at once; a refusal brings it back. */
 export function useDeleteSchedule(workspaceId: string) {
-  const client = useQueryClient();
-  const key = scheduleKeys.list(workspaceId);
-  return useMutation({
-    mutationFn: (id: string) => api<void>(`${schedulesUrl(workspaceId)}/${id}`, { method: "DELETE" }),
-    onMutate: async (id) => {
-      await client.cancelQueries({ queryKey: key });
-      const previous = client.getQueryData<Schedule[]>(key);
-      client.setQueryData<Schedule[]>(key, (old) => old?.filter((schedule) => schedule.id !== id));
-      return { previous };
-    },
-    onError: (_error, _id, context) => {
-      if (context?.previous) client.setQueryData(key, context.previous);
-    },
-    onSettled: () => client.invalidateQueries({ queryKey: key }),
-  });
+  return useDeleteFromList<Schedule>(scheduleKeys.list(workspaceId), (id) => `${schedulesUrl(workspaceId)}/${id}`);
 }
