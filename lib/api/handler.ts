@@ -116,8 +116,8 @@ export function withWorkspace<S extends Schemas>(
         typeof schemas.humansOnly === "string" ? schemas.humansOnly : schemas.ownerOnly ? "do what only workspace owners do" : null;
       throw forbidden(agentRefused(what));
     }
-    if (schemas.ownerOnly && membership.role !== "owner") throw forbidden("Only workspace owners may do this");
     if (!READ_METHODS.has(request.method)) refuseViewer(membership.role);
+    if (schemas.ownerOnly && membership.role !== "owner") throw forbidden("Only workspace owners may do this");
     const inputs = await parseInputs(schemas, request, rawParams);
     if (schemas.humansOnlyFields) refuseAgentFields(caller, inputs.body, schemas.humansOnlyFields);
     return afterReactions(request, db, () =>

@@ -13,7 +13,9 @@ const RULES = { ownerOnly: true, humansOnly: "invite people", params: workspaceP
 export const GET = withWorkspace(RULES, async ({ db, workspace }) => json(await listInvitations(db, workspace.id)));
 
 export const POST = withWorkspace({ ...RULES, body: createInvitationBody }, async ({ request, db, workspace, caller, body }) => {
-  const base = publicUrl()?.toString() ?? new URL(request.url).origin;
+  // PUBLIC_URL when set; else the address the owner's own request came to (it is their link).
+  const url = new URL(request.url);
+  const base = publicUrl()?.toString() ?? `${url.protocol}//${request.headers.get("host") ?? url.host}`;
   const created = await createInvitation(db, workspace.id, caller.userId, body, base);
   if (created.email) {
     const mail = { to: created.email, url: created.url, workspaceName: workspace.name, role: created.role, invitedBy: caller.username };
