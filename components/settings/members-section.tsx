@@ -28,7 +28,9 @@ export function MembersSection({ workspaceId }: { workspaceId: string }) {
         Members
       </h2>
       {workspace.data?.role === "viewer" ? (
-        <p className="mb-2 text-sm text-slate-600 dark:text-slate-400">You are a viewer here: you can read this workspace but not change it.</p>
+        <p className="mb-2 text-sm text-slate-600 dark:text-slate-400">
+          You are a viewer here: you can read this workspace but not change it.
+        </p>
       ) : null}
       <SectionState query={members} what="the members">
         {(list) => (
@@ -61,7 +63,10 @@ export function MembersSection({ workspaceId }: { workspaceId: string }) {
             <PeoplePicker
               workspaceId={workspaceId}
               onPick={(user) =>
-                add.mutate({ username: user.username, role }, { onSuccess: (m) => toast(`Added ${m.display_name ?? m.username} as ${m.role}.`) })
+                add.mutate(
+                  { username: user.username, role },
+                  { onSuccess: (m) => toast(`Added ${m.display_name ?? m.username} as ${m.role}.`) },
+                )
               }
             />
             <RoleSelect id="add-member-role" label="Role of the person added" value={role} onChange={setRole} />

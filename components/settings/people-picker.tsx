@@ -68,7 +68,9 @@ export function PeoplePicker({ workspaceId, onPick }: { workspaceId: string; onP
             <li className="px-3 py-2 text-slate-600 dark:text-slate-400">Searching…</li>
           ) : matches.length === 0 ? (
             <li className="px-3 py-2 text-slate-600 dark:text-slate-400">
-              {q ? `Nobody matches “${q}” (members are not listed). Invite them with a link below.` : "No one left to add: invite people below."}
+              {q
+                ? `Nobody matches “${q}” (members are not listed). Invite them with a link below.`
+                : "No one left to add: invite people below."}
             </li>
           ) : (
             matches.map((user, index) => (

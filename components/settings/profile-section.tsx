@@ -23,7 +23,9 @@ export function ProfileSection() {
         onSubmit={(event) => {
           event.preventDefault();
           const name = String(new FormData(event.currentTarget).get("display_name")).trim();
-          update.mutate(name || null, { onSuccess: (u) => toast(u.display_name ? `You are shown as ${u.display_name}.` : "You are shown by your username.") });
+          update.mutate(name || null, {
+            onSuccess: (u) => toast(u.display_name ? `You are shown as ${u.display_name}.` : "You are shown by your username."),
+          });
         }}
       >
         <label htmlFor="display-name" className="text-sm">

@@ -8,7 +8,17 @@ export const ROLE_WORDS: Record<MemberRole, string> = {
   viewer: "Viewer: reads only",
 };
 
-export function RoleSelect({ id, value, onChange, label }: { id: string; value: MemberRole; onChange: (role: MemberRole) => void; label: string }) {
+export function RoleSelect({
+  id,
+  value,
+  onChange,
+  label,
+}: {
+  id: string;
+  value: MemberRole;
+  onChange: (role: MemberRole) => void;
+  label: string;
+}) {
   return (
     <>
       <label className="sr-only" htmlFor={id}>

@@ -25,7 +25,9 @@ export function UsersSection() {
       <h2 id="users-title" className="mb-1 font-semibold">
         Users
       </h2>
-      <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">Everyone with an account on this server. Only administrators see this.</p>
+      <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">
+        Everyone with an account on this server. Only administrators see this.
+      </p>
       <SectionState query={users} what="the users">
         {(list) => (
           <ul className="mb-4 divide-y divide-slate-200 text-sm dark:divide-slate-800">
@@ -38,7 +40,12 @@ export function UsersSection() {
                 {user.is_admin ? <span className="text-slate-600 dark:text-slate-400">administrator</span> : null}
                 {user.disabled ? <span className="text-red-700 dark:text-red-300">disabled</span> : null}
                 <span className="ml-auto flex gap-2">
-                  <button type="button" className={secondaryButton} onClick={() => setResetting(user)} aria-label={`Reset the password of ${user.username}`}>
+                  <button
+                    type="button"
+                    className={secondaryButton}
+                    onClick={() => setResetting(user)}
+                    aria-label={`Reset the password of ${user.username}`}
+                  >
                     Reset password
                   </button>
                   {user.id !== me.data?.id ? (
@@ -49,7 +56,10 @@ export function UsersSection() {
                       onClick={() =>
                         update.mutate(
                           { id: user.id, disabled: !user.disabled },
-                          { onSuccess: (u) => toast(u.disabled ? `${u.username} is disabled: signed out everywhere.` : `${u.username} can sign in again.`) },
+                          {
+                            onSuccess: (u) =>
+                              toast(u.disabled ? `${u.username} is disabled: signed out everywhere.` : `${u.username} can sign in again.`),
+                          },
                         )
                       }
                     >
@@ -82,7 +92,12 @@ function CreateUserForm() {
         const data = new FormData(form);
         const displayName = String(data.get("display_name")).trim();
         create.mutate(
-          { username: String(data.get("username")).trim(), password: String(data.get("password")), display_name: displayName || null, is_admin: false },
+          {
+            username: String(data.get("username")).trim(),
+            password: String(data.get("password")),
+            display_name: displayName || null,
+            is_admin: false,
+          },
           { onSuccess: (user) => (toast(`Created ${user.username}. Add them to a workspace in its Members.`), form.reset()) },
         );
       }}
@@ -111,11 +126,21 @@ function ResetPasswordDialog({ user, onClose }: { user: CurrentUser; onClose: ()
         onSubmit={(event) => {
           event.preventDefault();
           const password = String(new FormData(event.currentTarget).get("password"));
-          update.mutate({ id: user.id, password }, { onSuccess: () => (toast(`New password set for ${user.username}; they are signed out elsewhere.`), onClose()) });
+          update.mutate(
+            { id: user.id, password },
+            { onSuccess: () => (toast(`New password set for ${user.username}; they are signed out elsewhere.`), onClose()) },
+          );
         }}
       >
         <p className="mb-3 text-sm">Tell them the new password yourself. Their sessions, API keys and agent tokens stop working.</p>
-        <Field label="New password (8 or more characters)" name="password" type="password" required minLength={8} autoComplete="new-password" />
+        <Field
+          label="New password (8 or more characters)"
+          name="password"
+          type="password"
+          required
+          minLength={8}
+          autoComplete="new-password"
+        />
         <ErrorText>{update.error ? `Not changed: ${update.error.message}` : ""}</ErrorText>
         <div className="flex justify-end gap-2">
           <button type="button" className={secondaryButton} onClick={onClose}>

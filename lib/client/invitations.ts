@@ -21,8 +21,9 @@ export function useCreateInvitation(workspaceId: string) {
   return useMutation({
     mutationFn: (input: { role: MemberRole; email: string | null }) =>
       api<CreatedInvitation>(invitationsUrl(workspaceId), { method: "POST", json: input }),
-    onSuccess: ({ url: _url, ...created }) =>
-      client.setQueryData<Invitation[]>(workspaceKeys.invitations(workspaceId), (old = []) => [created, ...old]),
+    // The list's rows carry no link (the server keeps none); the created one's stays in the form.
+    onSuccess: (created) =>
+      client.setQueryData<Invitation[]>(workspaceKeys.invitations(workspaceId), (old = []) => [withoutUrl(created), ...old]),
   });
 }
 
@@ -56,4 +57,9 @@ export function useAcceptInvitation(token: string) {
     mutationFn: (account: { username: string; password: string; display_name: string | null } | null) =>
       api<AcceptedInvitation>(`/api/invitations/${encodeURIComponent(token)}/accept`, { method: "POST", json: account ?? {} }),
   });
+}
+
+function withoutUrl(created: CreatedInvitation): Invitation {
+  const { id, workspace_id, role, email, expires_at, created_at } = created;
+  return { id, workspace_id, role, email, expires_at, created_at };
 }

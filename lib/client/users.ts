@@ -40,7 +40,8 @@ export function useUpdateUser() {
     onMutate: async ({ id, disabled }) => {
       await client.cancelQueries({ queryKey: key });
       const before = client.getQueryData<CurrentUser[]>(key);
-      if (disabled !== undefined) client.setQueryData<CurrentUser[]>(key, (old = []) => old.map((u) => (u.id === id ? { ...u, disabled } : u)));
+      if (disabled !== undefined)
+        client.setQueryData<CurrentUser[]>(key, (old = []) => old.map((u) => (u.id === id ? { ...u, disabled } : u)));
       return { before };
     },
     onError: (_error, _input, context) => client.setQueryData(key, context?.before),

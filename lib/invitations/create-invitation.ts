@@ -15,7 +15,14 @@ export async function createInvitation(
 ) {
   const { token, tokenHash } = newInvitationToken();
   const row = await db.invitation.create({
-    data: { workspaceId, tokenHash, role: input.role, email: input.email ?? null, createdBy, expiresAt: daysFromNow(invitationExpireDays()) },
+    data: {
+      workspaceId,
+      tokenHash,
+      role: input.role,
+      email: input.email ?? null,
+      createdBy,
+      expiresAt: daysFromNow(invitationExpireDays()),
+    },
   });
   return { ...serializeInvitation(row), url: invitationUrl(base, token) };
 }

@@ -10,14 +10,18 @@ type Tx = Pick<Db, "invitation">;
  * that never existed, 410 for one that was used, revoked or has expired.
  */
 export async function openInvitation(db: Tx, token: string) {
-  const row = await db.invitation.findUnique({ where: { tokenHash: hashSecret(token) }, include: { workspace: { select: { name: true } } } });
+  const row = await db.invitation.findUnique({
+    where: { tokenHash: hashSecret(token) },
+    include: { workspace: { select: { name: true } } },
+  });
   if (!row) throw new HttpError(404, "This invitation link is not valid: check that it was copied whole, or ask for a new one");
   refuseClosed(row);
   return row;
 }
 
 function refuseClosed(row: Invitation) {
-  if (row.acceptedAt) throw new HttpError(410, "This invitation was already used: each link lets one person join. Ask a workspace owner for a new one");
+  if (row.acceptedAt)
+    throw new HttpError(410, "This invitation was already used: each link lets one person join. Ask a workspace owner for a new one");
   if (row.revokedAt) throw new HttpError(410, "This invitation was revoked by a workspace owner. Ask them for a new one");
   if (row.expiresAt <= new Date()) {
     throw new HttpError(410, `This invitation expired on ${row.expiresAt.toISOString().slice(0, 10)}. Ask a workspace owner for a new one`);

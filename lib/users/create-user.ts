@@ -7,10 +7,7 @@ import { needsSetup } from "@/lib/auth/needs-setup";
 import { passwordLoginEnabled } from "@/lib/config";
 import { passwordLoginOff } from "@/lib/auth/login";
 
-export async function createUser(
-  db: Db,
-  input: { username: string; password: string; is_admin: boolean; display_name?: string | null },
-) {
+export async function createUser(db: Db, input: { username: string; password: string; is_admin: boolean; display_name?: string | null }) {
   const passwordHash = await hashPassword(input.password);
   try {
     const data = { username: input.username, passwordHash, isAdmin: input.is_admin, displayName: input.display_name ?? null };

@@ -18,9 +18,7 @@ export async function searchUsers(db: Db, caller: Pick<Caller, "userId" | "isAdm
   const rows = await db.user.findMany({
     where: {
       disabled: false,
-      ...(q
-        ? { OR: [{ username: { contains: q, mode: "insensitive" } }, { displayName: { contains: q, mode: "insensitive" } }] }
-        : {}),
+      ...(q ? { OR: [{ username: { contains: q, mode: "insensitive" } }, { displayName: { contains: q, mode: "insensitive" } }] } : {}),
       ...(workspaceId ? { memberships: { none: { workspaceId } } } : {}),
     },
     select: { id: true, username: true, displayName: true },

@@ -26,7 +26,11 @@ export const invitationOperations: OperationSpec[] = [
     summary: "The workspace's open invitations, newest first (owners only; the links are not shown again)",
     tags: ["invitations"],
     params: workspaceParams,
-    responses: { 200: { description: "Open invitations", schema: z.array(invitation) }, ...ownersOnly, 404: { description: "Workspace not found" } },
+    responses: {
+      200: { description: "Open invitations", schema: z.array(invitation) },
+      ...ownersOnly,
+      404: { description: "Workspace not found" },
+    },
   },
   {
     method: "post",
