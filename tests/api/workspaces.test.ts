@@ -18,7 +18,7 @@ describe("workspaces", () => {
     const list = await call("GET", "/api/workspaces", { token: user.token });
     expect(list.body).toEqual([{ ...created.body, role: "owner" }]);
     const members = await call("GET", `/api/workspaces/${created.body.id}/members`, { token: user.token });
-    expect(members.body).toEqual([{ user_id: user.id, username: user.username, role: "owner", created_at: expect.any(String) }]);
+    expect(members.body).toEqual([{ user_id: user.id, username: user.username, display_name: null, role: "owner", created_at: expect.any(String) }]);
   });
 
   it("answers 404 to non-members, so ids reveal nothing", async () => {

@@ -103,5 +103,5 @@ test("an administrator creates and disables users in Settings → Users; an owne
   await users.getByRole("button", { name: `Disable ${username}` }).click();
   await expect(users.getByRole("button", { name: `Enable ${username}` })).toBeVisible();
   const login = await request.post("/api/auth/login", { data: { username, password: "sam-password-1" } });
-  expect(login.status()).toBe(401);
+  expect(login.status()).toBe(403);
 });
