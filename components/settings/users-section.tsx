@@ -102,10 +102,18 @@ function CreateUserForm() {
         );
       }}
     >
-      <h3 className="text-sm font-semibold sm:col-span-3">Create a user</h3>
+      <h3 className="mb-2 text-sm font-semibold sm:col-span-3">Create a user</h3>
       <Field label="Username" name="username" required autoComplete="off" />
       <Field label="Display name (optional)" name="display_name" autoComplete="off" />
-      <Field label="Password (8 or more characters)" name="password" type="password" required minLength={8} autoComplete="new-password" />
+      <Field
+        label="Password"
+        placeholder="8 or more characters"
+        name="password"
+        type="password"
+        required
+        minLength={8}
+        autoComplete="new-password"
+      />
       <div className="sm:col-span-3">
         <ErrorText>{create.error ? `Not created: ${create.error.message}` : ""}</ErrorText>
         <button type="submit" className={primaryButton} disabled={create.isPending}>

@@ -47,7 +47,7 @@ export function WorkspaceHeader({
           title="You can read this workspace but not change it; ask an owner for the member role"
           className="rounded-full bg-slate-200 px-2 py-0.5 text-xs font-medium whitespace-nowrap text-slate-800 dark:bg-slate-700 dark:text-slate-100"
         >
-          Viewer · read only
+          Viewer<span className="hidden sm:inline"> · read only</span>
         </span>
       ) : null}
       <nav aria-label="Workspace" className="flex gap-1">
