@@ -73,7 +73,7 @@ describe("workspaces", () => {
       json: { username: third.username, role: "boss" },
     });
     expect(badRole.status).toBe(422);
-    expect(badRole.body.detail[0]).toMatchObject({ type: "enum", loc: ["body", "role"], ctx: { expected: "'owner' or 'member'" } });
+    expect(badRole.body.detail[0]).toMatchObject({ type: "enum", loc: ["body", "role"], ctx: { expected: "'owner', 'member' or 'viewer'" } });
   });
 
   it("has board automation on by default; only owners turn it off, with a boolean", async () => {
