@@ -15,7 +15,7 @@ const SIZES = [
 async function screens(page: Page, name: string, focus?: Locator) {
   for (const size of SIZES) {
     await page.setViewportSize({ width: size.width, height: size.height });
-    await focus?.evaluate((element) => element.scrollIntoView({ block: "start" }));
+    await focus?.evaluate((element) => element.scrollIntoView({ block: "start", inline: "start" }));
     await page.screenshot({ path: `tests/artifacts/screens/${name}-${size.name}.png` });
   }
   await page.setViewportSize({ width: 1440, height: 900 });
