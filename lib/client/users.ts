@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "@/lib/client/api";
-import { currentUserKeys, userKeys } from "@/lib/client/query-keys";
+import { currentUserKeys, userKeys, workspaceKeys } from "@/lib/client/query-keys";
 import type { CurrentUser, UserMatch } from "@/lib/client/types";
 
 // Users: the administrators' list and changes (Settings → Users), the people picker's search, and
@@ -53,6 +53,10 @@ export function useUpdateMe() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (display_name: string | null) => api<CurrentUser>("/api/auth/me", { method: "PATCH", json: { display_name } }),
-    onSuccess: (me) => client.setQueryData(currentUserKeys.me, me),
+    onSuccess: (me) => {
+      client.setQueryData(currentUserKeys.me, me);
+      // Member lists show the new name.
+      void client.invalidateQueries({ queryKey: [...workspaceKeys.all, "members"] });
+    },
   });
 }

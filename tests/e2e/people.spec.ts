@@ -100,6 +100,12 @@ test("an administrator creates and disables users in Settings → Users; an owne
   await picker.press("Enter");
   await expect(members.getByRole("listitem").filter({ hasText: "Sam Searchable" })).toContainText("member");
 
+  const profile = page.getByRole("region", { name: "Your profile" });
+  await profile.getByLabel(/^Display name/).fill("Ada Admin");
+  await profile.getByRole("button", { name: "Save" }).click();
+  await expect(members.getByText("Ada Admin")).toBeVisible();
+  await screens(page, "settings-profile", profile);
+
   await users.getByRole("button", { name: `Disable ${username}` }).click();
   await expect(users.getByRole("button", { name: `Enable ${username}` })).toBeVisible();
   const login = await request.post("/api/auth/login", { data: { username, password: "sam-password-1" } });
