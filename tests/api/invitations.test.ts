@@ -101,6 +101,17 @@ describe("accepting an invitation", () => {
     expect(open.body.map((i: { id: string }) => i.id)).toContain(second.body.id);
   });
 
+  it("lets exactly one of two people accepting at once join; the other gets 410 and no account", async () => {
+    const token = tokenOf((await invite({ role: "member" })).body.url);
+    const names = [uniqueName("racer"), uniqueName("racer")];
+    const answers = await Promise.all(
+      names.map((username) => call("POST", `/api/invitations/${token}/accept`, { json: { username, password: "racing-password" } })),
+    );
+    expect(answers.map((answer) => answer.status).sort()).toEqual([201, 410]);
+    const loser = names[answers.findIndex((answer) => answer.status === 410)];
+    expect((await call("POST", "/api/auth/login", { json: { username: loser, password: "racing-password" } })).status).toBe(401);
+  });
+
   it("answers without credential nor account fields 401, half an account 422, a taken username 409, a made-up link 404", async () => {
     const token = tokenOf((await invite()).body.url);
     const nobody = await call("POST", `/api/invitations/${token}/accept`, { json: {} });
