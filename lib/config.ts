@@ -197,3 +197,15 @@ export function runStopWaitMs(): number {
 }
 
 // RUNNERS_REQUIRE_SANDBOX follows AGENT_SANDBOX by default, so it is read beside it (lib/sandbox/mode.ts).
+
+/** How long an invitation link stays valid (INVITATION_EXPIRE_DAYS, default 7). */
+export function invitationExpireDays(): number {
+  return positiveNumber(process.env.INVITATION_EXPIRE_DAYS, 7);
+}
+
+/** Outgoing mail (invitations): SMTP_URL (`smtp://user:pass@host:587`) and MAIL_FROM; null when either is unset. */
+export function smtpConfig(): { url: string; from: string } | null {
+  const url = process.env.SMTP_URL?.trim();
+  const from = process.env.MAIL_FROM?.trim();
+  return url && from ? { url, from } : null;
+}

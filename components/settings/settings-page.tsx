@@ -15,6 +15,8 @@ import { ApiKeysSection } from "@/components/settings/api-keys-section";
 import { RunnersSection } from "@/components/settings/runners-section";
 import { WorkspaceRunnersSection } from "@/components/settings/workspace-runners-section";
 import { currentUserQuery } from "@/lib/client/current-user";
+import { UsersSection } from "@/components/settings/users-section";
+import { ProfileSection } from "@/components/settings/profile-section";
 
 /** `boardUrl`: the server's configured public URL (PUBLIC_URL or NEXTAUTH_URL), for the runner's start command; else the page's own origin. */
 export function SettingsPage({ workspaceId, boardUrl }: { workspaceId: string; boardUrl: string | null }) {
@@ -26,9 +28,11 @@ export function SettingsPage({ workspaceId, boardUrl }: { workspaceId: string; b
       <AgentsSection workspaceId={workspaceId} />
       <RunLimitSection workspaceId={workspaceId} />
       <MembersSection workspaceId={workspaceId} />
+      <UsersSection />
       <BoardAutomationSection workspaceId={workspaceId} />
       <DependenciesSection workspaceId={workspaceId} />
       <OwnersWebhooks workspaceId={workspaceId} />
+      <ProfileSection />
       <ApiKeysSection />
       <WorkspaceRunnersSection workspaceId={workspaceId} />
       <AdminRunners boardUrl={boardUrl} />

@@ -4,7 +4,9 @@ import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { AppHeader } from "@/components/app-header";
 import { CodehostBadge } from "@/components/workspace/codehost-badge";
+import { useQuery } from "@tanstack/react-query";
 import { useOpenQuestions } from "@/lib/client/questions";
+import { workspaceQuery } from "@/lib/client/workspaces";
 
 /** The workspace's header: its name, the pages, the code host, live status, questions and help. */
 export function WorkspaceHeader({
@@ -26,6 +28,7 @@ export function WorkspaceHeader({
 }) {
   const pathname = usePathname();
   const openQuestions = useOpenQuestions(workspaceId);
+  const viewer = useQuery(workspaceQuery(workspaceId)).data?.role === "viewer";
   const base = `/w/${workspaceId}`;
   const nav = [
     { href: base, label: "Board" },
@@ -39,6 +42,14 @@ export function WorkspaceHeader({
       <span className="max-w-32 truncate font-medium xl:max-w-44 text-slate-700 dark:text-slate-200" title={name}>
         {name ?? <span className="inline-block h-4 w-28 animate-pulse rounded bg-slate-200 dark:bg-slate-800" />}
       </span>
+      {viewer ? (
+        <span
+          title="You can read this workspace but not change it; ask an owner for the member role"
+          className="rounded-full bg-slate-200 px-2 py-0.5 text-xs font-medium whitespace-nowrap text-slate-800 dark:bg-slate-700 dark:text-slate-100"
+        >
+          Viewer<span className="hidden sm:inline"> · read only</span>
+        </span>
+      ) : null}
       <nav aria-label="Workspace" className="flex gap-1">
         {nav.map((item) => {
           const current = pathname === item.href;

@@ -116,6 +116,7 @@ export function withWorkspace<S extends Schemas>(
         typeof schemas.humansOnly === "string" ? schemas.humansOnly : schemas.ownerOnly ? "do what only workspace owners do" : null;
       throw forbidden(agentRefused(what));
     }
+    if (!READ_METHODS.has(request.method)) refuseViewer(membership.role);
     if (schemas.ownerOnly && membership.role !== "owner") throw forbidden("Only workspace owners may do this");
     const inputs = await parseInputs(schemas, request, rawParams);
     if (schemas.humansOnlyFields) refuseAgentFields(caller, inputs.body, schemas.humansOnlyFields);
@@ -213,13 +214,27 @@ export function refuseAgentFields(caller: Caller, body: unknown, fields: readonl
   if (sent.length > 0) throw forbidden(agentRefused(`set ${sent.join(" or ")}`));
 }
 
+const READ_METHODS = new Set(["GET", "HEAD"]);
+
+/**
+ * A viewer reads and changes nothing: every other method on a workspace route is refused here, in
+ * one place, so a new route cannot forget it. The MCP server's writing tools call it too.
+ */
+export function refuseViewer(role: MemberRole) {
+  if (role === "viewer") {
+    throw forbidden("Viewers can read this workspace but not change it; ask a workspace owner for the member role");
+  }
+}
+
 // Agent tokens act in one workspace only (403 elsewhere, whether or not the id exists, so it
 // reveals nothing), with at most the member role; everyone else in the workspaces they belong to.
 // Exported for the MCP server, whose tools name their workspace in arguments rather than the path.
 export function membershipOf(caller: Caller, workspaceId: string) {
   if (caller.workspaceScope && caller.workspaceScope !== workspaceId) throw forbidden(AGENT_REFUSED);
   if (!caller.membership) throw notFound("Workspace");
-  return caller.workspaceScope ? { ...caller.membership, role: "member" as MemberRole } : caller.membership;
+  // A viewer's agent token stays a viewer: a token never holds more than the person behind it.
+  if (!caller.workspaceScope || caller.membership.role === "viewer") return caller.membership;
+  return { ...caller.membership, role: "member" as MemberRole };
 }
 
 /** The route handler around `run`. A runner's request is `background`: people's go first (lib/db/requests-first.ts). */

@@ -1,7 +1,7 @@
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "@/lib/client/api";
 import { workspaceKeys } from "@/lib/client/query-keys";
-import type { Member } from "@/lib/client/types";
+import type { Member, MemberRole } from "@/lib/client/types";
 
 // A workspace's members. Only owners add and remove them; the server says so with 403.
 
@@ -17,7 +17,7 @@ export function membersQuery(workspaceId: string) {
 export function useAddMember(workspaceId: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (username: string) => api<Member>(membersUrl(workspaceId), { method: "POST", json: { username } }),
+    mutationFn: (input: { username: string; role: MemberRole }) => api<Member>(membersUrl(workspaceId), { method: "POST", json: input }),
     onSuccess: (member) => client.setQueryData<Member[]>(workspaceKeys.members(workspaceId), (old = []) => [...old, member]),
   });
 }

@@ -11,6 +11,14 @@ export const workspaceKeys = {
   list: () => [...workspaceKeys.all, "list"] as const,
   detail: (id: string) => [...workspaceKeys.all, "detail", id] as const,
   members: (id: string) => [...workspaceKeys.all, "members", id] as const,
+  invitations: (id: string) => [...workspaceKeys.all, "invitations", id] as const,
+};
+
+/** Users: the administrators' list, and the people picker's searches. */
+export const userKeys = {
+  all: ["users"] as const,
+  list: () => [...userKeys.all, "list"] as const,
+  search: (q: string, workspaceId: string) => [...userKeys.all, "search", workspaceId, q] as const,
 };
 
 export const apiKeyKeys = {

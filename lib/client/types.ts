@@ -25,7 +25,8 @@ import type {
   waitingForRunner,
 } from "@/lib/tasks/schemas";
 import type { createdRunner, createRunnerBody, runnerRecord, workspaceRunners } from "@/lib/dispatch/schemas";
-import type { user } from "@/lib/users/schemas";
+import type { user, userMatch } from "@/lib/users/schemas";
+import type { acceptedInvitation, createdInvitation, invitation, invitationPreview } from "@/lib/invitations/schemas";
 import type { runUsage } from "@/lib/runner-protocol";
 import type { member, updateWorkspaceBody, workspace, workspaceWithRole } from "@/lib/workspaces/schemas";
 import type { dependenciesResponse } from "@/lib/dependencies/schemas";
@@ -71,6 +72,12 @@ export type GithubRepositories = z.output<typeof installationRepositoriesRespons
 export type GithubDeliveries = z.output<typeof deliveriesResponse>;
 export type GithubSettings = z.output<typeof githubSettings>;
 export type Member = z.output<typeof member>;
+export type Invitation = z.output<typeof invitation>;
+export type CreatedInvitation = z.output<typeof createdInvitation>;
+export type InvitationPreview = z.output<typeof invitationPreview>;
+export type AcceptedInvitation = z.output<typeof acceptedInvitation>;
+export type UserMatch = z.output<typeof userMatch>;
+export type MemberRole = Member["role"];
 export type ApiKey = z.output<typeof apiKey>;
 export type CreatedApiKey = z.output<typeof createdApiKey>;
 export type Workspace = z.output<typeof workspace>;

@@ -2,7 +2,7 @@ import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mc
 import { ErrorCode, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import { notFound } from "@/lib/platform/errors";
-import { errorResponse, refuseAgentFields, type AgentRules } from "@/lib/api/handler";
+import { errorResponse, refuseAgentFields, refuseViewer, type AgentRules } from "@/lib/api/handler";
 import { listProjects } from "@/lib/projects/list-projects";
 import { createQuestion } from "@/lib/questions/create-question";
 import { getQuestion } from "@/lib/questions/get-question";
@@ -67,6 +67,8 @@ export function createMcpServer(mcp: McpRequest): McpServer {
       async (parsed): Promise<CallToolResult> => {
         try {
           if (rules.humansOnlyFields) refuseAgentFields(mcp.caller, parsed, rules.humansOnlyFields);
+          // Every tool but the reads writes: a viewer (or a viewer's token) is refused as the API refuses it.
+          if (!READ_ONLY.has(name)) refuseViewer((await enterWorkspace(mcp, (parsed as { workspace_id?: string }).workspace_id)).role);
           const result = await run(parsed as z.output<S>);
           return { content: [{ type: "text", text: typeof result === "string" ? result : JSON.stringify(result) }] };
         } catch (error) {

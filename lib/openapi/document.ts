@@ -8,6 +8,7 @@ import { questionOperations } from "@/lib/openapi/operations/questions";
 import { scheduleOperations } from "@/lib/openapi/operations/schedules";
 import { setupOperations } from "@/lib/openapi/operations/setup";
 import { userOperations } from "@/lib/openapi/operations/users";
+import { invitationOperations } from "@/lib/openapi/operations/invitations";
 import { workspaceOperations } from "@/lib/openapi/operations/workspaces";
 import { taskOperations } from "@/lib/openapi/operations/tasks";
 import { runOperations } from "@/lib/openapi/operations/runs";
@@ -37,6 +38,7 @@ export const OPERATIONS: OperationSpec[] = [
   ...authOperations,
   ...userOperations,
   ...workspaceOperations,
+  ...invitationOperations,
   ...questionOperations,
   ...projectOperations,
   ...codehostOperations,

@@ -7,10 +7,11 @@ import { needsSetup } from "@/lib/auth/needs-setup";
 import { passwordLoginEnabled } from "@/lib/config";
 import { passwordLoginOff } from "@/lib/auth/login";
 
-export async function createUser(db: Db, input: { username: string; password: string; is_admin: boolean }) {
+export async function createUser(db: Db, input: { username: string; password: string; is_admin: boolean; display_name?: string | null }) {
   const passwordHash = await hashPassword(input.password);
   try {
-    return serializeUser(await db.user.create({ data: { username: input.username, passwordHash, isAdmin: input.is_admin } }));
+    const data = { username: input.username, passwordHash, isAdmin: input.is_admin, displayName: input.display_name ?? null };
+    return serializeUser(await db.user.create({ data }));
   } catch (error) {
     if ((error as { code?: string }).code === "P2002") throw conflict("A user with that username already exists");
     throw error;
@@ -39,6 +40,7 @@ export function serializeUser(row: User) {
   return {
     id: row.id,
     username: row.username,
+    display_name: row.displayName,
     is_admin: row.isAdmin,
     disabled: row.disabled,
     created_at: row.createdAt.toISOString(),

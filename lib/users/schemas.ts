@@ -7,13 +7,18 @@ export const username = z
   .max(64)
   .regex(/^[A-Za-z0-9_.@-]+$/, "letters, digits and _ . @ - only");
 
+/** A person's name as others see it; null: their username. */
+export const displayName = z.string().trim().min(1).max(100).nullable();
+
 export const createUserBody = z.object({
   username,
+  display_name: displayName.optional(),
   password: z.string().min(8).max(256),
   is_admin: z.boolean().default(false),
 });
 
 export const updateUserBody = z.object({
+  display_name: displayName.optional(),
   password: z.string().min(8).max(256).optional(),
   is_admin: z.boolean().optional(),
   disabled: z.boolean().optional(),
@@ -34,7 +39,20 @@ export const setupBody = z.object({
 export const user = z.object({
   id: z.string(),
   username: z.string(),
+  display_name: z.string().nullable(),
   is_admin: z.boolean(),
   disabled: z.boolean(),
   created_at: z.string(),
 });
+
+/** What a person changes about themself (PATCH /api/auth/me). */
+export const updateMeBody = z.object({ display_name: displayName });
+
+/** The people picker's search: part of a username or display name. */
+export const searchUsersQuery = z.object({
+  q: z.string().trim().max(64).default(""),
+  workspace_id: z.string().optional().describe("Leave out the workspace's current members"),
+});
+
+/** What any workspace owner may learn of another user: no more than a name. */
+export const userMatch = z.object({ id: z.string(), username: z.string(), display_name: z.string().nullable() });

@@ -13,7 +13,7 @@ export async function updateUser(
   db: Db,
   caller: Pick<Caller, "tokenId" | "familyId">,
   userId: string,
-  input: { password?: string; is_admin?: boolean; disabled?: boolean },
+  input: { password?: string; is_admin?: boolean; disabled?: boolean; display_name?: string | null },
 ) {
   const existing = await db.user.findUnique({ where: { id: userId }, select: { id: true } });
   if (!existing) throw notFound("User");
@@ -21,7 +21,7 @@ export async function updateUser(
   const row = await db.$transaction(async (tx) => {
     const updated = await tx.user.update({
       where: { id: userId },
-      data: { isAdmin: input.is_admin, disabled: input.disabled, passwordHash },
+      data: { isAdmin: input.is_admin, disabled: input.disabled, passwordHash, displayName: input.display_name },
     });
     if (passwordHash) {
       const otherLogins = caller.familyId ? { OR: [{ familyId: null }, { familyId: { not: caller.familyId } }] } : {};

@@ -1,6 +1,9 @@
 import { z } from "zod";
 import { username } from "@/lib/users/schemas";
 
+/** A member's role: owner (everything), member (the board's work), viewer (reads only; docs/SECURITY.md). */
+export const memberRole = z.enum(["owner", "member", "viewer"]);
+
 export const workspaceParams = z.object({ id: z.string() });
 
 export const memberParams = workspaceParams.extend({ user_id: z.string() });
@@ -33,16 +36,17 @@ export const updateWorkspaceBody = z.object({
   max_concurrent_runs: z.int().min(1).max(10_000).nullable().optional(),
 });
 
-export const workspaceWithRole = workspace.extend({ role: z.enum(["owner", "member"]) });
+export const workspaceWithRole = workspace.extend({ role: memberRole });
 
 export const addMemberBody = z.object({
   username,
-  role: z.enum(["owner", "member"]).default("member"),
+  role: memberRole.default("member"),
 });
 
 export const member = z.object({
   user_id: z.string(),
   username: z.string(),
-  role: z.enum(["owner", "member"]),
+  display_name: z.string().nullable(),
+  role: memberRole,
   created_at: z.string(),
 });

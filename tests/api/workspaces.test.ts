@@ -18,7 +18,9 @@ describe("workspaces", () => {
     const list = await call("GET", "/api/workspaces", { token: user.token });
     expect(list.body).toEqual([{ ...created.body, role: "owner" }]);
     const members = await call("GET", `/api/workspaces/${created.body.id}/members`, { token: user.token });
-    expect(members.body).toEqual([{ user_id: user.id, username: user.username, role: "owner", created_at: expect.any(String) }]);
+    expect(members.body).toEqual([
+      { user_id: user.id, username: user.username, display_name: null, role: "owner", created_at: expect.any(String) },
+    ]);
   });
 
   it("answers 404 to non-members, so ids reveal nothing", async () => {
@@ -73,7 +75,11 @@ describe("workspaces", () => {
       json: { username: third.username, role: "boss" },
     });
     expect(badRole.status).toBe(422);
-    expect(badRole.body.detail[0]).toMatchObject({ type: "enum", loc: ["body", "role"], ctx: { expected: "'owner' or 'member'" } });
+    expect(badRole.body.detail[0]).toMatchObject({
+      type: "enum",
+      loc: ["body", "role"],
+      ctx: { expected: "'owner', 'member' or 'viewer'" },
+    });
   });
 
   it("has board automation on by default; only owners turn it off, with a boolean", async () => {

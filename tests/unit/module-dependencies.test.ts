@@ -19,6 +19,7 @@ const LAYERS: Record<number, string[]> = {
     "lib/schedules",
     "lib/workspaces",
     "lib/users",
+    "lib/invitations",
     "lib/auth",
     "lib/agents",
     "lib/repositories",

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { OperationSpec } from "@/lib/openapi/types";
 import { apiKey, apiKeyParams, createApiKeyBody, createdApiKey, loginBody, loginResult, refreshBody } from "@/lib/auth/schemas";
-import { user } from "@/lib/users/schemas";
+import { updateMeBody, user } from "@/lib/users/schemas";
 
 export const authOperations: OperationSpec[] = [
   {
@@ -47,6 +47,15 @@ export const authOperations: OperationSpec[] = [
     summary: "The authenticated user",
     tags: ["auth"],
     responses: { 200: { description: "The user", schema: user } },
+  },
+  {
+    method: "patch",
+    path: "/api/auth/me",
+    operationId: "updateCurrentUser",
+    summary: "Change your own display name (null: show the username); agent tokens are refused",
+    tags: ["auth"],
+    body: updateMeBody,
+    responses: { 200: { description: "The user", schema: user }, 403: { description: "An agent token" } },
   },
   {
     method: "get",

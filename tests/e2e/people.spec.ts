@@ -1,0 +1,113 @@
+import { expect, test, type Locator, type Page } from "@playwright/test";
+import { Api, signIn } from "./helpers";
+
+// People (docs/api.md, "Invitations"; docs/SECURITY.md, "Roles"): an owner invites a viewer by link
+// in Settings → Members; a new person opens it in a browser of their own, makes an account, sees the
+// board, and a write is refused in words. Also Settings → Users and the people picker. Screenshots of
+// each new screen at 1440×900 and 390×844.
+
+const SIZES = [
+  { name: "desktop", width: 1440, height: 900 },
+  { name: "phone", width: 390, height: 844 },
+] as const;
+
+/** The viewport at each size, scrolled to `focus` (a section further down the page). */
+async function screens(page: Page, name: string, focus?: Locator) {
+  for (const size of SIZES) {
+    await page.setViewportSize({ width: size.width, height: size.height });
+    await focus?.evaluate((element) => element.scrollIntoView({ block: "start", inline: "start" }));
+    await page.screenshot({ path: `tests/artifacts/screens/${name}-${size.name}.png` });
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+}
+
+test("an invited viewer joins from a second browser, sees the board, and a write is refused in words", async ({
+  page,
+  browser,
+  request,
+}) => {
+  const api = await Api.asAdmin(request);
+  const ws = await api.workspace(`Team ${Date.now()}`);
+  await api.task(ws.id, { title: "Plan the launch", status: "todo" });
+
+  await signIn(page, `/w/${ws.id}/settings`);
+  const members = page.getByRole("region", { name: "Members" });
+  await members.getByLabel("Role of the person invited").selectOption("viewer");
+  await members.getByLabel("Email (optional)").fill("vera@example.com");
+  await members.getByRole("button", { name: "Create invitation link" }).click();
+  const link = await members.getByLabel("Invitation link").inputValue();
+  expect(link).toMatch(/\/invite\/tbi_/);
+  await expect(members.getByRole("button", { name: "Copy" })).toBeVisible();
+  await expect(members.getByText("vera@example.com", { exact: true })).toBeVisible();
+  await screens(page, "settings-members-invitations", members.getByText("Invite by link"));
+
+  const other = await browser.newContext({ baseURL: new URL(link).origin });
+  try {
+    const newcomer = await other.newPage();
+    await newcomer.goto(new URL(link).pathname);
+    await expect(newcomer.getByRole("heading", { name: `Join ${ws.name}` })).toBeVisible();
+    await expect(newcomer.getByText("You are invited as")).toContainText("viewer");
+    await screens(newcomer, "invite-page");
+    const username = `vera_${Date.now()}`;
+    await newcomer.getByLabel("Username").fill(username);
+    await newcomer.getByLabel("Your name (optional)").fill("Vera Viewer");
+    await newcomer.getByLabel("Password (8 or more characters)").fill("vera-password-1");
+    await newcomer.getByRole("button", { name: `Create account and join ${ws.name}` }).click();
+
+    await newcomer.waitForURL(`**/w/${ws.id}`);
+    await expect(newcomer.getByRole("region", { name: "To do", exact: true }).getByText("Plan the launch")).toBeVisible();
+    await expect(newcomer.getByTitle(/^You can read this workspace but not change it/)).toBeVisible();
+    await newcomer.getByLabel("Add a task to Backlog").fill("Sneaky change");
+    await newcomer.getByLabel("Add a task to Backlog").press("Enter");
+    await expect(newcomer.getByRole("alert").filter({ hasText: "Viewers can read this workspace but not change it" })).toBeVisible();
+    await screens(newcomer, "board-viewer-refused");
+    expect(await api.column(ws.id, "backlog")).not.toContain("Sneaky change");
+
+    // The link is spent: opening it again says so in words.
+    await newcomer.goto(new URL(link).pathname);
+    await expect(newcomer.getByRole("alert").filter({ hasText: "already used" })).toBeVisible();
+    await screens(newcomer, "invite-used");
+  } finally {
+    await other.close();
+  }
+
+  await page.reload();
+  await expect(members.getByText("Vera Viewer")).toBeVisible();
+  await expect(members.getByText("vera@example.com", { exact: true })).toHaveCount(0);
+});
+
+test("an administrator creates and disables users in Settings → Users; an owner adds one with the picker", async ({ page, request }) => {
+  const api = await Api.asAdmin(request);
+  const ws = await api.workspace();
+  const username = `sam_${Date.now()}`;
+
+  await signIn(page, `/w/${ws.id}/settings`);
+  const users = page.getByRole("region", { name: "Users" });
+  const form = users.getByRole("form", { name: "Create a user" });
+  await form.getByLabel("Username").fill(username);
+  await form.getByLabel("Display name (optional)").fill("Sam Searchable");
+  await form.getByLabel("Password").fill("sam-password-1");
+  await form.getByRole("button", { name: "Create user" }).click();
+  await expect(users.getByText("Sam Searchable")).toBeVisible();
+  await screens(page, "settings-users", users);
+
+  const members = page.getByRole("region", { name: "Members" });
+  await members.getByLabel("Role of the person added").selectOption("member");
+  const picker = members.getByRole("combobox", { name: "Find a person to add" });
+  await picker.fill("searchable");
+  await expect(members.getByRole("option", { name: /Sam Searchable/ })).toBeVisible();
+  await screens(page, "settings-people-picker", members);
+  await picker.press("Enter");
+  await expect(members.getByRole("listitem").filter({ hasText: "Sam Searchable" })).toContainText("member");
+
+  const profile = page.getByRole("region", { name: "Your profile" });
+  await profile.getByLabel(/^Display name/).fill("Ada Admin");
+  await profile.getByRole("button", { name: "Save" }).click();
+  await expect(members.getByText("Ada Admin")).toBeVisible();
+  await screens(page, "settings-profile", profile);
+
+  await users.getByRole("button", { name: `Disable ${username}` }).click();
+  await expect(users.getByRole("button", { name: `Enable ${username}` })).toBeVisible();
+  const login = await request.post("/api/auth/login", { data: { username, password: "sam-password-1" } });
+  expect(login.status()).toBe(403);
+});
