@@ -15,7 +15,10 @@ export function AnsweredQuestions({ workspaceId }: { workspaceId: string }) {
   const ui = useWorkspaceUi();
   // Who answered, by name: one read of the members (cached), never one per question.
   const members = useQuery(membersQuery(workspaceId));
-  const nameOf = (id: string) => members.data?.find((member) => member.user_id === id)?.username ?? "a former member";
+  const nameOf = (id: string) => {
+    const member = members.data?.find((entry) => entry.user_id === id);
+    return member ? (member.display_name ?? member.username) : "a former member";
+  };
   if (answered.isPending) return <p className="text-sm text-slate-600 dark:text-slate-400">Loading the answered questions…</p>;
   if (answered.isError)
     return (
