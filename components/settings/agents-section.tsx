@@ -13,6 +13,7 @@ import {
 import { dangerButton, ErrorText, secondaryButton } from "@/components/ui/field";
 import { useToast } from "@/components/ui/toast";
 import { AgentEditForm } from "@/components/settings/agent-edit-form";
+import { AgentKeys } from "@/components/settings/agent-keys";
 import { card } from "@/components/settings/settings-card";
 import { SectionState } from "@/components/ui/section-state";
 
@@ -110,6 +111,7 @@ export function AgentsSection({ workspaceId }: { workspaceId: string }) {
                     >
                       Delete
                     </button>
+                    <AgentKeys workspaceId={workspaceId} agent={agent} />
                   </>
                 )}
               </li>

@@ -19,6 +19,8 @@ export interface Preset {
   command: string;
   args: string[];
   env_passthrough: string[];
+  /** The model key the agent cannot start a turn without (stored on the profile, or in the server's environment). */
+  key?: string;
   /** The vendor's API host, for the profile's network_allow. */
   network_allow: string[];
   setup: string;
@@ -34,8 +36,9 @@ const PRESETS: Preset[] = [
     command: "claude-agent-acp",
     args: [],
     env_passthrough: ["ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL"],
+    key: "ANTHROPIC_API_KEY",
     network_allow: ["api.anthropic.com"],
-    setup: "Set ANTHROPIC_API_KEY in the server's environment (ANTHROPIC_BASE_URL for a company gateway).",
+    setup: "Store ANTHROPIC_API_KEY on the profile, or set it in the server's environment (ANTHROPIC_BASE_URL for a company gateway).",
     install: null,
   },
   {
@@ -45,8 +48,9 @@ const PRESETS: Preset[] = [
     command: "codex-acp",
     args: [],
     env_passthrough: ["OPENAI_API_KEY", "OPENAI_BASE_URL"],
+    key: "OPENAI_API_KEY",
     network_allow: ["api.openai.com"],
-    setup: "Set OPENAI_API_KEY in the server's environment (OPENAI_BASE_URL for a company gateway).",
+    setup: "Store OPENAI_API_KEY on the profile, or set it in the server's environment (OPENAI_BASE_URL for a company gateway).",
     install: null,
   },
   {
@@ -56,8 +60,9 @@ const PRESETS: Preset[] = [
     command: "gemini",
     args: ["--acp"],
     env_passthrough: ["GEMINI_API_KEY", "GOOGLE_GEMINI_BASE_URL"],
+    key: "GEMINI_API_KEY",
     network_allow: ["generativelanguage.googleapis.com"],
-    setup: "Set GEMINI_API_KEY in the server's environment (GOOGLE_GEMINI_BASE_URL for a company gateway).",
+    setup: "Store GEMINI_API_KEY on the profile, or set it in the server's environment (GOOGLE_GEMINI_BASE_URL for a company gateway).",
     install: null,
   },
   {
@@ -135,6 +140,7 @@ export function agentPresets(): z.output<typeof agentPresetResponse>[] {
     env_passthrough: preset.env_passthrough,
     network_allow: preset.network_allow,
     setup: preset.setup,
+    key: preset.key ?? null,
     installed: preset.package ? shippedBin(preset) !== null : preset.preset === "demo" || onPath(preset.command),
     install: preset.package || preset.preset === "demo" ? null : preset.install,
   }));

@@ -47,6 +47,22 @@ const presetId = z.enum(PRESET_IDS);
 
 export const agentParams = workspaceParams.extend({ agent_id: z.string() });
 
+/** A stored key's name: an environment variable the agent gets, never one the run's own (TASKBOARD_*) or the process's basics. */
+export const agentKeyParams = agentParams.extend({
+  name: z
+    .string()
+    .regex(/^[A-Z_][A-Z0-9_]{0,127}$/, "An environment variable name in capitals (ANTHROPIC_API_KEY)")
+    .refine((name) => !name.startsWith("TASKBOARD_") && !RESERVED_KEY_NAMES.has(name), {
+      message: "This variable is set by the runner for every agent and cannot be stored",
+    }),
+});
+const RESERVED_KEY_NAMES = new Set(["PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR", "TERM"]);
+export const MAX_STORED_KEYS = 10;
+
+export const setAgentKeyBody = z.object({
+  value: z.string().min(1).max(10_000).describe("The key. Stored sealed, passed only to this profile's runs, never shown again."),
+});
+
 export const createAgentBody = z.object({
   name: z.string().trim().min(1).max(100),
   kind: z.enum(AGENT_KINDS),
@@ -108,6 +124,13 @@ export const agentResponse = z.object({
   network: z.enum(NETWORK_POLICIES),
   labels: z.array(z.string()).describe("Labels a runner must have to take this profile's runs."),
   is_default: z.boolean(),
+  stored_keys: z.array(z.string()).describe("The names of the model keys stored on the profile; their values are never shown again."),
+  readiness: z
+    .object({
+      ready: z.boolean(),
+      problems: z.array(z.string()).describe("What stops its runs, in words (a program not installed, a missing key and where to set it)."),
+    })
+    .describe("Whether a run of this profile can start, as far as the server can tell."),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -121,6 +144,7 @@ export const agentPresetResponse = z.object({
   env_passthrough: z.array(z.string()),
   network_allow: z.array(z.string()).describe("The vendor's API host, which the agent's sandbox must let it reach."),
   setup: z.string().describe("What the agent needs on the server (credentials, an installed CLI)."),
+  key: z.string().nullable().describe("The model key the agent needs to start a turn (ANTHROPIC_API_KEY…), if any."),
   installed: z.boolean().describe("Whether the agent's program is installed where the server starts it from."),
   install: z.string().nullable().describe("The command that installs it, when it is not shipped with the server."),
 });

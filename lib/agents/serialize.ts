@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { AgentProfile } from "@/lib/generated/prisma/client";
 import type { agentResponse, createAgentBody } from "@/lib/agents/schemas";
+import { profileReadiness } from "@/lib/agents/readiness";
 
 // An agent profile between its row and the API: serializeAgentProfile out, toColumns in.
 
@@ -20,6 +21,8 @@ export function serializeAgentProfile(row: AgentProfile): z.output<typeof agentR
     network: row.network as z.output<typeof agentResponse>["network"],
     labels: row.labels,
     is_default: row.isDefault,
+    stored_keys: row.keyNames,
+    readiness: profileReadiness(row),
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };

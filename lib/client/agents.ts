@@ -4,7 +4,7 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/r
 import type { z } from "zod";
 import { api, ApiClientError } from "@/lib/client/api";
 import { agentKeys, repositoryKeys } from "@/lib/client/query-keys";
-import { useDeleteFromList } from "@/lib/client/list-cache";
+import { upsertById, useDeleteFromList } from "@/lib/client/list-cache";
 import type { agentPresetResponse, agentResponse, createAgentBody, fallbackAgentResponse, updateAgentBody } from "@/lib/agents/schemas";
 import type { repositoryResponse, setRepositoryBody } from "@/lib/repositories/schemas";
 
@@ -73,6 +73,22 @@ export function useCreateAgent(workspaceId: string) {
       );
       client.invalidateQueries({ queryKey: agentKeys.list(workspaceId) });
     },
+  });
+}
+
+/**
+ * Stores (value) or removes (null) a model key on a profile. Not optimistic: the key's value never
+ * comes back, so the list changes when the server answered with the profile's new key names.
+ */
+export function useSetAgentKey(workspaceId: string, agentId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ name, value }: { name: string; value: string | null }) =>
+      api<AgentProfile>(`${agentsUrl(workspaceId)}/${agentId}/keys/${encodeURIComponent(name)}`, {
+        method: value === null ? "DELETE" : "PUT",
+        ...(value === null ? {} : { json: { value } }),
+      }),
+    onSuccess: (saved) => client.setQueryData<AgentProfile[]>(agentKeys.list(workspaceId), (old) => upsertById(old, saved)),
   });
 }
 

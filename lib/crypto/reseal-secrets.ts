@@ -2,7 +2,7 @@ import type { Db } from "@/lib/db/client";
 import { needsReseal, seal, unseal } from "@/lib/crypto/seal";
 
 // At start-up, every stored secret not sealed under the current key is sealed again: webhook
-// secrets stored in the clear before sealing existed, and values sealed under an
+// secrets stored in the clear before sealing existed, agent profiles' model keys, and values sealed under an
 // AUTH_SECRET_PREVIOUS after a rotation (docs/SECURITY.md, "Secrets at rest"). Each row is
 // updated only if it still holds what was read, so instances starting together, or an owner
 // changing the secret meanwhile, never lose a value. Reads accept every form until then.
@@ -26,6 +26,16 @@ export async function resealSecrets(db: Db): Promise<number> {
     const { count: updated } = await db.workspaceRepository.updateMany({
       where: { workspaceId: row.workspaceId, credentialSealed: row.credentialSealed },
       data: { credentialSealed: sealed },
+    });
+    count += updated;
+  }
+  const profiles = await db.agentProfile.findMany({ where: { keysSealed: { not: null } }, select: { id: true, keysSealed: true } });
+  for (const row of profiles.filter((profile) => needsReseal(profile.keysSealed!))) {
+    const sealed = resealed(row.keysSealed!, `the model keys of agent profile ${row.id}`);
+    if (!sealed) continue;
+    const { count: updated } = await db.agentProfile.updateMany({
+      where: { id: row.id, keysSealed: row.keysSealed },
+      data: { keysSealed: sealed },
     });
     count += updated;
   }

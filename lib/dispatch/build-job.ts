@@ -8,6 +8,7 @@ import { previousSession } from "@/lib/dispatch/acp-session";
 import { apiUrl, timeoutSeconds } from "@/lib/platform/runner-config";
 import { RUN_TRIGGER } from "@/lib/runs/statuses";
 import type { Job } from "@/lib/runner-protocol";
+import { storedKeys } from "@/lib/agents/set-agent-key";
 
 // What a claimed execution is to its runner: everything the runner needs and nothing more. The
 // credentials in it are the job's own: the agent's token (this workspace, revoked when the run
@@ -56,6 +57,8 @@ export async function buildJob(db: Db, executionId: string, token: string): Prom
     api_url: api,
     mcp_url: `${api}/api/mcp`,
     env: {
+      // The model keys stored on the run's profile first: the run's own variables always win.
+      ...(await storedKeys(db, execution.agentId)),
       TASKBOARD_INSTRUCTIONS: execution.instructions,
       TASKBOARD_TRIGGER: execution.trigger,
       TASKBOARD_TASK_ID: execution.taskId,

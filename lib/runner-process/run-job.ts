@@ -3,6 +3,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { AgentNotInstalled, launchAgent, notInstalledMessage, type AgentLaunch } from "@/lib/agents/launch-agent";
 import { confineLaunch } from "@/lib/agents/confine-launch";
+import { presetById } from "@/lib/agents/presets";
+import { missingKeyMessage } from "@/lib/agents/readiness";
 import type { AgentSnapshot } from "@/lib/agents/resolve-run-agent";
 import { RUN_STATUS } from "@/lib/runs/statuses";
 import { WorkdirError, type PreparedWorkdir, type WorkdirLog } from "@/lib/git/workdir/workdir";
@@ -72,8 +74,14 @@ export async function runJob(port: RunnerPort, entry: Active) {
   sink.push("prompt", { text: instructions });
 
   let launch: AgentLaunch;
+  const env = agentEnvironment(job, { instructions, workdir: cwd, reportFile }, agent);
+  // A shipped agent without its model key would fail after seconds with a protocol error: say so at once, in words.
+  const key = presetById(agent.preset)?.key;
+  if (key && !env[key]) {
+    fs.rmSync(path.dirname(reportFile), { recursive: true, force: true });
+    return fail(missingKeyMessage(agent.name, key));
+  }
   try {
-    const env = agentEnvironment(job, { instructions, workdir: cwd, reportFile }, agent);
     const sessions = job.agent_id ? agentSessionsDir(job.workspace_id, job.task.id, job.agent_id) : undefined;
     launch = await confineLaunch(agent, launchAgent(agent, env, cwd, sessions), cwd, [path.dirname(reportFile)], job.api_url, prepared.git);
   } catch (error) {

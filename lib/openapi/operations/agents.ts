@@ -6,7 +6,9 @@ import {
   agentPresetResponse,
   agentResponse,
   createAgentBody,
+  agentKeyParams,
   fallbackAgentResponse,
+  setAgentKeyBody,
   updateAgentBody,
 } from "@/lib/agents/schemas";
 import { repositoryResponse, setRepositoryBody } from "@/lib/repositories/schemas";
@@ -42,6 +44,25 @@ export const agentOperations: OperationSpec[] = [
     tags: ["agents"],
     params: workspaceParams,
     responses: { 200: { description: "Presets", schema: z.array(agentPresetResponse) } },
+  },
+  {
+    method: "put",
+    path: "/api/workspaces/{id}/agents/{agent_id}/keys/{name}",
+    operationId: "setAgentKey",
+    summary: "Store a model key on a profile (owners): sealed, passed only to its runs, never shown again",
+    tags: ["agents"],
+    params: agentKeyParams,
+    body: setAgentKeyBody,
+    responses: { 200: { description: "The profile, its stored_keys naming the key", schema: agentResponse }, ...agentNotFound },
+  },
+  {
+    method: "delete",
+    path: "/api/workspaces/{id}/agents/{agent_id}/keys/{name}",
+    operationId: "deleteAgentKey",
+    summary: "Remove a stored model key (owners)",
+    tags: ["agents"],
+    params: agentKeyParams,
+    responses: { 200: { description: "The profile without the key", schema: agentResponse }, ...agentNotFound },
   },
   {
     method: "get",
