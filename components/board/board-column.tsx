@@ -211,7 +211,13 @@ function CardList({
   );
 }
 
-const SORT_LABELS: Record<SortBy, string> = { position: "Order", title: "Title", created_at: "Created", priority: "Priority" };
+const SORT_LABELS: Record<SortBy, string> = {
+  position: "Order",
+  title: "Title",
+  created_at: "Created",
+  priority: "Priority",
+  due_at: "Due date",
+};
 
 function SortControl({ column, sort, onChange }: { column: string; sort: ColumnSort; onChange: (sort: ColumnSort) => void }) {
   return (
