@@ -11,6 +11,7 @@ import { RunningLabel } from "@/components/runs/run-quiet-note";
 import { CardRunnerWait } from "@/components/runs/waiting-for-runner";
 import { useWorkspaceUi } from "@/components/workspace/workspace-context";
 import { RUN_STATUS } from "@/lib/runs/statuses";
+import { CardOwnership } from "@/components/board/card-people";
 
 export const PRIORITY_STYLE: Record<string, string> = {
   p0: "bg-red-700 text-white",
@@ -121,6 +122,7 @@ export function CardBody({ task }: { task: Card }) {
             #{tag}
           </span>
         ))}
+        <CardOwnership task={task} />
       </div>
       {task.pr_url || task.latest_run_status ? (
         <div className="mt-2 flex flex-wrap items-center gap-2 text-xs">
