@@ -16,7 +16,7 @@ export function AssigneeFilter({ workspaceId, value, onChange }: AssigneeFilterP
   const { people, agents } = useAssignables(workspaceId);
   const mine = value === "me";
   return (
-    <div className="flex items-center gap-2">
+    <div className="flex flex-wrap items-center gap-2">
       <label className="flex items-center gap-2 text-sm">
         <span>Assignee</span>
         <select

@@ -39,11 +39,9 @@ export function CardAssignees({ assignees }: { assignees: Card["assignees"] }) {
 export function DueLabel({ dueAt, done, now = Date.now() }: { dueAt: string | null; done: boolean; now?: number }) {
   if (!dueAt) return null;
   const due = new Date(dueAt);
-  const day = due.toLocaleDateString(undefined, {
-    day: "numeric",
-    month: "short",
-    ...(due.getFullYear() !== new Date(now).getFullYear() ? { year: "numeric" } : {}),
-  });
+  // Day before month ("3 Nov"), whatever the browser's locale orders them as: one way of writing it.
+  const year = due.getFullYear() !== new Date(now).getFullYear() ? ` ${due.getFullYear()}` : "";
+  const day = `${due.getDate()} ${due.toLocaleDateString(undefined, { month: "short" })}${year}`;
   const overdue = !done && due.getTime() < now;
   return (
     <span
