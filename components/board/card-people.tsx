@@ -1,5 +1,6 @@
 "use client";
 
+import { useState } from "react";
 import type { Card } from "@/lib/client/types";
 import { Avatar } from "@/components/ui/avatar";
 
@@ -36,7 +37,9 @@ export function CardAssignees({ assignees }: { assignees: Card["assignees"] }) {
 }
 
 /** "Due 3 Nov", or in red "Overdue · 3 Nov" once the moment has passed (a done task is never overdue). */
-export function DueLabel({ dueAt, done, now = Date.now() }: { dueAt: string | null; done: boolean; now?: number }) {
+export function DueLabel({ dueAt, done }: { dueAt: string | null; done: boolean }) {
+  // When the card was drawn: a card becomes overdue on its next render (any change, or a reload).
+  const [now] = useState(() => Date.now());
   if (!dueAt) return null;
   const due = new Date(dueAt);
   // Day before month ("3 Nov"), whatever the browser's locale orders them as: one way of writing it.
