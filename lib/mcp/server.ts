@@ -121,7 +121,7 @@ export function createMcpServer(mcp: McpRequest): McpServer {
 
   tool(
     "update_task",
-    "Changes the fields given (title, description, status, priority, tags, project_id, phase, blocked, …; branch and pr_url " +
+    "Changes the fields given (title, description, status, priority, tags, project_id, phase, blocked, assignees, due_at, …; branch and pr_url " +
       "are for people, refused to an agent token). " +
       "A new `status` puts the task at the end of that column; use move_task to place it.",
     updateTaskArgs,
