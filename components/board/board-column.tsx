@@ -31,11 +31,13 @@ export const BoardColumn = forwardRef<
     onSortChange: (sort: ColumnSort) => void;
     projectId: string | null;
     search: string;
+    /** Only cards assigned to this user or agent profile id (null: anyone's). */
+    assigneeId: string | null;
     onOpen: (taskId: string) => void;
     /** False until the board's first pages have seeded the column caches. */
     enabled: boolean;
   }
->(function BoardColumn({ workspaceId, column, title, sort, onSortChange, projectId, search, onOpen, enabled }, ref) {
+>(function BoardColumn({ workspaceId, column, title, sort, onSortChange, projectId, search, assigneeId, onOpen, enabled }, ref) {
   const query = useInfiniteQuery({ ...columnQueryOptions(workspaceId, column, sort), enabled });
   const quickAddRef = useRef<HTMLInputElement>(null);
   useImperativeHandle(ref, () => ({ focusQuickAdd: () => quickAddRef.current?.focus() }), []);
@@ -44,13 +46,18 @@ export const BoardColumn = forwardRef<
   const all = useMemo(() => flatItems(query.data), [query.data]);
   const needle = search.trim().toLowerCase();
   // The column API has no filters, so filters apply to the loaded cards; scrolling loads more.
-  const filtered = Boolean(needle || projectId);
+  const filtered = Boolean(needle || projectId || assigneeId !== null);
   const items = useMemo(
     () =>
       filtered
-        ? all.filter((task) => (!projectId || task.project_id === projectId) && (!needle || task.title.toLowerCase().includes(needle)))
+        ? all.filter(
+            (task) =>
+              (!projectId || task.project_id === projectId) &&
+              (!needle || task.title.toLowerCase().includes(needle)) &&
+              (assigneeId === null || task.assignees.some((a) => a.id === assigneeId)),
+          )
         : all,
-    [all, needle, projectId, filtered],
+    [all, needle, projectId, assigneeId, filtered],
   );
   const ids = useMemo(() => items.map((task) => task.id), [items]);
   const total = query.data?.pages[0]?.total ?? 0;
@@ -211,7 +218,13 @@ function CardList({
   );
 }
 
-const SORT_LABELS: Record<SortBy, string> = { position: "Order", title: "Title", created_at: "Created", priority: "Priority" };
+const SORT_LABELS: Record<SortBy, string> = {
+  position: "Order",
+  title: "Title",
+  created_at: "Created",
+  priority: "Priority",
+  due_at: "Due date",
+};
 
 function SortControl({ column, sort, onChange }: { column: string; sort: ColumnSort; onChange: (sort: ColumnSort) => void }) {
   return (

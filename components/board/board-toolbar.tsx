@@ -1,8 +1,9 @@
 "use client";
 
 import type { Project } from "@/lib/client/types";
+import { AssigneeFilter, type AssigneeFilterProps } from "@/components/board/assignee-filter";
 
-/** Above the board: the project filter and the title search ("/" focuses it). */
+/** Above the board: the project and assignee filters and the title search ("/" focuses it). */
 export function BoardToolbar({
   title,
   projects,
@@ -11,6 +12,7 @@ export function BoardToolbar({
   search,
   onSearchChange,
   searchRef,
+  assignee,
 }: {
   title: string;
   projects: Project[];
@@ -19,9 +21,10 @@ export function BoardToolbar({
   search: string;
   onSearchChange: (search: string) => void;
   searchRef: React.Ref<HTMLInputElement>;
+  assignee: AssigneeFilterProps;
 }) {
   return (
-    <div className="flex items-center gap-3 px-6 pt-4 pb-3">
+    <div className="flex flex-wrap items-center gap-3 px-6 pt-4 pb-3">
       <h1 className="sr-only">{title}</h1>
       <label className="flex items-center gap-2 text-sm">
         <span>Project</span>
@@ -38,6 +41,7 @@ export function BoardToolbar({
           ))}
         </select>
       </label>
+      <AssigneeFilter {...assignee} />
       <label className="flex items-center gap-2 text-sm">
         <span className="sr-only">Search task titles</span>
         <input
@@ -46,7 +50,7 @@ export function BoardToolbar({
           value={search}
           onChange={(event) => onSearchChange(event.target.value)}
           placeholder="Search titles  ( / )"
-          className="w-64 rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm dark:border-slate-700 dark:bg-slate-900"
+          className="w-full rounded-md sm:w-64 border border-slate-300 bg-white px-3 py-1.5 text-sm dark:border-slate-700 dark:bg-slate-900"
         />
       </label>
       <p className="ml-auto text-xs text-slate-600 dark:text-slate-400">

@@ -22,6 +22,7 @@ import { useEffect, useRef, useState } from "react";
 import { useBoardFirstPages } from "@/lib/client/board";
 import { projectsQuery } from "@/lib/client/projects";
 import { workspaceQuery } from "@/lib/client/workspaces";
+import { currentUserQuery } from "@/lib/client/current-user";
 import { isStaleBoard, useDropTask } from "@/lib/client/tasks";
 import { DEFAULT_SORT, type Card, type ColumnSort } from "@/lib/client/types";
 import { COLUMNS, type ColumnKey } from "@/lib/tasks/columns";
@@ -41,6 +42,8 @@ export function Board({ workspaceId }: { workspaceId: string }) {
   );
   const [projectId, setProjectId] = useState<string | null>(null);
   const [search, setSearch] = useState("");
+  const [assignee, setAssignee] = useState<string | null>(null);
+  const me = useQuery(currentUserQuery());
   const [dragging, setDragging] = useState<Card | null>(null);
   const searchRef = useRef<HTMLInputElement>(null);
   const firstColumn = useRef<ColumnHandle>(null);
@@ -114,6 +117,7 @@ export function Board({ workspaceId }: { workspaceId: string }) {
         search={search}
         onSearchChange={setSearch}
         searchRef={searchRef}
+        assignee={{ workspaceId, value: assignee, onChange: setAssignee }}
       />
       <DndContext
         sensors={sensors}
@@ -141,6 +145,7 @@ export function Board({ workspaceId }: { workspaceId: string }) {
               onSortChange={(sort) => setSorts((old) => ({ ...old, [column.key]: sort }))}
               projectId={projectId}
               search={search}
+              assigneeId={assignee === "me" ? (me.data?.id ?? "") : assignee}
               enabled={columnsReady}
               onOpen={ui.openTask}
             />

@@ -1,9 +1,10 @@
 "use client";
 
 import type { Card } from "@/lib/client/types";
+import { CardOwnership } from "@/components/board/card-people";
 
 // The small facts under a card's title: priority, an open question or the blocked flag, unfinished
-// blockers, project and phase, tags.
+// blockers, project and phase, tags, then who it belongs to and when it is due (card-people.tsx).
 
 export const PRIORITY_STYLE: Record<string, string> = {
   p0: "bg-red-700 text-white",
@@ -61,6 +62,7 @@ export function CardBadges({ task }: { task: Card }) {
           #{tag}
         </span>
       ))}
+      <CardOwnership task={task} />
     </div>
   );
 }

@@ -10,6 +10,8 @@ import { useToast } from "@/components/ui/toast";
 import { FixConflictsButton } from "@/components/executions/fix-conflicts-button";
 import { OpenPullRequestButton } from "@/components/github/open-pull-request-button";
 import { useWorkspaceUi } from "@/components/workspace/workspace-context";
+import { AssigneePicker } from "@/components/board/assignee-picker";
+import { dateInputValue, dueAtFromDate } from "@/lib/client/due-date";
 
 interface Draft {
   title: string;
@@ -19,6 +21,9 @@ interface Draft {
   project_id: string;
   phase: string;
   pr_url: string;
+  assignees: Task["assignees"];
+  /** The input's local date, YYYY-MM-DD, or "" for none. */
+  due: string;
 }
 
 /** The task's fields, saved together, and the task's actions (run an agent, open a pull request, delete). */
@@ -108,6 +113,14 @@ export function TaskForm({
           ))}
         </select>
       </label>
+      <label className="mb-3 block text-sm font-medium">
+        Due date
+        <input type="date" value={draft.due} onChange={(e) => setDraft({ ...draft, due: e.target.value })} className={inputClass} />
+      </label>
+      <div className="mb-3 self-end pb-2 text-xs text-slate-600 dark:text-slate-400">
+        {draft.due ? "Due at the end of that day, your time." : "No due date."}
+      </div>
+      <AssigneePicker workspaceId={workspaceId} value={draft.assignees} onChange={(assignees) => setDraft({ ...draft, assignees })} />
       <label className="col-span-2 mb-3 block text-sm font-medium">
         Pull request URL
         <input
@@ -135,6 +148,8 @@ function toDraft(task: Task): Draft {
     project_id: task.project_id ?? "",
     phase: task.phase != null ? String(task.phase) : "",
     pr_url: task.pr_url ?? "",
+    assignees: task.assignees,
+    due: dateInputValue(task.due_at),
   };
 }
 
@@ -150,6 +165,9 @@ function fromDraft(draft: Draft): UpdateTaskInput {
     project_id: draft.project_id || null,
     phase: draft.phase === "" ? null : Number(draft.phase),
     pr_url: draft.pr_url.trim() || null,
+    // With their names: the optimistic card shows them at once (the server takes kind and id only).
+    assignees: draft.assignees,
+    due_at: dueAtFromDate(draft.due),
   };
 }
 

@@ -8,7 +8,7 @@ import { SectionState } from "@/components/ui/section-state";
 // A Settings section holding one of the workspace record's on/off settings (PATCH /api/workspaces/{id}).
 // Owners change it; it saves at once. Others see it, disabled, and why.
 
-type Setting = "auto_start_unblocked" | "auto_move_tasks";
+type Setting = "auto_start_unblocked" | "auto_move_tasks" | "auto_start_assigned";
 
 export function WorkspaceSwitchSection({
   workspaceId,

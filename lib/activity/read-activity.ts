@@ -61,8 +61,10 @@ type TaskData = Partial<Record<string, unknown>> & { status?: string };
 function summarize(taskId: string, row: Row): string {
   const data = (row.data ?? {}) as Record<string, unknown>;
   switch (row.type) {
-    case "task.created":
-      return `Created the task in ${columnTitle((data as TaskData).status)}`;
+    case "task.created": {
+      const assigned = assignmentChanges([], data.assignees);
+      return `Created the task in ${columnTitle((data as TaskData).status)}${assigned.length ? `, ${assigned[0]}` : ""}`;
+    }
     case "task.moved":
       return `Moved to ${columnTitle((data as TaskData).status)}`;
     case "task.updated":
@@ -100,7 +102,24 @@ const FIELDS: [key: string, label: string][] = [
   ["branch", "branch"],
   ["blocked", "blocked mark"],
   ["has_merge_conflict", "merge conflict"],
+  ["due_at", "due date"],
 ];
+
+type Assignee = { kind: string; id: string; name: string };
+
+/** "assigned Ada, Claude; unassigned Bob": who came and went between two versions of the task. */
+function assignmentChanges(before: unknown, after: unknown): string[] {
+  const list = (value: unknown) => (Array.isArray(value) ? (value as Assignee[]) : []);
+  const key = (a: Assignee) => `${a.kind}:${a.id}`;
+  const had = new Set(list(before).map(key));
+  const has = new Set(list(after).map(key));
+  const added = list(after).filter((a) => !had.has(key(a)));
+  const removed = list(before).filter((a) => !has.has(key(a)));
+  const parts: string[] = [];
+  if (added.length) parts.push(`assigned ${added.map((a) => a.name).join(", ")}`);
+  if (removed.length) parts.push(`unassigned ${removed.map((a) => a.name).join(", ")}`);
+  return parts;
+}
 
 function describeUpdate(previous: TaskData | null, task: TaskData): string {
   if (!previous) return "Edited the task";
@@ -109,6 +128,7 @@ function describeUpdate(previous: TaskData | null, task: TaskData): string {
   if (previous.pr_url !== task.pr_url) parts.push(task.pr_url ? `linked pull request ${String(task.pr_url)}` : "unlinked the pull request");
   if (previous.pr_state !== task.pr_state && task.pr_state) parts.push(`pull request ${String(task.pr_state)}`);
   if (previous.checks !== task.checks && task.checks) parts.push(`checks ${String(task.checks)}`);
+  parts.push(...assignmentChanges(previous.assignees, task.assignees));
   const changed = FIELDS.filter(([key]) => JSON.stringify(previous[key]) !== JSON.stringify(task[key])).map(([, label]) => label);
   if (changed.length > 0) parts.push(`changed ${changed.join(", ")}`);
   if (parts.length === 0) return "Edited the task";

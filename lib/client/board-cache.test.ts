@@ -211,5 +211,7 @@ function task(id: string, status: ColumnKey, position: number): Card {
     has_merge_conflict: false,
     latest_run_status: null,
     latest_run_error: null,
+    assignees: [],
+    due_at: null,
   };
 }

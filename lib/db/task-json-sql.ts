@@ -26,6 +26,14 @@ const LATEST_RUN_ACTIVITY = `CASE WHEN e.latest_run_status = 'running' THEN (SEL
 const LATEST_RUN_WAITING = `CASE WHEN e.latest_run_status = 'queued' THEN (SELECT taskboard_waiting_for_runner(x.workspace_id, x.agent_profile, ${runnerLeaseSeconds()}, ${runnersRequireSandbox()})
     FROM executions x WHERE x.task_id = t.id AND x.status = 'queued' ORDER BY x.created_at DESC LIMIT 1) END AS latest_run_waiting_for_runner`;
 
+// The task's assignees in the order given, as TaskAssignee ({kind, id, name}): one probe on
+// task_assignees(task_id, …) per task, and row_to_json for the same bytes-per-card reason as below.
+const ASSIGNEES = `(SELECT COALESCE(json_agg(row_to_json(s)), '[]'::json) FROM (
+    SELECT CASE WHEN a.user_id IS NULL THEN 'agent' ELSE 'user' END AS kind, COALESCE(a.user_id, a.agent_profile_id) AS id,
+      COALESCE(u.username, ap.name) AS name
+    FROM task_assignees a LEFT JOIN users u ON u.id = a.user_id LEFT JOIN agent_profiles ap ON ap.id = a.agent_profile_id
+    WHERE a.task_id = t.id ORDER BY a.position, a.id) s) AS assignees`;
+
 // A task as TaskResponse. Aliases: `t` the task, `pr` its project, `e` its task_board_extras row
 // (from TASK_JOINS). That row holds the open questions' and the newest runs' JSON, written by
 // triggers (migration task_board_extras) in the records' own shape (lib/tasks/schemas.ts; the
@@ -51,6 +59,7 @@ export const TASK_JSON = `(SELECT row_to_json(j) FROM (SELECT
   ${LATEST_RUN_ACTIVITY},
   ${LATEST_RUN_WAITING},
   COALESCE(e.blocked_by, '{}') AS blocked_by, COALESCE(e.blocks, '{}') AS blocks, COALESCE(e.open_blockers, 0) AS open_blocker_count,
+  ${ASSIGNEES}, ${iso("t.due_at")} AS due_at,
   ${iso("t.created_at")} AS created_at, ${iso("t.updated_at")} AS updated_at, ${iso("t.done_at")} AS done_at) j)`;
 
 // A task as its board card (TaskCard, lib/tasks/card-schemas.ts), with the same aliases: TASK_JSON's
@@ -66,7 +75,8 @@ export const CARD_JSON = `(SELECT row_to_json(j) FROM (SELECT
   t.pr_url, t.pr_state, t.checks, t.has_merge_conflict,
   e.latest_run_status, e.latest_run_error,
   ${LATEST_RUN_ACTIVITY},
-  ${LATEST_RUN_WAITING}) j)`;
+  ${LATEST_RUN_WAITING},
+  ${ASSIGNEES}, ${iso("t.due_at")} AS due_at) j)`;
 
 // One probe per task for everything beyond its own row: the three sub-selects per task that this
 // replaced were half of PostgreSQL's time for a page (docs/PERFORMANCE.md).

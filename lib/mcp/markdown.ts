@@ -30,6 +30,8 @@ export function taskMarkdown(task: TaskResponse): string {
     task.tags.length > 0 && `- tags: ${task.tags.join(", ")}`,
     task.pr_url && `- pull request: ${task.pr_url}${task.has_merge_conflict ? " (merge conflict)" : ""}`,
     task.blocked && "- blocked",
+    task.assignees.length > 0 && `- assigned to: ${task.assignees.map((a) => `${a.name} (${a.kind})`).join(", ")}`,
+    task.due_at && `- due ${task.due_at}`,
     `- created ${task.created_at}, updated ${task.updated_at}${task.done_at ? `, done ${task.done_at}` : ""}`,
   ].filter(Boolean);
   const lines = [`# ${task.title}`, "", ...facts, "", "## Description", "", task.description.trim() || "_None._", ""];

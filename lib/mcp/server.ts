@@ -11,6 +11,7 @@ import { readExecutionLog } from "@/lib/runs/read-execution-log";
 import { startManualRun } from "@/lib/runs/start-run";
 import { COLUMN_KEYS } from "@/lib/tasks/columns";
 import { createTask } from "@/lib/tasks/create-task";
+import { assignerOf } from "@/lib/tasks/assignees";
 import { boardRead, columnPageRead, loadTask, taskSearchRead } from "@/lib/tasks/load-tasks";
 import { moveTask } from "@/lib/tasks/move-task";
 import { PEOPLE_ONLY_TASK_FIELDS } from "@/lib/tasks/schemas";
@@ -116,17 +117,18 @@ export function createMcpServer(mcp: McpRequest): McpServer {
     "create_task",
     "Creates a task at the end of its column (`status`, default backlog).",
     createTaskArgs,
-    async ({ workspace_id, ...body }) => createTask(mcp.db, (await enterWorkspace(mcp, workspace_id)).id, body),
+    async ({ workspace_id, ...body }) => createTask(mcp.db, (await enterWorkspace(mcp, workspace_id)).id, body, assignerOf(mcp.caller)),
     { humansOnlyFields: PEOPLE_ONLY_TASK_FIELDS },
   );
 
   tool(
     "update_task",
-    "Changes the fields given (title, description, status, priority, tags, project_id, phase, blocked, …; branch and pr_url " +
+    "Changes the fields given (title, description, status, priority, tags, project_id, phase, blocked, assignees, due_at, …; branch and pr_url " +
       "are for people, refused to an agent token). " +
       "A new `status` puts the task at the end of that column; use move_task to place it.",
     updateTaskArgs,
-    async ({ workspace_id, task_id, ...body }) => updateTask(mcp.db, (await enterWorkspace(mcp, workspace_id)).id, task_id, body),
+    async ({ workspace_id, task_id, ...body }) =>
+      updateTask(mcp.db, (await enterWorkspace(mcp, workspace_id)).id, task_id, body, {}, assignerOf(mcp.caller)),
     { humansOnlyFields: PEOPLE_ONLY_TASK_FIELDS },
   );
 

@@ -34,6 +34,8 @@ export const taskCard = taskResponse
     latest_run_activity_at: true,
     latest_run_silence_seconds: true,
     latest_run_waiting_for_runner: true,
+    assignees: true,
+    due_at: true,
   })
   .describe(
     "A task as its board card shows it. The description, the open questions and the runs are not here: " +

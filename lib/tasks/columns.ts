@@ -19,4 +19,15 @@ export const PRIORITIES = ["p0", "p1", "p2", "p3", "p4"] as const;
 
 export type Priority = (typeof PRIORITIES)[number];
 
-export const SORT_FIELDS = ["position", "title", "created_at", "priority"] as const;
+export const SORT_FIELDS = ["position", "title", "created_at", "priority", "due_at"] as const;
+
+/** Who a task can belong to: a member of its workspace, or one of its agent profiles. */
+export const ASSIGNEE_KINDS = ["user", "agent"] as const;
+
+export type AssigneeKind = (typeof ASSIGNEE_KINDS)[number];
+
+/** At most this many assignees per task. */
+export const MAX_ASSIGNEES = 10;
+
+/** The columns where assigning an agent profile starts its run (lib/reactions/start-assigned-agents.ts). */
+export const AGENT_START_COLUMNS: readonly ColumnKey[] = ["todo", "in_progress"];

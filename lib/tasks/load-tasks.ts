@@ -21,6 +21,8 @@ export interface PageRequest {
   offset: number;
   sortBy: SortField;
   sortDir: "asc" | "desc";
+  /** `me`, a user id or an agent profile id: only the tasks assigned to them (null: every task). */
+  assignee?: string | null;
 }
 
 // The board's reads come back with the caller's credential check, in one statement per request
@@ -28,6 +30,9 @@ export interface PageRequest {
 
 /** GET …/board/column/{column}: `{"items", "total", "has_more"}`, of task records or (view `compact`) of cards. */
 export function columnPageRead(key: ColumnKey, page: PageRequest, view: TaskView = "full"): WorkspaceRead {
+  if (page.assignee) {
+    return { statement: ASSIGNED_COLUMN_PAGE[view][page.sortBy][page.sortDir], params: [[key], page.limit, page.offset, page.assignee] };
+  }
   return { statement: COLUMN_PAGE[view][page.sortBy][page.sortDir], params: [[key], page.limit, page.offset] };
 }
 
@@ -37,8 +42,9 @@ export function columnPageRead(key: ColumnKey, page: PageRequest, view: TaskView
  * `cursor` is the newest event id of the workspace's log in the same snapshot: the board shows
  * every event up to it and none after it (lib/events).
  */
-export function boardRead(limit: number): WorkspaceRead {
-  return { statement: BOARD, params: [COLUMNS.map((c) => c.key), COLUMNS.map((c) => c.title), limit] };
+export function boardRead(limit: number, assignee: string | null = null): WorkspaceRead {
+  const params = [COLUMNS.map((c) => c.key), COLUMNS.map((c) => c.title), limit];
+  return assignee ? { statement: ASSIGNED_BOARD, params: [...params, assignee] } : { statement: BOARD, params };
 }
 
 /** What list_tasks of the MCP server narrows the board by; see TASK_SEARCH. */
@@ -73,21 +79,35 @@ export async function loadTask(sql: Sql, workspaceId: string, id: string): Promi
 // index entries, not table rows), then joined back to the rows it keeps. Totals come from
 // task_column_counts (kept by triggers), not from counting the column. One statement text per sort
 // field and direction: a sort column cannot be a parameter.
-function columnsCte(json: string, sortBy: SortField, dir: "ASC" | "DESC", limit: string, offset: string) {
+//
+// Narrowed to an assignee (`assignee` names the parameter: `me`, a user id or an agent profile id),
+// the page is read on the same index with the assignments as a semi-join (their (workspace_id,
+// user_id | agent_profile_id, task_id) indexes), and the total is a count of the matches. `me` is
+// the caller of the statement (workspaceReadStatement's `caller` row).
+function columnsCte(json: string, sortBy: SortField, dir: "ASC" | "DESC", limit: string, offset: string, assignee: string | null = null) {
+  const who = `(CASE WHEN ${assignee}::text = 'me' THEN caller.user_id ELSE ${assignee}::text END)`;
+  const assigned = assignee
+    ? `AND x.id IN (SELECT a.task_id FROM task_assignees a WHERE a.workspace_id = $1 AND (a.user_id = ${who} OR a.agent_profile_id = ${who}))`
+    : "";
+  const total = assignee
+    ? `(SELECT count(*) FROM tasks x WHERE x.workspace_id = $1 AND x.status = c.key ${assigned})`
+    : "COALESCE(n.count, 0)";
+  // Tasks without a due date come last whichever the direction; the other sort keys are never null.
+  const nulls = sortBy === "due_at" ? " NULLS LAST" : "";
   return `
   WITH cols AS (
-    SELECT c.key, c.ord, COALESCE(n.count, 0) AS total
+    SELECT c.key, c.ord, ${total} AS total
     FROM unnest($3::text[]) WITH ORDINALITY AS c(key, ord)
     LEFT JOIN task_column_counts n ON n.workspace_id = $1 AND n.status = c.key
   ),
   pages AS (
     SELECT cols.key, cols.ord, cols.total, p.items, p.n
     FROM cols CROSS JOIN LATERAL (
-      SELECT COALESCE(json_agg(${json} ORDER BY k.sort_key ${dir}, k.id ${dir}), '[]'::json) AS items, count(*) AS n
+      SELECT COALESCE(json_agg(${json} ORDER BY k.sort_key ${dir}${nulls}, k.id ${dir}), '[]'::json) AS items, count(*) AS n
       FROM (
         SELECT x.id, x.${sortBy} AS sort_key FROM tasks x
-        WHERE x.workspace_id = $1 AND x.status = cols.key
-        ORDER BY x.${sortBy} ${dir}, x.id ${dir}
+        WHERE x.workspace_id = $1 AND x.status = cols.key ${assigned}
+        ORDER BY x.${sortBy} ${dir}${nulls}, x.id ${dir}
         LIMIT ${limit} OFFSET ${offset}
       ) k
       JOIN tasks t ON t.id = k.id
@@ -96,37 +116,49 @@ function columnsCte(json: string, sortBy: SortField, dir: "ASC" | "DESC", limit:
   )`;
 }
 
-const COLUMN_PAGE = Object.fromEntries(
-  TASK_VIEWS.map((view) => [
-    view,
-    Object.fromEntries(
-      SORT_FIELDS.map((sortBy) => [
-        sortBy,
-        Object.fromEntries(
-          (["asc", "desc"] as const).map((dir) => [
-            dir,
-            workspaceReadStatement(
-              `column_page_${view === "full" ? "" : `${view}_`}${sortBy}_${dir}`,
-              `${columnsCte(view === "full" ? TASK_JSON : CARD_JSON, sortBy, dir === "asc" ? "ASC" : "DESC", "$4", "$5")}
-              SELECT json_build_object('items', items, 'total', total, 'has_more', $5 + n < total)::text FROM pages`,
-            ),
-          ]),
-        ),
-      ]),
-    ),
-  ]),
-) as Record<TaskView, Record<SortField, Record<"asc" | "desc", Statement>>>;
+// One statement per view, sort field and direction; the assigned ones take the assignee as $6.
+function columnPages(assignee: string | null) {
+  return Object.fromEntries(
+    TASK_VIEWS.map((view) => [
+      view,
+      Object.fromEntries(
+        SORT_FIELDS.map((sortBy) => [
+          sortBy,
+          Object.fromEntries(
+            (["asc", "desc"] as const).map((dir) => [
+              dir,
+              workspaceReadStatement(
+                `column_page_${assignee ? "assigned_" : ""}${view === "full" ? "" : `${view}_`}${sortBy}_${dir}`,
+                `${columnsCte(view === "full" ? TASK_JSON : CARD_JSON, sortBy, dir === "asc" ? "ASC" : "DESC", "$4", "$5", assignee)}
+                SELECT json_build_object('items', items, 'total', total, 'has_more', $5 + n < total)::text FROM pages`,
+              ),
+            ]),
+          ),
+        ]),
+      ),
+    ]),
+  ) as Record<TaskView, Record<SortField, Record<"asc" | "desc", Statement>>>;
+}
+
+const COLUMN_PAGE = columnPages(null);
+const ASSIGNED_COLUMN_PAGE = columnPages("$6");
 
 // $4 is the columns' titles, in the order of their keys in $3; $5 the page size.
-const BOARD = workspaceReadStatement(
-  "board_first_pages",
-  `${columnsCte(CARD_JSON, "position", "ASC", "$5", "0")}
+// $6, in the assigned one, the assignee.
+function boardStatement(name: string, assignee: string | null) {
+  return workspaceReadStatement(
+    name,
+    `${columnsCte(CARD_JSON, "position", "ASC", "$5", "0", assignee)}
   SELECT json_build_object('columns', json_agg(json_build_object(
            'key', pages.key, 'title', ($4::text[])[pages.ord], 'total', pages.total,
            'has_more', pages.n < pages.total, 'items', pages.items) ORDER BY pages.ord),
          'cursor', (SELECT COALESCE(max(h.last_id), 0)::text FROM workspace_event_heads h WHERE h.workspace_id = $1))::text
   FROM pages`,
-);
+  );
+}
+
+const BOARD = boardStatement("board_first_pages", null);
+const ASSIGNED_BOARD = boardStatement("board_first_pages_assigned", "$6");
 
 // $4 project id or null, $5 title part or null, $6 page size, $7 offset. Each column is read on its
 // position index and stops after offset + limit + 1 matches, so the work follows the page, not

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { floatNumber, INT32_MAX, queryInt } from "@/lib/platform/schema-primitives";
 import { questionResponse } from "@/lib/questions/schemas";
 import { COLUMN_KEYS, PRIORITIES, SORT_FIELDS } from "@/lib/tasks/columns";
+import { assigneeFilter, assignees, dueAt, taskAssignee } from "@/lib/tasks/assignee-schemas";
 import { RUN_STATUSES, RUN_TRIGGERS } from "@/lib/runs/statuses";
 import { MAX_POSITION } from "@/lib/tasks/positions";
 import { runUsage } from "@/lib/runner-protocol";
@@ -35,7 +36,12 @@ export const columnQuery = z
       .default(20)
       .describe(`Page size: 1 to ${MAX_TASK_PAGE}, or to ${MAX_CARD_PAGE} with view=compact.`),
     offset: queryInt(z.int().min(0).max(INT32_MAX)).default(0).describe("Number of tasks of the column to skip."),
-    sort_by: z.enum(SORT_FIELDS).default("position").describe("Sort key; ties are broken by task id, so pages never overlap."),
+    sort_by: z
+      .enum(SORT_FIELDS)
+      .default("position")
+      .describe(
+        "Sort key; ties are broken by task id, so pages never overlap. With `due_at`, tasks without one come last in both directions.",
+      ),
     sort_dir: z.enum(["asc", "desc"]).default("asc"),
     view: z
       .enum(TASK_VIEWS)
@@ -44,6 +50,7 @@ export const columnQuery = z
         "`full` (the default): task records with their open questions and 10 newest runs. `compact`: the board's cards " +
           "(TaskCard): what a card shows, with the questions and runs as counts and the newest run's status.",
       ),
+    assignee: assigneeFilter,
   })
   // Full records stay at the interface's page size; only the light cards come in bigger pages.
   .superRefine((query, ctx) => {
@@ -69,6 +76,7 @@ export const taskSearchQuery = z.object({
 
 export const boardQuery = z.object({
   limit: queryInt(z.int().min(1).max(MAX_CARD_PAGE)).default(20).describe(`Cards per column in the first page, 1 to ${MAX_CARD_PAGE}.`),
+  assignee: assigneeFilter,
 });
 
 const title = z.string().trim().min(1).max(500);
@@ -112,6 +120,8 @@ export const createTaskBody = z.object({
   project_id: projectId.optional(),
   phase: phase.optional(),
   pr_url: prUrl.optional(),
+  assignees: assignees.default([]),
+  due_at: dueAt.default(null),
 });
 
 export const updateTaskBody = z.object({
@@ -128,6 +138,8 @@ export const updateTaskBody = z.object({
   phase: phase.optional(),
   pr_url: prUrl.optional(),
   branch: branch.optional(),
+  assignees: assignees.optional(),
+  due_at: dueAt.optional(),
   position: floatNumber()
     .min(-MAX_POSITION)
     .max(MAX_POSITION)
@@ -248,6 +260,8 @@ export const taskResponse = z.object({
   blocked_by: z.array(z.string()).describe("Ids of the tasks this one waits for (its blockers), oldest dependency first."),
   blocks: z.array(z.string()).describe("Ids of the tasks that wait for this one (its dependants), oldest dependency first."),
   open_blocker_count: z.int().describe('How many of its blockers are not done; the card shows "blocked by N" while it is above 0.'),
+  assignees: z.array(taskAssignee).describe("Who the task belongs to, in the order they were given."),
+  due_at: z.string().nullable().describe("When the task is due (ISO 8601, UTC), or null."),
   created_at: z.string(),
   updated_at: z.string(),
   done_at: z.string().nullable(),

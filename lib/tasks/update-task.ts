@@ -5,6 +5,7 @@ import type { Db } from "@/lib/db/client";
 import { doneAtFor, endOfColumn, inColumnTransaction, lockColumn } from "@/lib/tasks/positions";
 import { checkProjectPhase } from "@/lib/tasks/project-phase";
 import type { TaskResponse, updateTaskBody } from "@/lib/tasks/schemas";
+import { PERSON_ASSIGNING, replaceAssignees, type Assigner } from "@/lib/tasks/assignees";
 
 /** What GitHub reports about a task's pull request: set by webhooks (lib/github/sync), never by PATCH. */
 export type PullRequestFields = {
@@ -22,6 +23,7 @@ export async function updateTask(
   taskId: string,
   body: z.output<typeof updateTaskBody>,
   pullRequest: PullRequestFields = {},
+  assigner: Assigner = PERSON_ASSIGNING,
 ): Promise<TaskResponse> {
   const updated = await inColumnTransaction(db, async (tx) => {
     const placing = body.status !== undefined || body.position !== undefined;
@@ -79,8 +81,10 @@ export async function updateTask(
         checks: pullRequest.checks,
         blocked: body.blocked,
         doneAt: doneAtFor(task.status, column, task.doneAt),
+        dueAt: body.due_at === undefined ? undefined : body.due_at && new Date(body.due_at),
       },
     });
+    if (body.assignees !== undefined) await replaceAssignees(tx, workspaceId, taskId, column, body.assignees, assigner);
     // The answer is the task as this transaction leaves it: the event's data, no read after commit.
     return recordTaskEvent(tx, workspaceId, "task.updated", taskId);
   });

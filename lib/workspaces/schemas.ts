@@ -21,6 +21,11 @@ export const workspace = z.object({
     .describe(
       "Board automation (default true): a run's start moves its task from backlog or todo to in_progress; a successful run whose branch has changes moves it from in_progress to in_review.",
     ),
+  auto_start_assigned: z
+    .boolean()
+    .describe(
+      "Assigning an agent profile to a task in todo or in_progress starts a run of that profile, once per assignment (default true).",
+    ),
   max_concurrent_runs: z
     .int()
     .nullable()
@@ -33,6 +38,7 @@ export const updateWorkspaceBody = z.object({
   name: z.string().trim().min(1).max(200).optional(),
   auto_start_unblocked: z.boolean().optional(),
   auto_move_tasks: z.boolean().optional(),
+  auto_start_assigned: z.boolean().optional(),
   max_concurrent_runs: z.int().min(1).max(10_000).nullable().optional(),
 });
 

@@ -6,6 +6,7 @@ export function serializeWorkspace(row: Workspace) {
     name: row.name,
     auto_start_unblocked: row.autoStartUnblocked,
     auto_move_tasks: row.autoMoveTasks,
+    auto_start_assigned: row.autoStartAssigned,
     max_concurrent_runs: row.maxConcurrentRuns,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),

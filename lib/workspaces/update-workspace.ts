@@ -12,6 +12,7 @@ export async function updateWorkspace(db: Db, workspaceId: string, role: MemberR
       name: patch.name,
       autoStartUnblocked: patch.auto_start_unblocked,
       autoMoveTasks: patch.auto_move_tasks,
+      autoStartAssigned: patch.auto_start_assigned,
       maxConcurrentRuns: patch.max_concurrent_runs,
     },
   });

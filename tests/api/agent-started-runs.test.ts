@@ -119,6 +119,35 @@ describe("a run started with an agent token", () => {
   }, 120_000);
 });
 
+describe("an agent token assigning an agent profile (issue #37)", () => {
+  it("starts a run continuing its own with its own profile; another profile starts nothing, and the reaction says why", async () => {
+    const { wsId: other } = await workspaceOn(server);
+    const mine = await profile(other, { name: "own" });
+    const wider = await profile(other, { name: "wide", network: "full" });
+    const root = await holdingRun(admin, other, { agent_id: mine });
+    const assign = async (title: string, agentId: string) => {
+      const task = await newTask(server.call, admin, other, { title });
+      const patched = await server.call("PATCH", `/api/workspaces/${other}/tasks/${task.id}`, {
+        token: root.token,
+        json: { assignees: [{ kind: "agent", id: agentId }] },
+      });
+      expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+      return task.id;
+    };
+    const refusedTask = await assign("assigned wider", wider);
+    expect(await runsOf(other, refusedTask)).toEqual([]);
+    const states = await server.call("GET", `/api/workspaces/${other}/reactions`, { token: admin });
+    const reaction = states.body.find((state: { name: string }) => state.name === "start-assigned-agents");
+    expect(reaction.last_error).toMatch(/only with the agent profile of its own run/);
+
+    const startedTask = await assign("succeed", mine);
+    const [run] = (await runsOf(other, startedTask)) as { execution_id: string; trigger: string }[];
+    expect(run.trigger).toBe("assigned");
+    const execution = await server.call("GET", `/api/workspaces/${other}/executions/${run.execution_id}`, { token: admin });
+    expect(execution.body).toMatchObject({ agent_id: mine, started_by_execution_id: root.execution.id, chain_depth: 1 });
+  }, 120_000);
+});
+
 describe("agent-started runs of a workspace", () => {
   it("are limited to AGENT_STARTED_RUNS_PER_MINUTE: 429 with Retry-After, in words; a person's runs do not count", async () => {
     const { wsId: other } = await workspaceOn(server);

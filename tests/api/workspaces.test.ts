@@ -11,6 +11,7 @@ describe("workspaces", () => {
       name: "Platform",
       auto_start_unblocked: false,
       auto_move_tasks: true,
+      auto_start_assigned: true,
       max_concurrent_runs: null,
       created_at: expect.any(String),
       updated_at: expect.any(String),

@@ -38,6 +38,8 @@ export const TASK_FIELDS = [
   "blocked_by",
   "blocks",
   "open_blocker_count",
+  "assignees",
+  "due_at",
   "created_at",
   "updated_at",
   "done_at",

@@ -4,4 +4,6 @@ import { boardQuery } from "@/lib/tasks/schemas";
 import { workspaceParams } from "@/lib/workspaces/schemas";
 
 // The first page of every column in one request (and one SQL statement).
-export const GET = withWorkspaceRead({ params: workspaceParams, query: boardQuery }, ({ query }) => boardRead(query.limit));
+export const GET = withWorkspaceRead({ params: workspaceParams, query: boardQuery }, ({ query }) =>
+  boardRead(query.limit, query.assignee ?? null),
+);

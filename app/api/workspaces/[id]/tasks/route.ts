@@ -1,5 +1,6 @@
 import { json, withWorkspace, withWorkspaceRead } from "@/lib/api/handler";
 import { createTask } from "@/lib/tasks/create-task";
+import { assignerOf } from "@/lib/tasks/assignees";
 import { COLUMN_KEYS } from "@/lib/tasks/columns";
 import { taskSearchRead } from "@/lib/tasks/load-tasks";
 import { createTaskBody, PEOPLE_ONLY_TASK_FIELDS, taskSearchQuery } from "@/lib/tasks/schemas";
@@ -18,5 +19,5 @@ export const GET = withWorkspaceRead({ params: workspaceParams, query: taskSearc
 
 export const POST = withWorkspace(
   { params: workspaceParams, body: createTaskBody, humansOnlyFields: PEOPLE_ONLY_TASK_FIELDS },
-  async ({ db, workspace, body }) => json(await createTask(db, workspace.id, body), 201),
+  async ({ db, caller, workspace, body }) => json(await createTask(db, workspace.id, body, assignerOf(caller)), 201),
 );

@@ -4,6 +4,7 @@ import { deleteTask } from "@/lib/tasks/delete-task";
 import { loadTask } from "@/lib/tasks/load-tasks";
 import { PEOPLE_ONLY_TASK_FIELDS, taskParams, updateTaskBody } from "@/lib/tasks/schemas";
 import { updateTask } from "@/lib/tasks/update-task";
+import { assignerOf } from "@/lib/tasks/assignees";
 
 export const GET = withWorkspace({ params: taskParams }, async ({ sql, workspace, params }) => {
   const task = await loadTask(sql, workspace.id, params.task_id);
@@ -13,7 +14,7 @@ export const GET = withWorkspace({ params: taskParams }, async ({ sql, workspace
 
 export const PATCH = withWorkspace(
   { params: taskParams, body: updateTaskBody, humansOnlyFields: PEOPLE_ONLY_TASK_FIELDS },
-  async ({ db, workspace, params, body }) => json(await updateTask(db, workspace.id, params.task_id, body)),
+  async ({ db, caller, workspace, params, body }) => json(await updateTask(db, workspace.id, params.task_id, body, {}, assignerOf(caller))),
 );
 
 export const DELETE = withWorkspace({ params: taskParams }, async ({ db, workspace, params }) => {
