@@ -13,7 +13,7 @@ export function useAssignables(workspaceId: string, enabled = true) {
   const members = useQuery({ ...membersQuery(workspaceId), enabled });
   const agents = useQuery({ ...agentsQuery(workspaceId), enabled });
   const me = useQuery({ ...currentUserQuery(), enabled });
-  const people: Assignee[] = (members.data ?? []).map((m) => ({ kind: "user", id: m.user_id, name: m.username }));
+  const people: Assignee[] = (members.data ?? []).map((m) => ({ kind: "user", id: m.user_id, name: m.display_name ?? m.username }));
   const profiles: Assignee[] = (agents.data ?? []).map((a) => ({ kind: "agent", id: a.id, name: a.name }));
   return {
     people,

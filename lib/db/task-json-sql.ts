@@ -30,7 +30,7 @@ const LATEST_RUN_WAITING = `CASE WHEN e.latest_run_status = 'queued' THEN (SELEC
 // task_assignees(task_id, …) per task, and row_to_json for the same bytes-per-card reason as below.
 const ASSIGNEES = `(SELECT COALESCE(json_agg(row_to_json(s)), '[]'::json) FROM (
     SELECT CASE WHEN a.user_id IS NULL THEN 'agent' ELSE 'user' END AS kind, COALESCE(a.user_id, a.agent_profile_id) AS id,
-      COALESCE(u.username, ap.name) AS name
+      COALESCE(u.display_name, u.username, ap.name) AS name
     FROM task_assignees a LEFT JOIN users u ON u.id = a.user_id LEFT JOIN agent_profiles ap ON ap.id = a.agent_profile_id
     WHERE a.task_id = t.id ORDER BY a.position, a.id) s) AS assignees`;
 

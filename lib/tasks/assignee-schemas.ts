@@ -44,6 +44,6 @@ export const dueAt = z.iso
 export const taskAssignee = z.object({
   kind: assigneeKind,
   id: z.string().describe("The user's id (kind user) or the agent profile's id (kind agent)."),
-  name: z.string().describe("What to show: the member's username or the profile's name."),
+  name: z.string().describe("What to show: the member's display name (else username) or the profile's name."),
 });
 export type TaskAssignee = z.output<typeof taskAssignee>;
