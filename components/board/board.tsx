@@ -20,6 +20,7 @@ import { sortableKeyboardCoordinates } from "@dnd-kit/sortable";
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { useBoardFirstPages } from "@/lib/client/board";
+import { useAssignables } from "@/lib/client/assignees";
 import { projectsQuery } from "@/lib/client/projects";
 import { workspaceQuery } from "@/lib/client/workspaces";
 import { currentUserQuery } from "@/lib/client/current-user";
@@ -70,6 +71,10 @@ export function Board({ workspaceId }: { workspaceId: string }) {
   }, []);
 
   const dropTask = useDropTask(workspaceId);
+  const assignables = useAssignables(workspaceId, columnsReady);
+  const assigneeId = assignee === "me" ? (me.data?.id ?? "") : assignee;
+  const assigneeKind =
+    assignee === "me" ? "user" : (assignables.people.concat(assignables.agents).find((a) => a.id === assignee)?.kind ?? null);
 
   const sensors = useSensors(
     useSensor(PointerSensor, { activationConstraint: { distance: 6 } }),
@@ -145,7 +150,8 @@ export function Board({ workspaceId }: { workspaceId: string }) {
               onSortChange={(sort) => setSorts((old) => ({ ...old, [column.key]: sort }))}
               projectId={projectId}
               search={search}
-              assigneeId={assignee === "me" ? (me.data?.id ?? "") : assignee}
+              assigneeId={assigneeId}
+              assigneeKind={assigneeKind}
               enabled={columnsReady}
               onOpen={ui.openTask}
             />
