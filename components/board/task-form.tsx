@@ -12,6 +12,7 @@ import { OpenPullRequestButton } from "@/components/github/open-pull-request-but
 import { useWorkspaceUi } from "@/components/workspace/workspace-context";
 import { AssigneePicker } from "@/components/board/assignee-picker";
 import { dateInputValue, dueAtFromDate } from "@/lib/client/due-date";
+import { useTaskDraft } from "@/components/board/use-task-draft";
 
 interface Draft {
   title: string;
@@ -32,16 +33,18 @@ export function TaskForm({
   task,
   projects,
   onDeleted,
+  onDirtyChange,
 }: {
   workspaceId: string;
   task: Task;
   projects: Project[];
   onDeleted: () => void;
+  /** Whether there are unsaved changes, for closing the dialog only after asking. */
+  onDirtyChange?: (dirty: boolean) => void;
 }) {
   const toast = useToast();
   // The form edits a copy of the task; until the person types, the copy is the loaded task itself.
-  const [edited, setDraft] = useState<Draft | null>(null);
-  const draft = edited ?? toDraft(task);
+  const { draft, setDraft, restored, forget } = useTaskDraft<Draft>(task.id, toDraft(task), onDirtyChange);
   const save = useUpdateTask(workspaceId, task.id);
   const project = projects.find((p) => p.id === draft.project_id);
   return (
@@ -50,14 +53,25 @@ export function TaskForm({
       onSubmit={(event) => {
         event.preventDefault();
         save.mutate(fromDraft(draft), {
-          onSuccess: (saved) => {
-            setDraft(toDraft(saved));
+          onSuccess: () => {
+            forget();
             toast("Saved");
           },
         });
       }}
       className="grid grid-cols-2 gap-x-4"
     >
+      {restored ? (
+        <p
+          role="status"
+          className="col-span-2 mb-3 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100"
+        >
+          Your unsaved changes from before are back.{" "}
+          <button type="button" className="underline" onClick={forget}>
+            Discard them
+          </button>
+        </p>
+      ) : null}
       <label className="col-span-2 mb-3 block text-sm font-medium">
         Title
         <input
