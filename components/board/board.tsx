@@ -28,6 +28,7 @@ import { isStaleBoard, useDropTask } from "@/lib/client/tasks";
 import { DEFAULT_SORT, type Card, type ColumnSort } from "@/lib/client/types";
 import { COLUMNS, type ColumnKey } from "@/lib/tasks/columns";
 import { BoardToolbar } from "@/components/board/board-toolbar";
+import { keepFocusOnCard } from "@/components/board/card-focus";
 import { BoardColumn, type ColumnHandle } from "@/components/board/board-column";
 import { CardBody, type CardData } from "@/components/board/task-card";
 import { useToast } from "@/components/ui/toast";
@@ -86,9 +87,11 @@ export function Board({ workspaceId }: { workspaceId: string }) {
 
   const onDragStart = ({ active }: DragStartEvent) => setDragging((active.data.current as CardData | undefined)?.task ?? null);
 
-  const onDragEnd = ({ active, over }: DragEndEvent) => {
+  const onDragEnd = ({ active, over, activatorEvent }: DragEndEvent) => {
     setDragging(null);
     const from = active.data.current as CardData | undefined;
+    // A keyboard drop re-renders the card in its new place: the focus goes with it, not to the page.
+    if (from && activatorEvent instanceof KeyboardEvent) keepFocusOnCard(from.task.id);
     const target = over?.data.current as (CardData | { type: "column"; column: ColumnKey }) | undefined;
     if (!from || !target || !over) return;
     const column = target.column;

@@ -2,16 +2,17 @@
 
 import { useSortable } from "@dnd-kit/sortable";
 import { CSS } from "@dnd-kit/utilities";
-import { memo, useId, useState } from "react";
+import { memo, useEffect } from "react";
 import type { Card } from "@/lib/client/types";
 import type { ColumnKey } from "@/lib/tasks/columns";
 import { Spinner } from "@/components/ui/field";
 import { FixConflictsButton } from "@/components/executions/fix-conflicts-button";
 import { RunningLabel } from "@/components/runs/run-quiet-note";
 import { CardRunnerWait } from "@/components/runs/waiting-for-runner";
-import { useWorkspaceUi } from "@/components/workspace/workspace-context";
 import { RUN_STATUS } from "@/lib/runs/statuses";
 import { CardBadges } from "@/components/board/card-badges";
+import { CardMenu } from "@/components/board/card-menu";
+import { refocusCard } from "@/components/board/card-focus";
 
 export interface CardData {
   type: "card";
@@ -36,6 +37,8 @@ export const SortableTaskCard = memo(function SortableTaskCard({
     disabled: { draggable: false, droppable: !sortable },
   });
   const style = { transform: CSS.Translate.toString(transform), transition };
+  // A card re-created after a keyboard drop takes the focus back (card-focus.ts).
+  useEffect(() => refocusCard(task.id), [task.id]);
   return (
     <div
       ref={setNodeRef}
@@ -177,61 +180,6 @@ const CARD_STATE_STYLE = {
 };
 
 /** The card's menu: open it, or start an agent on it. Keys and pointers stay out of the drag. */
-function CardMenu({ task, onOpen }: { task: Card; onOpen: (taskId: string) => void }) {
-  const ui = useWorkspaceUi();
-  const [open, setOpen] = useState(false);
-  const menuId = useId();
-  const stop = (event: React.SyntheticEvent) => event.stopPropagation();
-  const choose = (action: () => void) => (event: React.MouseEvent) => {
-    event.stopPropagation();
-    setOpen(false);
-    action();
-  };
-  return (
-    <div
-      className="absolute top-2 right-2"
-      onPointerDown={stop}
-      onClick={stop}
-      onKeyDown={(event) => {
-        event.stopPropagation();
-        if (event.key === "Escape") setOpen(false);
-      }}
-    >
-      <button
-        type="button"
-        aria-label={`Actions for ${task.title}`}
-        aria-haspopup="menu"
-        aria-expanded={open}
-        aria-controls={open ? menuId : undefined}
-        onClick={() => setOpen((value) => !value)}
-        className="rounded px-1.5 text-slate-600 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800"
-      >
-        ⋯
-      </button>
-      {open ? (
-        <ul
-          id={menuId}
-          role="menu"
-          aria-label={`Actions for ${task.title}`}
-          className="absolute right-0 z-20 mt-1 w-36 rounded-md border border-slate-200 bg-white py-1 text-sm shadow-lg dark:border-slate-700 dark:bg-slate-900"
-        >
-          <li role="none">
-            <button type="button" role="menuitem" autoFocus className={menuItem} onClick={choose(() => ui.runAgent(task.id))}>
-              Run agent…
-            </button>
-          </li>
-          <li role="none">
-            <button type="button" role="menuitem" className={menuItem} onClick={choose(() => onOpen(task.id))}>
-              Open
-            </button>
-          </li>
-        </ul>
-      ) : null}
-    </div>
-  );
-}
-
-const menuItem = "block w-full px-3 py-1.5 text-left hover:bg-slate-100 dark:hover:bg-slate-800";
 
 const PR_STATE_STYLE: Record<NonNullable<Card["pr_state"]>, string> = {
   open: "bg-green-100 text-green-900 dark:bg-green-950 dark:text-green-200",

@@ -23,7 +23,13 @@ export function TaskDialog({ workspaceId, taskId, onClose }: { workspaceId: stri
   const [asking, setAsking] = useState(false);
   const close = () => (dirty ? setAsking(true) : onClose());
   return (
-    <Dialog open onClose={close} title={task.data ? `Task #${task.data.number}` : "Loading task…"} wide>
+    <Dialog
+      open
+      onClose={close}
+      title={task.data ? `Task #${task.data.number}` : "Loading task…"}
+      wide
+      returnFocus={() => document.querySelector<HTMLElement>(`[data-task-id="${CSS.escape(taskId)}"]`)}
+    >
       {asking ? (
         <div
           role="alertdialog"

@@ -10,6 +10,7 @@ export function Dialog({
   title,
   children,
   wide = false,
+  returnFocus,
 }: {
   open: boolean;
   onClose: () => void;
@@ -17,15 +18,32 @@ export function Dialog({
   children: React.ReactNode;
   /** true: for forms with more fields; "full": for views such as a run's log and diff. */
   wide?: boolean | "full";
+  /** Where the keyboard goes back to when what had it is gone (a menu item that opened the dialog). */
+  returnFocus?: () => HTMLElement | null;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
+  const returnTo = useRef(returnFocus);
+  useEffect(() => {
+    returnTo.current = returnFocus;
+  }, [returnFocus]);
 
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
     if (open && !dialog.open) dialog.showModal();
     if (!open && dialog.open) dialog.close();
+  }, [open]);
+
+  // The browser gives focus back on close(), but not when React removes an open dialog: put it back
+  // where it was (or where the caller says), never on the page's body.
+  useEffect(() => {
+    if (!open) return;
+    const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    return () => {
+      const target = previous?.isConnected && previous !== document.body ? previous : returnTo.current?.();
+      requestAnimationFrame(() => target?.focus());
+    };
   }, [open]);
 
   return (

@@ -1,17 +1,25 @@
 "use client";
 
 import { createContext, useCallback, useContext, useMemo, useState } from "react";
+import { UNDO_MS } from "@/lib/client/undoable-delete";
 
 // Short messages that say what happened (a refused move, a saved change). They sit in a live
 // region so screen readers read them too, and go away on their own.
+
+/** A button in the toast: "Undo" for 10 s after a move or a delete. */
+export interface ToastAction {
+  label: string;
+  onClick: () => void;
+}
 
 interface Toast {
   id: number;
   message: string;
   tone: "error" | "info";
+  action?: ToastAction;
 }
 
-const ToastContext = createContext<(message: string, tone?: Toast["tone"]) => void>(() => {});
+const ToastContext = createContext<(message: string, tone?: Toast["tone"], action?: ToastAction) => void>(() => {});
 
 export function useToast() {
   return useContext(ToastContext);
@@ -19,11 +27,12 @@ export function useToast() {
 
 export function ToastProvider({ children }: { children: React.ReactNode }) {
   const [toasts, setToasts] = useState<Toast[]>([]);
-  const show = useCallback((message: string, tone: Toast["tone"] = "info") => {
+  const show = useCallback((message: string, tone: Toast["tone"] = "info", action?: ToastAction) => {
     const id = Date.now() + Math.random();
-    setToasts((list) => [...list.slice(-3), { id, message, tone }]);
-    setTimeout(() => setToasts((list) => list.filter((toast) => toast.id !== id)), tone === "error" ? 8000 : 4000);
+    setToasts((list) => [...list.slice(-3), { id, message, tone, action }]);
+    setTimeout(() => setToasts((list) => list.filter((toast) => toast.id !== id)), action ? UNDO_MS : tone === "error" ? 8000 : 4000);
   }, []);
+  const dismiss = (id: number) => setToasts((list) => list.filter((toast) => toast.id !== id));
   const value = useMemo(() => show, [show]);
   return (
     <ToastContext.Provider value={value}>
@@ -38,6 +47,18 @@ export function ToastProvider({ children }: { children: React.ReactNode }) {
             }`}
           >
             {toast.message}
+            {toast.action ? (
+              <button
+                type="button"
+                className="ml-3 font-semibold underline"
+                onClick={() => {
+                  dismiss(toast.id);
+                  toast.action?.onClick();
+                }}
+              >
+                {toast.action.label}
+              </button>
+            ) : null}
           </div>
         ))}
       </div>

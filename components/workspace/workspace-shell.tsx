@@ -1,8 +1,8 @@
 "use client";
 
-import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { useRouter, useSearchParams } from "next/navigation";
 import { useQuery } from "@tanstack/react-query";
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { AppHeader } from "@/components/app-header";
 import { ToastProvider } from "@/components/ui/toast";
 import { WorkspaceHeader } from "@/components/workspace/workspace-header";
@@ -26,16 +26,38 @@ export function WorkspaceShell({ workspaceId, username, children }: { workspaceI
 }
 
 function Shell({ workspaceId, username, children }: { workspaceId: string; username: string; children: React.ReactNode }) {
-  const pathname = usePathname();
   const router = useRouter();
   const live = useWorkspaceEvents(workspaceId);
   const [questionsOpen, setQuestionsOpen] = useState(false);
   const [helpOpen, setHelpOpen] = useState(false);
   const [execution, setExecution] = useState<{ id: string; title: string } | null>(null);
-  const [taskId, setTaskId] = useState<string | null>(null);
-  // A link to one task (the pull request body's "Task #tb-N" link) is the board with ?task=<id>.
-  const linkedTaskId = useSearchParams().get("task");
-  const openTaskId = taskId ?? linkedTaskId;
+  // The open task is in the address (?task=<id>): a link opens it, and Back closes what a click opened.
+  const openTaskId = useSearchParams().get("task");
+  const pushedTask = useRef(false);
+  useEffect(() => {
+    if (!openTaskId) pushedTask.current = false;
+  }, [openTaskId]);
+  const openTask = useCallback((id: string) => {
+    const url = new URL(window.location.href);
+    const replacing = url.searchParams.has("task");
+    url.searchParams.set("task", id);
+    // Next.js keeps useSearchParams in step with the History API, without a round trip to the server.
+    if (replacing) window.history.replaceState(null, "", url);
+    else {
+      window.history.pushState(null, "", url);
+      pushedTask.current = true;
+    }
+  }, []);
+  const closeTask = () => {
+    if (pushedTask.current) {
+      pushedTask.current = false;
+      window.history.back();
+      return;
+    }
+    const url = new URL(window.location.href);
+    url.searchParams.delete("task");
+    window.history.replaceState(null, "", url);
+  };
   const [runTaskId, setRunTaskId] = useState<string | null>(null);
   const workspace = useQuery(workspaceQuery(workspaceId));
 
@@ -47,10 +69,10 @@ function Shell({ workspaceId, username, children }: { workspaceId: string; usern
       setQuestionsOpen,
       openHelp: () => setHelpOpen(true),
       watchExecution,
-      openTask: setTaskId,
+      openTask,
       runAgent: setRunTaskId,
     }),
-    [workspaceId, questionsOpen, watchExecution],
+    [workspaceId, questionsOpen, watchExecution, openTask],
   );
 
   useEffect(() => {
@@ -104,17 +126,7 @@ function Shell({ workspaceId, username, children }: { workspaceId: string; usern
         </div>
       </div>
       <HelpDialog open={helpOpen} onClose={() => setHelpOpen(false)} />
-      {openTaskId ? (
-        <TaskDialog
-          workspaceId={workspaceId}
-          taskId={openTaskId}
-          onClose={() => {
-            setTaskId(null);
-            // Closing a linked task drops the parameter, so it does not open again.
-            if (linkedTaskId) router.replace(pathname);
-          }}
-        />
-      ) : null}
+      {openTaskId ? <TaskDialog workspaceId={workspaceId} taskId={openTaskId} onClose={closeTask} /> : null}
       {runTaskId ? (
         <RunAgentDialog
           workspaceId={workspaceId}

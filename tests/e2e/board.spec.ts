@@ -114,6 +114,8 @@ test("drag by keyboard within a column and to the next one; the order survives a
   await page.keyboard.press("Space");
   await expect.poll(() => cardTitles(page, "To do")).toEqual(["K3"]);
   await expect.poll(() => cardTitles(page, "Backlog")).toEqual(["K2", "K1"]);
+  // The keyboard stays on the dropped card, in its new column, not on the page's body.
+  await expect(column(page, "To do").getByRole("group", { name: "K3", exact: true })).toBeFocused();
 
   await page.reload();
   await expect.poll(() => cardTitles(page, "Backlog")).toEqual(["K2", "K1"]);

@@ -1,0 +1,5 @@
+// A task's shareable address: the board with the task open (?task=<id>), which the workspace shell
+// opens on load and closes with Back (components/workspace/workspace-shell.tsx).
+export function taskLink(workspaceId: string, taskId: string): string {
+  return `${window.location.origin}/w/${workspaceId}?task=${encodeURIComponent(taskId)}`;
+}
