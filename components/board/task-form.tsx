@@ -13,6 +13,8 @@ import { useWorkspaceUi } from "@/components/workspace/workspace-context";
 import { AssigneePicker } from "@/components/board/assignee-picker";
 import { dateInputValue, dueAtFromDate } from "@/lib/client/due-date";
 import { useTaskDraft } from "@/components/board/use-task-draft";
+import { CopyButton } from "@/components/ui/copy-button";
+import { taskLink } from "@/lib/client/task-link";
 
 interface Draft {
   title: string;
@@ -210,6 +212,7 @@ function TaskActions({
         <button type="button" className={secondaryButton} onClick={() => ui.runAgent(task.id)}>
           Run agent…
         </button>
+        <CopyButton value={taskLink(workspaceId, task.id)} what="the address in the address bar" label="Copy link" />
         {task.has_merge_conflict ? <FixConflictsButton task={task} /> : null}
         <OpenPullRequestButton workspaceId={workspaceId} task={task} />
         <span className="ml-auto" />

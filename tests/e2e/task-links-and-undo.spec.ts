@@ -36,7 +36,11 @@ test("an opened task is in the address: Back closes it, its link opens it, and t
   const link = await page.evaluate(() => navigator.clipboard.readText());
   expect(link).toBe(`${new URL(page.url()).origin}/w/${ws.id}?task=${task.id}`);
   await page.goto(link);
-  await expect(page.getByRole("dialog", { name: /^Task #\d+$/ }).getByLabel("Title")).toHaveValue("Share me");
+  await expect(dialog.getByLabel("Title")).toHaveValue("Share me");
+  // The dialog has the same link.
+  await page.evaluate(() => navigator.clipboard.writeText(""));
+  await dialog.getByRole("button", { name: "Copy link" }).click();
+  await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(link);
 });
 
 test("Move to and Delete from a card's menu can be undone; an undone delete keeps the task's questions and runs", async ({
