@@ -101,6 +101,8 @@ export interface NextEvent {
 export interface DataMatch {
   field: string;
   values: readonly string[];
+  /** And the data contains this JSON (jsonb `@>`): e.g. an agent among a task's assignees. */
+  contains?: object;
 }
 
 /**
@@ -117,7 +119,16 @@ export async function nextEventAfter(
 ): Promise<NextEvent> {
   const [row] = await tx.$queryRawUnsafe<
     { head: string; pruned_through: string; id: string | null; type: string | null; json: string | null }[]
-  >(NEXT_EVENT, workspaceId, cursor, types === null, types ?? [], match?.field ?? null, match?.values ?? []);
+  >(
+    NEXT_EVENT,
+    workspaceId,
+    cursor,
+    types === null,
+    types ?? [],
+    match?.field ?? null,
+    match?.values ?? [],
+    match?.contains ? JSON.stringify(match.contains) : null,
+  );
   return {
     head: row.head,
     prunedThrough: row.pruned_through,
@@ -125,7 +136,8 @@ export async function nextEventAfter(
   };
 }
 
-// $1 workspace, $2 cursor, $3 all types, $4 the types, $5 a data field to match (null: none), $6 its values.
+// $1 workspace, $2 cursor, $3 all types, $4 the types, $5 a data field to match (null: none), $6 its values,
+// $7 JSON the data must contain (null: none).
 // pruned_through here is the newest event retention deleted that a worker reads: a cursor below the
 // log's own pruned_through but not below this one missed only stream-only events, which is no gap.
 const NEXT_EVENT = `SELECT COALESCE(h.last_id, 0)::text AS head, COALESCE(h.pruned_background_through, 0)::text AS pruned_through, e.id, e.type, e.json
@@ -136,6 +148,7 @@ LEFT JOIN LATERAL (
   FROM workspace_events x
   WHERE x.workspace_id = w.workspace_id AND x.id > $2::bigint AND ($3::boolean OR x.type = ANY($4::text[]))
     AND ($5::text IS NULL OR x.data->>$5::text = ANY($6::text[]))
+    AND ($7::text IS NULL OR x.data::jsonb @> $7::jsonb)
   ORDER BY x.id
   LIMIT 1
 ) e ON true`;

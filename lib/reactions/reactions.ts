@@ -24,7 +24,9 @@ export const REACTION_READS = JSON.stringify(
     types: reaction.types,
     field: reaction.match?.field ?? null,
     vals: reaction.match?.values ?? null,
+    contains: reaction.match?.contains ? JSON.stringify(reaction.match.contains) : null,
   })),
 );
-export const READ_COLUMNS = "name text, types text[], field text, vals text[]";
-export const READS_EVENT_SQL = "(x.type = ANY(r.types) AND (r.field IS NULL OR x.data->>r.field = ANY(r.vals)))";
+export const READ_COLUMNS = "name text, types text[], field text, vals text[], contains text";
+export const READS_EVENT_SQL =
+  "(x.type = ANY(r.types) AND (r.field IS NULL OR x.data->>r.field = ANY(r.vals)) AND (r.contains IS NULL OR x.data::jsonb @> r.contains::jsonb))";

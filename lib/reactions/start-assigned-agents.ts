@@ -30,7 +30,9 @@ export const startAssignedAgents: Reaction = {
   name: "start-assigned-agents",
   description: "Starts a run of an agent profile assigned to a task in To do or In progress, once per assignment (auto_start_assigned).",
   types: ["task.created", "task.updated"],
-  match: { field: "status", values: [...AGENT_START_COLUMNS] },
+  // Only tasks in those columns with an agent among their assignees: a rename of any other task
+  // passes without a claim or a call (the write path's reactions stay idle, issue #36).
+  match: { field: "status", values: [...AGENT_START_COLUMNS], contains: { assignees: [{ kind: "agent" }] } },
   async handle(db, event) {
     const taskId = event.task_id;
     if (!taskId) return;
