@@ -12,6 +12,7 @@ import type { Card, ColumnSort, SortBy } from "@/lib/client/types";
 import type { ColumnKey } from "@/lib/tasks/columns";
 import { SortableTaskCard } from "@/components/board/task-card";
 import { useToast } from "@/components/ui/toast";
+import { useWorkspaceUi } from "@/components/workspace/workspace-context";
 
 // Under this many loaded cards a plain list is cheaper than measuring; past it, only the visible
 // cards are in the DOM so a column of thousands scrolls as smoothly as one of ten.
@@ -45,6 +46,7 @@ export const BoardColumn = forwardRef<
 ) {
   const query = useInfiniteQuery({ ...columnQueryOptions(workspaceId, column, sort), enabled });
   const quickAddRef = useRef<HTMLInputElement>(null);
+  const { readOnly } = useWorkspaceUi();
   useImperativeHandle(ref, () => ({ focusQuickAdd: () => quickAddRef.current?.focus() }), []);
   const { setNodeRef: setDropRef, isOver } = useDroppable({ id: `column:${column}`, data: { type: "column", column } });
 
@@ -90,13 +92,15 @@ export const BoardColumn = forwardRef<
         </span>
         <SortControl column={title} sort={sort} onChange={onSortChange} />
       </header>
-      <QuickAdd
-        ref={quickAddRef}
-        workspaceId={workspaceId}
-        column={column}
-        title={title}
-        filter={{ projectId, search: needle, assigneeId, assigneeKind }}
-      />
+      {readOnly ? null : (
+        <QuickAdd
+          ref={quickAddRef}
+          workspaceId={workspaceId}
+          column={column}
+          title={title}
+          filter={{ projectId, search: needle, assigneeId, assigneeKind }}
+        />
+      )}
       <div className="flex min-h-0 flex-1 flex-col">
         {query.isPending ? (
           <div aria-busy="true" aria-label={`Loading ${title}`} className="space-y-2 px-3 pb-3">

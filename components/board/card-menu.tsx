@@ -68,17 +68,21 @@ export function CardMenu({ task, onOpen }: { task: Card; onOpen: (taskId: string
           aria-label={`Actions for ${task.title}`}
           className="absolute right-0 z-20 mt-1 w-44 rounded-md border border-slate-200 bg-white py-1 text-sm shadow-lg dark:border-slate-700 dark:bg-slate-900"
         >
-          <Item autoFocus onClick={choose(() => ui.runAgent(task.id))}>
-            Run agent…
+          <Item autoFocus onClick={choose(() => onOpen(task.id))}>
+            Open
           </Item>
-          <Item onClick={choose(() => onOpen(task.id))}>Open</Item>
           <Item onClick={choose(copy)}>Copy link</Item>
-          {COLUMNS.filter((column) => column.key !== task.status).map((column) => (
-            <Item key={column.key} onClick={choose(() => move(column.key, column.title))}>
-              Move to {column.title}
-            </Item>
-          ))}
-          <Item onClick={choose(del)}>Delete</Item>
+          {ui.readOnly ? null : (
+            <>
+              <Item onClick={choose(() => ui.runAgent(task.id))}>Run agent…</Item>
+              {COLUMNS.filter((column) => column.key !== task.status).map((column) => (
+                <Item key={column.key} onClick={choose(() => move(column.key, column.title))}>
+                  Move to {column.title}
+                </Item>
+              ))}
+              <Item onClick={choose(del)}>Delete</Item>
+            </>
+          )}
         </ul>
       ) : null}
     </div>

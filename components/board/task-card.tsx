@@ -12,6 +12,7 @@ import { CardRunnerWait } from "@/components/runs/waiting-for-runner";
 import { RUN_STATUS } from "@/lib/runs/statuses";
 import { CardBadges } from "@/components/board/card-badges";
 import { CardMenu } from "@/components/board/card-menu";
+import { useWorkspaceUi } from "@/components/workspace/workspace-context";
 import { refocusCard } from "@/components/board/card-focus";
 
 export interface CardData {
@@ -31,10 +32,11 @@ export const SortableTaskCard = memo(function SortableTaskCard({
   onOpen: (taskId: string) => void;
   sortable: boolean;
 }) {
+  const { readOnly } = useWorkspaceUi();
   const { attributes, listeners, setNodeRef, transform, transition, isDragging } = useSortable({
     id: task.id,
     data: { type: "card", task, column } satisfies CardData,
-    disabled: { draggable: false, droppable: !sortable },
+    disabled: { draggable: readOnly, droppable: !sortable },
   });
   const style = { transform: CSS.Translate.toString(transform), transition };
   // A card re-created after a keyboard drop takes the focus back (card-focus.ts).

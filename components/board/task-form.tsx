@@ -1,11 +1,11 @@
 "use client";
 
-import { useState } from "react";
 import type { Project, Task, UpdateTaskInput } from "@/lib/client/types";
-import { useDeleteTask, useUpdateTask } from "@/lib/client/tasks";
+import { useUpdateTask } from "@/lib/client/tasks";
+import { useUndoableDelete } from "@/lib/client/undoable-delete";
 import type { Priority } from "@/lib/tasks/columns";
 import { PrioritySelect } from "@/components/ui/priority-select";
-import { dangerButton, ErrorText, inputClass, primaryButton, secondaryButton } from "@/components/ui/field";
+import { ErrorText, inputClass, primaryButton, secondaryButton } from "@/components/ui/field";
 import { useToast } from "@/components/ui/toast";
 import { FixConflictsButton } from "@/components/executions/fix-conflicts-button";
 import { OpenPullRequestButton } from "@/components/github/open-pull-request-button";
@@ -45,6 +45,7 @@ export function TaskForm({
   onDirtyChange?: (dirty: boolean) => void;
 }) {
   const toast = useToast();
+  const ui = useWorkspaceUi();
   // The form edits a copy of the task; until the person types, the copy is the loaded task itself.
   const { draft, setDraft, restored, forget } = useTaskDraft<Draft>(task.id, toDraft(task), onDirtyChange);
   const save = useUpdateTask(workspaceId, task.id);
@@ -63,90 +64,92 @@ export function TaskForm({
       }}
       className="grid grid-cols-2 gap-x-4"
     >
-      {restored ? (
-        <p
-          role="status"
-          className="col-span-2 mb-3 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100"
-        >
-          Your unsaved changes from before are back.{" "}
-          <button type="button" className="underline" onClick={forget}>
-            Discard them
-          </button>
-        </p>
-      ) : null}
-      <label className="col-span-2 mb-3 block text-sm font-medium">
-        Title
-        <input
-          required
-          maxLength={500}
-          value={draft.title}
-          onChange={(e) => setDraft({ ...draft, title: e.target.value })}
-          className={inputClass}
-        />
-      </label>
-      <label className="col-span-2 mb-3 block text-sm font-medium">
-        Description
-        <textarea
-          rows={4}
-          value={draft.description}
-          onChange={(e) => setDraft({ ...draft, description: e.target.value })}
-          className={inputClass}
-        />
-      </label>
-      <PrioritySelect value={draft.priority} onChange={(priority) => setDraft({ ...draft, priority })} className={inputClass} />
-      <label className="mb-3 block text-sm font-medium">
-        Tags (comma-separated)
-        <input value={draft.tags} onChange={(e) => setDraft({ ...draft, tags: e.target.value })} className={inputClass} />
-      </label>
-      <label className="mb-3 block text-sm font-medium">
-        Project
-        <select
-          value={draft.project_id}
-          onChange={(e) => setDraft({ ...draft, project_id: e.target.value, phase: "" })}
-          className={inputClass}
-        >
-          <option value="">No project</option>
-          {projects.map((p) => (
-            <option key={p.id} value={p.id}>
-              {p.name}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label className="mb-3 block text-sm font-medium">
-        Phase
-        <select
-          value={draft.phase}
-          disabled={!project?.phases?.length}
-          onChange={(e) => setDraft({ ...draft, phase: e.target.value })}
-          className={inputClass}
-        >
-          <option value="">No phase</option>
-          {(project?.phases ?? []).map((name, index) => (
-            <option key={index} value={String(index + 1)}>
-              {name}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label className="mb-3 block text-sm font-medium">
-        Due date
-        <input type="date" value={draft.due} onChange={(e) => setDraft({ ...draft, due: e.target.value })} className={inputClass} />
-      </label>
-      <div className="mb-3 self-end pb-2 text-xs text-slate-600 dark:text-slate-400">
-        {draft.due ? "Due at the end of that day, your time." : "No due date."}
-      </div>
-      <AssigneePicker workspaceId={workspaceId} value={draft.assignees} onChange={(assignees) => setDraft({ ...draft, assignees })} />
-      <label className="col-span-2 mb-3 block text-sm font-medium">
-        Pull request URL
-        <input
-          type="url"
-          value={draft.pr_url}
-          onChange={(e) => setDraft({ ...draft, pr_url: e.target.value })}
-          placeholder="https://github.com/…/pull/1"
-          className={inputClass}
-        />
-      </label>
+      <fieldset disabled={ui.readOnly} className="col-span-2 grid grid-cols-2 gap-x-4">
+        {restored ? (
+          <p
+            role="status"
+            className="col-span-2 mb-3 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100"
+          >
+            Your unsaved changes from before are back.{" "}
+            <button type="button" className="underline" onClick={forget}>
+              Discard them
+            </button>
+          </p>
+        ) : null}
+        <label className="col-span-2 mb-3 block text-sm font-medium">
+          Title
+          <input
+            required
+            maxLength={500}
+            value={draft.title}
+            onChange={(e) => setDraft({ ...draft, title: e.target.value })}
+            className={inputClass}
+          />
+        </label>
+        <label className="col-span-2 mb-3 block text-sm font-medium">
+          Description
+          <textarea
+            rows={4}
+            value={draft.description}
+            onChange={(e) => setDraft({ ...draft, description: e.target.value })}
+            className={inputClass}
+          />
+        </label>
+        <PrioritySelect value={draft.priority} onChange={(priority) => setDraft({ ...draft, priority })} className={inputClass} />
+        <label className="mb-3 block text-sm font-medium">
+          Tags (comma-separated)
+          <input value={draft.tags} onChange={(e) => setDraft({ ...draft, tags: e.target.value })} className={inputClass} />
+        </label>
+        <label className="mb-3 block text-sm font-medium">
+          Project
+          <select
+            value={draft.project_id}
+            onChange={(e) => setDraft({ ...draft, project_id: e.target.value, phase: "" })}
+            className={inputClass}
+          >
+            <option value="">No project</option>
+            {projects.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="mb-3 block text-sm font-medium">
+          Phase
+          <select
+            value={draft.phase}
+            disabled={!project?.phases?.length}
+            onChange={(e) => setDraft({ ...draft, phase: e.target.value })}
+            className={inputClass}
+          >
+            <option value="">No phase</option>
+            {(project?.phases ?? []).map((name, index) => (
+              <option key={index} value={String(index + 1)}>
+                {name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="mb-3 block text-sm font-medium">
+          Due date
+          <input type="date" value={draft.due} onChange={(e) => setDraft({ ...draft, due: e.target.value })} className={inputClass} />
+        </label>
+        <div className="mb-3 self-end pb-2 text-xs text-slate-600 dark:text-slate-400">
+          {draft.due ? "Due at the end of that day, your time." : "No due date."}
+        </div>
+        <AssigneePicker workspaceId={workspaceId} value={draft.assignees} onChange={(assignees) => setDraft({ ...draft, assignees })} />
+        <label className="col-span-2 mb-3 block text-sm font-medium">
+          Pull request URL
+          <input
+            type="url"
+            value={draft.pr_url}
+            onChange={(e) => setDraft({ ...draft, pr_url: e.target.value })}
+            placeholder="https://github.com/…/pull/1"
+            className={inputClass}
+          />
+        </label>
+      </fieldset>
       <div className="col-span-2">
         <ErrorText>{save.error ? `Not saved: ${save.error.message}` : ""}</ErrorText>
       </div>
@@ -201,54 +204,33 @@ function TaskActions({
 }) {
   const toast = useToast();
   const ui = useWorkspaceUi();
-  const [confirmDelete, setConfirmDelete] = useState(false);
-  const remove = useDeleteTask(workspaceId, task.id);
+  const remove = useUndoableDelete(workspaceId);
+  const link = <CopyButton value={taskLink(workspaceId, task.id)} what="the address in the address bar" label="Copy link" />;
+  if (ui.readOnly) return <div className="col-span-2 flex flex-wrap items-center gap-2">{link}</div>;
   return (
-    <>
-      <div className="col-span-2 flex flex-wrap items-center gap-2">
-        <button type="submit" className={primaryButton} disabled={saving}>
-          {saving ? "Saving…" : "Save"}
-        </button>
-        <button type="button" className={secondaryButton} onClick={() => ui.runAgent(task.id)}>
-          Run agent…
-        </button>
-        <CopyButton value={taskLink(workspaceId, task.id)} what="the address in the address bar" label="Copy link" />
-        {task.has_merge_conflict ? <FixConflictsButton task={task} /> : null}
-        <OpenPullRequestButton workspaceId={workspaceId} task={task} />
-        <span className="ml-auto" />
-        {confirmDelete ? (
-          <>
-            <span className="text-sm">Delete this task for everyone?</span>
-            <button
-              type="button"
-              className={dangerButton}
-              onClick={() =>
-                remove.mutate(undefined, {
-                  onSuccess: () => {
-                    toast(`Deleted “${task.title}”`);
-                    onDeleted();
-                  },
-                })
-              }
-              disabled={remove.isPending}
-            >
-              {remove.isPending ? "Deleting…" : "Yes, delete"}
-            </button>
-            <button type="button" className={secondaryButton} onClick={() => setConfirmDelete(false)}>
-              Keep it
-            </button>
-          </>
-        ) : (
-          <button type="button" className={secondaryButton} onClick={() => setConfirmDelete(true)}>
-            Delete…
-          </button>
-        )}
-      </div>
-      {remove.error ? (
-        <div className="col-span-2 mt-2">
-          <ErrorText>Not deleted: {remove.error.message}</ErrorText>
-        </div>
-      ) : null}
-    </>
+    <div className="col-span-2 flex flex-wrap items-center gap-2">
+      <button type="submit" className={primaryButton} disabled={saving}>
+        {saving ? "Saving…" : "Save"}
+      </button>
+      <button type="button" className={secondaryButton} onClick={() => ui.runAgent(task.id)}>
+        Run agent…
+      </button>
+      {link}
+      {task.has_merge_conflict ? <FixConflictsButton task={task} /> : null}
+      <OpenPullRequestButton workspaceId={workspaceId} task={task} />
+      <span className="ml-auto" />
+      <button
+        type="button"
+        className={secondaryButton}
+        onClick={() => {
+          // Undoable for 10 s instead of asking first (lib/client/undoable-delete.ts).
+          const undo = remove(task, (error) => toast(`“${task.title}” was not deleted: ${error.message}`, "error"));
+          onDeleted();
+          toast(`Deleted “${task.title}”`, "info", { label: "Undo", onClick: () => void undo() });
+        }}
+      >
+        Delete
+      </button>
+    </div>
   );
 }

@@ -102,6 +102,7 @@ export function QuestionPanel({ workspaceId, onClose }: { workspaceId: string; o
 export function QuestionItem({ question, onAnswer }: { question: Question; onAnswer: (answer: string) => void }) {
   const [text, setText] = useState("");
   const ui = useWorkspaceUi();
+  const answerable = !ui.readOnly;
   return (
     <li className="rounded-lg border border-slate-200 p-3 dark:border-slate-700" aria-label={question.content}>
       <button
@@ -113,7 +114,10 @@ export function QuestionItem({ question, onAnswer }: { question: Question; onAns
       </button>
       <p className="text-sm font-medium">{question.content}</p>
       {question.context ? <p className="mt-1 text-xs whitespace-pre-wrap text-slate-600 dark:text-slate-400">{question.context}</p> : null}
-      {question.options?.length ? (
+      {!answerable ? (
+        <p className="mt-2 text-xs text-slate-600 dark:text-slate-400">A viewer reads questions; a member or an owner answers them.</p>
+      ) : null}
+      {answerable && question.options?.length ? (
         <div className="mt-2 flex flex-wrap gap-2">
           {question.options.map((option) => (
             <button
@@ -127,24 +131,26 @@ export function QuestionItem({ question, onAnswer }: { question: Question; onAns
           ))}
         </div>
       ) : null}
-      <form
-        className="mt-2 flex gap-2"
-        onSubmit={(event) => {
-          event.preventDefault();
-          onAnswer(text);
-        }}
-      >
-        <input
-          value={text}
-          onChange={(event) => setText(event.target.value)}
-          aria-label={`Answer: ${question.content}`}
-          placeholder="Answer in your own words"
-          className="min-w-0 flex-1 rounded-md border border-slate-300 bg-white px-2 py-1 text-sm dark:border-slate-700 dark:bg-slate-950"
-        />
-        <button type="submit" disabled={!text.trim()} className="rounded-md bg-blue-700 px-3 py-1 text-sm text-white disabled:opacity-50">
-          Answer
-        </button>
-      </form>
+      {answerable ? (
+        <form
+          className="mt-2 flex gap-2"
+          onSubmit={(event) => {
+            event.preventDefault();
+            onAnswer(text);
+          }}
+        >
+          <input
+            value={text}
+            onChange={(event) => setText(event.target.value)}
+            aria-label={`Answer: ${question.content}`}
+            placeholder="Answer in your own words"
+            className="min-w-0 flex-1 rounded-md border border-slate-300 bg-white px-2 py-1 text-sm dark:border-slate-700 dark:bg-slate-950"
+          />
+          <button type="submit" disabled={!text.trim()} className="rounded-md bg-blue-700 px-3 py-1 text-sm text-white disabled:opacity-50">
+            Answer
+          </button>
+        </form>
+      ) : null}
     </li>
   );
 }

@@ -12,6 +12,8 @@ export interface WorkspaceUi {
   /** Opens the Run agent dialog for a task. */
   runAgent: (taskId: string) => void;
   openTask: (taskId: string) => void;
+  /** The caller is a viewer of this workspace: the screens offer no change (the server refuses them anyway). */
+  readOnly: boolean;
 }
 
 export const WorkspaceContext = createContext<WorkspaceUi | null>(null);

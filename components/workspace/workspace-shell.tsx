@@ -60,6 +60,7 @@ function Shell({ workspaceId, username, children }: { workspaceId: string; usern
   };
   const [runTaskId, setRunTaskId] = useState<string | null>(null);
   const workspace = useQuery(workspaceQuery(workspaceId));
+  const readOnly = workspace.data?.role === "viewer";
 
   const watchExecution = useCallback((id: string, title: string) => setExecution({ id, title }), []);
   const ui = useMemo<WorkspaceUi>(
@@ -71,8 +72,9 @@ function Shell({ workspaceId, username, children }: { workspaceId: string; usern
       watchExecution,
       openTask,
       runAgent: setRunTaskId,
+      readOnly,
     }),
-    [workspaceId, questionsOpen, watchExecution, openTask],
+    [workspaceId, questionsOpen, watchExecution, openTask, readOnly],
   );
 
   useEffect(() => {

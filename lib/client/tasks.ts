@@ -6,7 +6,6 @@ import {
   patchTask,
   placeTask,
   positionBetween,
-  removeTask,
   restoreColumns,
   snapshotColumns,
   type ColumnData,
@@ -60,14 +59,6 @@ export function useUpdateTask(workspaceId: string, taskId: string) {
       client.setQueryData(taskKeys.detail(workspaceId, taskId), saved);
       placeTask(client, workspaceId, saved);
     },
-  });
-}
-
-export function useDeleteTask(workspaceId: string, taskId: string) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: () => api<void>(taskUrl(workspaceId, taskId), { method: "DELETE" }),
-    onSuccess: () => removeTask(client, workspaceId, taskId),
   });
 }
 

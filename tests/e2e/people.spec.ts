@@ -21,7 +21,7 @@ async function screens(page: Page, name: string, focus?: Locator) {
   await page.setViewportSize({ width: 1440, height: 900 });
 }
 
-test("an invited viewer joins from a second browser, sees the board, and a write is refused in words", async ({
+test("an invited viewer joins from a second browser, sees a read-only board, and a write is refused in words", async ({
   page,
   browser,
   request,
@@ -57,10 +57,25 @@ test("an invited viewer joins from a second browser, sees the board, and a write
     await newcomer.waitForURL(`**/w/${ws.id}`);
     await expect(newcomer.getByRole("region", { name: "To do", exact: true }).getByText("Plan the launch")).toBeVisible();
     await expect(newcomer.getByTitle(/^You can read this workspace but not change it/)).toBeVisible();
-    await newcomer.getByLabel("Add a task to Backlog").fill("Sneaky change");
-    await newcomer.getByLabel("Add a task to Backlog").press("Enter");
-    await expect(newcomer.getByRole("alert").filter({ hasText: "Viewers can read this workspace but not change it" })).toBeVisible();
-    await screens(newcomer, "board-viewer-refused");
+    // The screens offer a viewer no change: no quick add, a read-only task, no answer box.
+    await expect(newcomer.getByLabel("Add a task to Backlog")).toHaveCount(0);
+    await newcomer.getByRole("region", { name: "To do", exact: true }).getByText("Plan the launch").click();
+    const task = newcomer.getByRole("dialog", { name: /^Task #\d+$/ });
+    await expect(task.getByLabel("Title")).toBeDisabled();
+    await expect(task.getByRole("button", { name: "Save" })).toHaveCount(0);
+    await screens(newcomer, "board-viewer-read-only");
+    await newcomer.keyboard.press("Escape");
+    // And the server refuses a write all the same, in words (the browser's own session, by hand).
+    const refused = await newcomer.evaluate(async (workspaceId) => {
+      const response = await fetch(`/api/workspaces/${workspaceId}/tasks`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ title: "Sneaky change" }),
+      });
+      return { status: response.status, body: await response.json() };
+    }, ws.id);
+    expect(refused.status).toBe(403);
+    expect(refused.body.detail).toContain("Viewers can read this workspace but not change it");
     expect(await api.column(ws.id, "backlog")).not.toContain("Sneaky change");
 
     // The link is spent: opening it again says so in words.
