@@ -71,12 +71,35 @@ export async function postgresTemplate(): Promise<string> {
     }
     try {
       await admin.query(`ALTER DATABASE ${making} RENAME TO ${name}`);
+      await admin.query(`COMMENT ON DATABASE ${name} IS '${TEMPLATE_COMMENT} ${new Date().toISOString()}'`);
     } catch {
       await admin.query(`DROP DATABASE IF EXISTS ${making}`); // the other run made it first
     }
-    for (const row of rows) await admin.query(`DROP DATABASE IF EXISTS ${row.datname}`).catch(() => {});
+    await dropStaleTemplates(admin, name);
     return name;
   } finally {
     await admin.end();
+  }
+}
+
+const TEMPLATE_COMMENT = "taskboard test template, made";
+const STALE_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Templates of other sets of migrations, once a day old. Not at once: another checkout's run (a
+ * branch, a second working copy, CI beside a developer) may be copying its own template right now,
+ * and dropping it failed that whole run ("template database … does not exist").
+ */
+async function dropStaleTemplates(admin: pg.Client, keep: string) {
+  const { rows } = await admin.query<{ datname: string; comment: string | null }>(
+    `SELECT datname, shobj_description(oid, 'pg_database') AS comment FROM pg_database WHERE datname LIKE 'taskboard_template_%'`,
+  );
+  for (const row of rows) {
+    if (row.datname === keep) continue;
+    const made = row.comment?.startsWith(TEMPLATE_COMMENT) ? Date.parse(row.comment.slice(TEMPLATE_COMMENT.length + 1)) : NaN;
+    // A template without the comment is from before it was written, or half made by a run that died.
+    if (!Number.isNaN(made) && Date.now() - made < STALE_MS) continue;
+    if (Number.isNaN(made) && /_[0-9a-f]{6}$/.test(row.datname.slice("taskboard_template_".length + 12))) continue;
+    await admin.query(`DROP DATABASE IF EXISTS ${row.datname}`).catch(() => {});
   }
 }
