@@ -60,7 +60,7 @@ export const BoardColumn = forwardRef<
         ? all.filter(
             (task) =>
               (!projectId || task.project_id === projectId) &&
-              (!needle || task.title.toLowerCase().includes(needle)) &&
+              (!needle || task.title.toLowerCase().includes(needle) || isNumberOf(needle, task.number)) &&
               (assigneeId === null || task.assignees.some((a) => a.id === assigneeId)),
           )
         : all,
@@ -331,3 +331,8 @@ const QuickAdd = forwardRef<HTMLInputElement, { workspaceId: string; column: Col
     );
   },
 );
+
+/** "#12" or "12" names task 12 (the API's `q` does the same, with the descriptions too). */
+function isNumberOf(needle: string, number: number): boolean {
+  return /^#?\d{1,9}$/.test(needle) && Number(needle.replace("#", "")) === number;
+}

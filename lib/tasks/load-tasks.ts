@@ -23,6 +23,8 @@ export interface PageRequest {
   sortDir: "asc" | "desc";
   /** `me`, a user id or an agent profile id: only the tasks assigned to them (null: every task). */
   assignee?: string | null;
+  /** Words of the title or the description, or a task's number (`#12` or `12`); null: every task. */
+  q?: string | null;
 }
 
 // The board's reads come back with the caller's credential check, in one statement per request
@@ -30,8 +32,11 @@ export interface PageRequest {
 
 /** GET …/board/column/{column}: `{"items", "total", "has_more"}`, of task records or (view `compact`) of cards. */
 export function columnPageRead(key: ColumnKey, page: PageRequest, view: TaskView = "full"): WorkspaceRead {
-  if (page.assignee) {
-    return { statement: ASSIGNED_COLUMN_PAGE[view][page.sortBy][page.sortDir], params: [[key], page.limit, page.offset, page.assignee] };
+  if (page.assignee || page.q) {
+    return {
+      statement: FILTERED_COLUMN_PAGE[view][page.sortBy][page.sortDir],
+      params: [[key], page.limit, page.offset, page.assignee ?? null, page.q ?? null],
+    };
   }
   return { statement: COLUMN_PAGE[view][page.sortBy][page.sortDir], params: [[key], page.limit, page.offset] };
 }
@@ -42,9 +47,11 @@ export function columnPageRead(key: ColumnKey, page: PageRequest, view: TaskView
  * `cursor` is the newest event id of the workspace's log in the same snapshot: the board shows
  * every event up to it and none after it (lib/events).
  */
-export function boardRead(limit: number, assignee: string | null = null): WorkspaceRead {
+export function boardRead(limit: number, filter: { assignee?: string | null; q?: string | null } = {}): WorkspaceRead {
   const params = [COLUMNS.map((c) => c.key), COLUMNS.map((c) => c.title), limit];
-  return assignee ? { statement: ASSIGNED_BOARD, params: [...params, assignee] } : { statement: BOARD, params };
+  return filter.assignee || filter.q
+    ? { statement: FILTERED_BOARD, params: [...params, filter.assignee ?? null, filter.q ?? null] }
+    : { statement: BOARD, params };
 }
 
 /** What list_tasks of the MCP server narrows the board by; see TASK_SEARCH. */
@@ -80,16 +87,20 @@ export async function loadTask(sql: Sql, workspaceId: string, id: string): Promi
 // task_column_counts (kept by triggers), not from counting the column. One statement text per sort
 // field and direction: a sort column cannot be a parameter.
 //
-// Narrowed to an assignee (`assignee` names the parameter: `me`, a user id or an agent profile id),
-// the page is read on the same index with the assignments as a semi-join (their (workspace_id,
-// user_id | agent_profile_id, task_id) indexes), and the total is a count of the matches. `me` is
-// the caller of the statement (workspaceReadStatement's `caller` row).
-function columnsCte(json: string, sortBy: SortField, dir: "ASC" | "DESC", limit: string, offset: string, assignee: string | null = null) {
-  const who = `(CASE WHEN ${assignee}::text = 'me' THEN caller.user_id ELSE ${assignee}::text END)`;
-  const assigned = assignee
-    ? `AND x.id IN (SELECT a.task_id FROM task_assignees a WHERE a.workspace_id = $1 AND (a.user_id = ${who} OR a.agent_profile_id = ${who}))`
+// Filtered (`filter` names the first of two parameters: the assignee, `me`, a user id or an agent
+// profile id, then the search text; either may be null), the page is read on the same index: the
+// assignments as a semi-join (their (workspace_id, user_id | agent_profile_id, task_id) indexes),
+// the search as a test of each row (title, description, or the number for `#12` or `12`), and the
+// total is a count of the matches. `me` is the caller (workspaceReadStatement's `caller` row).
+function columnsCte(json: string, sortBy: SortField, dir: "ASC" | "DESC", limit: string, offset: string, filter: string | null = null) {
+  const q = filter ? `$${Number(filter.slice(1)) + 1}` : "";
+  const who = `(CASE WHEN ${filter}::text = 'me' THEN caller.user_id ELSE ${filter}::text END)`;
+  const assigned = filter
+    ? `AND (${filter}::text IS NULL OR x.id IN (SELECT a.task_id FROM task_assignees a WHERE a.workspace_id = $1 AND (a.user_id = ${who} OR a.agent_profile_id = ${who})))
+       AND (${q}::text IS NULL OR strpos(lower(x.title), lower(${q}::text)) > 0 OR strpos(lower(x.description), lower(${q}::text)) > 0
+            OR (${q}::text ~ '^#?[0-9]{1,9}$' AND x.number = ltrim(${q}::text, '#')::int))`
     : "";
-  const total = assignee
+  const total = filter
     ? `(SELECT count(*) FROM tasks x WHERE x.workspace_id = $1 AND x.status = c.key ${assigned})`
     : "COALESCE(n.count, 0)";
   // Tasks without a due date come last whichever the direction; the other sort keys are never null.
@@ -116,8 +127,8 @@ function columnsCte(json: string, sortBy: SortField, dir: "ASC" | "DESC", limit:
   )`;
 }
 
-// One statement per view, sort field and direction; the assigned ones take the assignee as $6.
-function columnPages(assignee: string | null) {
+// One statement per view, sort field and direction; the filtered ones take the assignee as $6 and the search as $7.
+function columnPages(filter: string | null) {
   return Object.fromEntries(
     TASK_VIEWS.map((view) => [
       view,
@@ -128,8 +139,8 @@ function columnPages(assignee: string | null) {
             (["asc", "desc"] as const).map((dir) => [
               dir,
               workspaceReadStatement(
-                `column_page_${assignee ? "assigned_" : ""}${view === "full" ? "" : `${view}_`}${sortBy}_${dir}`,
-                `${columnsCte(view === "full" ? TASK_JSON : CARD_JSON, sortBy, dir === "asc" ? "ASC" : "DESC", "$4", "$5", assignee)}
+                `column_page_${filter ? "filtered_" : ""}${view === "full" ? "" : `${view}_`}${sortBy}_${dir}`,
+                `${columnsCte(view === "full" ? TASK_JSON : CARD_JSON, sortBy, dir === "asc" ? "ASC" : "DESC", "$4", "$5", filter)}
                 SELECT json_build_object('items', items, 'total', total, 'has_more', $5 + n < total)::text FROM pages`,
               ),
             ]),
@@ -141,14 +152,14 @@ function columnPages(assignee: string | null) {
 }
 
 const COLUMN_PAGE = columnPages(null);
-const ASSIGNED_COLUMN_PAGE = columnPages("$6");
+const FILTERED_COLUMN_PAGE = columnPages("$6");
 
 // $4 is the columns' titles, in the order of their keys in $3; $5 the page size.
-// $6, in the assigned one, the assignee.
-function boardStatement(name: string, assignee: string | null) {
+// $6 and $7, in the filtered one, the assignee and the search.
+function boardStatement(name: string, filter: string | null) {
   return workspaceReadStatement(
     name,
-    `${columnsCte(CARD_JSON, "position", "ASC", "$5", "0", assignee)}
+    `${columnsCte(CARD_JSON, "position", "ASC", "$5", "0", filter)}
   SELECT json_build_object('columns', json_agg(json_build_object(
            'key', pages.key, 'title', ($4::text[])[pages.ord], 'total', pages.total,
            'has_more', pages.n < pages.total, 'items', pages.items) ORDER BY pages.ord),
@@ -158,7 +169,7 @@ function boardStatement(name: string, assignee: string | null) {
 }
 
 const BOARD = boardStatement("board_first_pages", null);
-const ASSIGNED_BOARD = boardStatement("board_first_pages_assigned", "$6");
+const FILTERED_BOARD = boardStatement("board_first_pages_filtered", "$6");
 
 // $4 project id or null, $5 title part or null, $6 page size, $7 offset. Each column is read on its
 // position index and stops after offset + limit + 1 matches, so the work follows the page, not

@@ -30,6 +30,14 @@ export const MAX_CARD_PAGE = 500;
 export const TASK_VIEWS = ["full", "compact"] as const;
 export type TaskView = (typeof TASK_VIEWS)[number];
 
+const searchFilter = z
+  .string()
+  .trim()
+  .min(1)
+  .max(200)
+  .optional()
+  .describe("Only tasks whose title or description contains these words (any case), or whose number it is (`#12` or `12`).");
+
 export const columnQuery = z
   .object({
     limit: queryInt(z.int().min(1).max(MAX_CARD_PAGE))
@@ -51,6 +59,7 @@ export const columnQuery = z
           "(TaskCard): what a card shows, with the questions and runs as counts and the newest run's status.",
       ),
     assignee: assigneeFilter,
+    q: searchFilter,
   })
   // Full records stay at the interface's page size; only the light cards come in bigger pages.
   .superRefine((query, ctx) => {
@@ -77,6 +86,7 @@ export const taskSearchQuery = z.object({
 export const boardQuery = z.object({
   limit: queryInt(z.int().min(1).max(MAX_CARD_PAGE)).default(20).describe(`Cards per column in the first page, 1 to ${MAX_CARD_PAGE}.`),
   assignee: assigneeFilter,
+  q: searchFilter,
 });
 
 const title = z.string().trim().min(1).max(500);

@@ -5,5 +5,5 @@ import { workspaceParams } from "@/lib/workspaces/schemas";
 
 // The first page of every column in one request (and one SQL statement).
 export const GET = withWorkspaceRead({ params: workspaceParams, query: boardQuery }, ({ query }) =>
-  boardRead(query.limit, query.assignee ?? null),
+  boardRead(query.limit, { assignee: query.assignee, q: query.q }),
 );
