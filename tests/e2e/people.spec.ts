@@ -120,6 +120,8 @@ test("an administrator creates and disables users in Settings → Users; an owne
   await profile.getByRole("button", { name: "Save" }).click();
   await expect(members.getByText("Ada Admin")).toBeVisible();
   await screens(page, "settings-profile", profile);
+  // The browser tests share one server: the administrator is "admin" again for the specs after this one.
+  await api.call("PATCH", "/api/auth/me", { display_name: null });
 
   await users.getByRole("button", { name: `Disable ${username}` }).click();
   await expect(users.getByRole("button", { name: `Enable ${username}` })).toBeVisible();
