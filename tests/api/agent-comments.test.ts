@@ -94,7 +94,8 @@ describe("an agent token", () => {
   it("cannot comment in another workspace of its user", async () => {
     const task = await newTask(server.call, admin, otherWs, { title: "elsewhere" });
     const refused = await server.call("POST", comments(otherWs, task.id), { token: agentToken, json: { body: "hi" } });
-    expect([403, 404]).toContain(refused.status);
+    expect(refused.status).toBe(403);
+    expect(refused.body.detail).toMatch(/only inside their own workspace/);
     const viaMcp = await tool(await connect(agentToken), "comment_on_task", { workspace_id: otherWs, task_id: task.id, body: "hi" });
     expect(viaMcp.isError).toBe(true);
     expect((await server.call("GET", comments(otherWs, task.id), { token: admin })).body.items).toEqual([]);
