@@ -17,7 +17,8 @@ export function CommentBox({
   taskId: string;
   pending: boolean;
   error: string | null;
-  onSend: (body: string, sent: () => void) => void;
+  /** The box empties at once; `restore` puts the text back (a refused comment is not lost). */
+  onSend: (body: string, restore: () => void) => void;
 }) {
   const [text, setText] = useState(() => readDraft(taskId));
   useEffect(() => {
@@ -31,7 +32,9 @@ export function CommentBox({
 
   const send = () => {
     if (!text.trim() || pending) return;
-    onSend(text, () => setText(""));
+    const body = text;
+    setText("");
+    onSend(body, () => setText((current) => current || body));
   };
   return (
     <form

@@ -88,10 +88,7 @@ export function TaskTimeline({ workspaceId, taskId }: { workspaceId: string; tas
         taskId={taskId}
         pending={create.isPending}
         error={create.isError ? create.error.message : null}
-        onSend={(body, sent) => {
-          sent();
-          create.mutate(body, { onError: () => restoreDraft(taskId, body) });
-        }}
+        onSend={(body, restore) => create.mutate(body, { onError: restore })}
       />
     </section>
   );
@@ -108,13 +105,4 @@ function ActivityEntry({ item }: { item: ActivityItem }) {
       <span className="min-w-0 break-words">{item.summary}</span>
     </li>
   );
-}
-
-/** A comment the server refused goes back into the box's stored draft, so it is not lost. */
-function restoreDraft(taskId: string, body: string) {
-  try {
-    localStorage.setItem(`taskboard:comment-draft:${taskId}`, body);
-  } catch {
-    // Nothing to restore into.
-  }
 }
