@@ -4,14 +4,14 @@ import { useDroppable } from "@dnd-kit/core";
 import { SortableContext, verticalListSortingStrategy } from "@dnd-kit/sortable";
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { type FormEvent, forwardRef, useEffect, useImperativeHandle, useMemo, useRef, useState } from "react";
+import { forwardRef, useEffect, useImperativeHandle, useMemo, useRef } from "react";
 import { columnQueryOptions } from "@/lib/client/board";
 import { flatItems } from "@/lib/client/board-cache";
-import { useCreateTask } from "@/lib/client/tasks";
-import type { Card, ColumnSort, SortBy } from "@/lib/client/types";
+import type { Card, ColumnSort } from "@/lib/client/types";
 import type { ColumnKey } from "@/lib/tasks/columns";
 import { SortableTaskCard } from "@/components/board/task-card";
-import { useToast } from "@/components/ui/toast";
+import { QuickAdd } from "@/components/board/quick-add";
+import { SortControl } from "@/components/board/sort-control";
 import { useWorkspaceUi } from "@/components/workspace/workspace-context";
 
 // Under this many loaded cards a plain list is cheaper than measuring; past it, only the visible
@@ -232,105 +232,6 @@ function CardList({
     </div>
   );
 }
-
-const SORT_LABELS: Record<SortBy, string> = {
-  position: "Order",
-  title: "Title",
-  created_at: "Created",
-  priority: "Priority",
-  due_at: "Due date",
-};
-
-function SortControl({ column, sort, onChange }: { column: string; sort: ColumnSort; onChange: (sort: ColumnSort) => void }) {
-  return (
-    <div className="ml-auto flex shrink-0 items-center gap-0.5">
-      <label className="sr-only" htmlFor={`sort-${column}`}>
-        Sort {column} by
-      </label>
-      <select
-        id={`sort-${column}`}
-        value={sort.by}
-        onChange={(event) => onChange({ ...sort, by: event.target.value as SortBy })}
-        className="w-[3.6rem] rounded border border-slate-300 bg-white py-0.5 text-xs dark:border-slate-700 dark:bg-slate-900"
-      >
-        {Object.entries(SORT_LABELS).map(([value, label]) => (
-          <option key={value} value={value}>
-            {label}
-          </option>
-        ))}
-      </select>
-      <button
-        type="button"
-        onClick={() => onChange({ ...sort, dir: sort.dir === "asc" ? "desc" : "asc" })}
-        // The name and the tooltip both say the order it is in now, then what a press does.
-        aria-label={`${column} in ${sort.dir === "asc" ? "ascending" : "descending"} order`}
-        title={sort.dir === "asc" ? "Ascending: press for descending" : "Descending: press for ascending"}
-        className="rounded border border-slate-300 bg-white px-1 py-0.5 text-xs dark:border-slate-700 dark:bg-slate-900"
-      >
-        {sort.dir === "asc" ? "↑" : "↓"}
-      </button>
-    </div>
-  );
-}
-
-interface QuickAddFilter {
-  projectId: string | null;
-  /** The search text, lower-cased. */
-  search: string;
-  assigneeId: string | null;
-  assigneeKind: "user" | "agent" | null;
-}
-
-// A task added while the board is filtered gets the filter's project and person, so it stays in
-// view; what the board cannot give it (a search it does not match, an agent: assigning one starts
-// a run, so it is done in the task itself) is said in words, never a card that silently vanishes.
-const QuickAdd = forwardRef<HTMLInputElement, { workspaceId: string; column: ColumnKey; title: string; filter: QuickAddFilter }>(
-  function QuickAdd({ workspaceId, column, title, filter }, ref) {
-    const toast = useToast();
-    const [text, setText] = useState("");
-    const create = useCreateTask(workspaceId);
-    // The field stays editable while a task saves: disabling it dropped the focus, so the `n` shortcut
-    // and the next title typed went nowhere until the server answered.
-    const submit = async (event: FormEvent) => {
-      event.preventDefault();
-      const saving = text.trim();
-      if (!saving) return;
-      setText("");
-      try {
-        const { task, shown } = await create.mutateAsync({
-          title: saving,
-          status: column,
-          ...(filter.projectId ? { project_id: filter.projectId } : {}),
-          ...(filter.assigneeId && filter.assigneeKind === "user" ? { assignees: [{ kind: "user" as const, id: filter.assigneeId }] } : {}),
-        });
-        const hiddenBy =
-          filter.search && !task.title.toLowerCase().includes(filter.search)
-            ? `the search “${filter.search}”`
-            : filter.assigneeKind === "agent"
-              ? "the assignee filter (assign an agent in the task itself: that starts its run)"
-              : null;
-        if (hiddenBy) toast(`Added “${task.title}” to ${title}; it is hidden by ${hiddenBy}`);
-        else if (!shown) toast(`Added “${task.title}” at the end of ${title}`);
-      } catch (error) {
-        setText((current) => current || saving);
-        toast(`“${saving}” was not added: ${(error as Error).message}`, "error");
-      }
-    };
-    return (
-      <form className="px-3 pb-2" onSubmit={submit} aria-busy={create.isPending}>
-        <input
-          ref={ref}
-          value={text}
-          onChange={(event) => setText(event.target.value)}
-          aria-label={`Add a task to ${title}`}
-          placeholder="+ Add a task"
-          maxLength={500}
-          className="w-full rounded-md border border-transparent bg-white/70 px-2 py-1.5 text-sm placeholder:text-slate-600 hover:border-slate-300 focus:border-blue-600 focus:bg-white dark:bg-slate-900/70 dark:placeholder:text-slate-400 dark:focus:bg-slate-900"
-        />
-      </form>
-    );
-  },
-);
 
 /** "#12" or "12" names task 12 (the API's `q` does the same, with the descriptions too). */
 function isNumberOf(needle: string, number: number): boolean {

@@ -6,15 +6,15 @@ import { projectsQuery } from "@/lib/client/projects";
 import { taskQuery } from "@/lib/client/tasks";
 import { Dialog } from "@/components/ui/dialog";
 import { SectionState } from "@/components/ui/section-state";
-import { TaskActivity } from "@/components/board/task-activity";
 import { TaskDependencies } from "@/components/board/task-dependencies";
 import { TaskForm } from "@/components/board/task-form";
 import { TaskQuestions } from "@/components/board/task-questions";
 import { TaskRunHistory } from "@/components/board/task-run-history";
+import { TaskTimeline } from "@/components/board/task-timeline";
 import { draftKey } from "@/components/board/use-task-draft";
 import { dangerButton, secondaryButton } from "@/components/ui/field";
 
-/** One task in full: its form, dependencies, questions, run history and activity. */
+/** One task in full: its form, dependencies, questions, run history, and its activity and comments as one timeline. */
 export function TaskDialog({ workspaceId, taskId, onClose }: { workspaceId: string; taskId: string; onClose: () => void }) {
   const task = useQuery(taskQuery(workspaceId, taskId));
   const projects = useQuery(projectsQuery(workspaceId));
@@ -61,7 +61,7 @@ export function TaskDialog({ workspaceId, taskId, onClose }: { workspaceId: stri
             <TaskDependencies workspaceId={workspaceId} task={data} />
             <TaskQuestions workspaceId={workspaceId} questions={data.questions} />
             <TaskRunHistory workspaceId={workspaceId} task={data} />
-            <TaskActivity workspaceId={workspaceId} taskId={taskId} />
+            <TaskTimeline workspaceId={workspaceId} taskId={taskId} />
           </>
         )}
       </SectionState>

@@ -7,7 +7,8 @@ import { COLUMNS } from "@/lib/tasks/columns";
 
 // A task's history from the workspace event log, newest first. `execution.updated` and
 // `execution.log` are left out: they repeat for every step and batch of an agent's output, and
-// `run.updated` says what a person needs (queued, running, finished). Both scans say
+// `run.updated` says what a person needs (queued, running, finished). Comments are left out too:
+// the task's comments endpoint pages them, and the dialog merges both into one timeline. Both scans say
 // `type <> 'execution.log'` literally (the first in its NOT IN): the index on (task_id, id) leaves the
 // live log out (migration task_events_index_without_live_log). Retention (lib/events/prune-events.ts) bounds how far back it goes.
 
@@ -33,7 +34,7 @@ export async function readActivity(db: Db, workspaceId: string, taskId: string, 
     FROM (SELECT 1) one
     LEFT JOIN LATERAL (
       SELECT e.id, e.type, e.actor, e.at, e.data, e.task_id FROM workspace_events e
-      WHERE e.task_id = ${taskId} AND e.workspace_id = ${workspaceId} AND e.type NOT IN ('execution.updated', 'execution.log')
+      WHERE e.task_id = ${taskId} AND e.workspace_id = ${workspaceId} AND e.type NOT IN ('execution.updated', 'execution.log', 'comment.created', 'comment.updated', 'comment.deleted')
         AND (${before ?? null}::bigint IS NULL OR e.id < ${before ?? null}::bigint)
       ORDER BY e.id DESC
       LIMIT ${limit + 1}

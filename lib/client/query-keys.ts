@@ -74,6 +74,7 @@ export const taskKeys = {
   runs: (workspaceId: string, taskId: string) => [...taskKeys.detail(workspaceId, taskId), "runs"] as const,
   dependencies: (workspaceId: string, taskId: string) => [...taskKeys.detail(workspaceId, taskId), "dependencies"] as const,
   activity: (workspaceId: string, taskId: string) => [...taskKeys.detail(workspaceId, taskId), "activity"] as const,
+  comments: (workspaceId: string, taskId: string) => [...taskKeys.detail(workspaceId, taskId), "comments"] as const,
   search: (workspaceId: string, text: string) => [...taskKeys.all(workspaceId), "search", text] as const,
 };
 

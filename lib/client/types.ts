@@ -31,6 +31,7 @@ import type { runUsage } from "@/lib/runner-protocol";
 import type { member, updateWorkspaceBody, workspace, workspaceWithRole } from "@/lib/workspaces/schemas";
 import type { dependenciesResponse } from "@/lib/dependencies/schemas";
 import type { activityResponse } from "@/lib/activity/schemas";
+import type { commentPage } from "@/lib/comments/schemas";
 import type {
   createdWebhookResponse,
   createWebhookBody,
@@ -97,6 +98,8 @@ export type Dependencies = z.output<typeof dependenciesResponse>;
 export type DependencyTask = Dependencies["blocked_by"][number];
 export type ActivityPage = z.output<typeof activityResponse>;
 export type ActivityItem = ActivityPage["items"][number];
+export type CommentPage = z.output<typeof commentPage>;
+export type Comment = CommentPage["items"][number];
 export interface TaskSearchPage {
   items: Task[];
   has_more: boolean;

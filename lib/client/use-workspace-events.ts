@@ -164,6 +164,13 @@ export function applyEvent(client: QueryClient, workspaceId: string, type: Event
       if (question.task_id) refreshTask(client, workspaceId, question.task_id);
       return;
     }
+    case "comment.created":
+    case "comment.updated":
+    case "comment.deleted": {
+      const comment = data as { task_id?: string };
+      if (comment.task_id) client.invalidateQueries({ queryKey: taskKeys.comments(workspaceId, comment.task_id) });
+      return;
+    }
     case "run.updated": {
       const run = data as TaskRun & { workspace_id?: string };
       noteTaskEvent(run.task_id);

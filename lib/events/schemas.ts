@@ -28,7 +28,7 @@ export const workspaceEvent = z.object({
     .describe(
       "task.created/updated/moved: the task (TaskResponse); task.deleted: {id}; question.created/answered: the question; " +
         "task.dependency_added/removed: {task, blocker} (each {id, number, title}; logged once for each of the two tasks); " +
-        "question.deleted: {id, task_id}; run.updated: the task run; execution.updated: the execution; " +
+        "question.deleted: {id, task_id}; comment.created/updated: the comment; comment.deleted: {id, task_id}; run.updated: the task run; execution.updated: the execution; " +
         "execution.log (streams only, never webhooks): the execution after new log entries, with `log` {offset, entries} when the batch is small; " +
         "runner.updated (streams only, never webhooks; task_id null): {id, name, status} of a runner that came online or went offline, " +
         "recorded in each workspace with queued runs: read their waiting_for_runner again.",

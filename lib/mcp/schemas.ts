@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { commentBody } from "@/lib/comments/schemas";
 import { createQuestionBody } from "@/lib/questions/schemas";
 import { MAX_WAIT_SECONDS } from "@/lib/questions/wait-for-answer";
 import { PROJECT_LIST_LIMIT } from "@/lib/projects/schemas";
@@ -65,3 +66,5 @@ export const getRunLogArgs = z.object({
   offset: z.int().min(0).default(0).describe("First line (0-based); pass the previous answer's next_offset to follow the log."),
   limit: z.int().min(1).max(10_000).default(1000),
 });
+
+export const commentOnTaskArgs = commentBody.extend({ workspace_id: workspaceId, task_id: taskId });

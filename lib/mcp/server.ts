@@ -3,6 +3,7 @@ import { ErrorCode, McpError, type CallToolResult } from "@modelcontextprotocol/
 import type { z } from "zod";
 import { notFound } from "@/lib/platform/errors";
 import { errorResponse, refuseAgentFields, refuseViewer, type AgentRules } from "@/lib/api/handler";
+import { createComment } from "@/lib/comments/create-comment";
 import { listProjects } from "@/lib/projects/list-projects";
 import { createQuestion } from "@/lib/questions/create-question";
 import { getQuestion } from "@/lib/questions/get-question";
@@ -22,6 +23,7 @@ import { serializeWorkspace } from "@/lib/workspaces/serialize";
 import { boardMarkdown, taskMarkdown } from "@/lib/mcp/markdown";
 import {
   askQuestionArgs,
+  commentOnTaskArgs,
   createTaskArgs,
   getAnswerArgs,
   getRunLogArgs,
@@ -151,6 +153,17 @@ export function createMcpServer(mcp: McpRequest): McpServer {
       const question = await createQuestion(mcp.db, workspace.id, body);
       if (wait_seconds === 0) return question;
       return waitForAnswer(mcp.db, workspace.id, question.id, wait_seconds, mcp.request.signal);
+    },
+  );
+
+  tool(
+    "comment_on_task",
+    "Adds a comment (Markdown) to a task, as you: people see it in the task's timeline. `@username` mentions a member; " +
+      "`@agent-name` starts that agent profile on the task (an agent may start only its own profile).",
+    commentOnTaskArgs,
+    async ({ workspace_id, task_id, body }) => {
+      const workspace = await enterWorkspace(mcp, workspace_id);
+      return createComment(mcp.db, workspace.id, task_id, body, workspace.caller);
     },
   );
 

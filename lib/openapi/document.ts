@@ -16,6 +16,7 @@ import { eventOperations } from "@/lib/openapi/operations/events";
 import { agentOperations } from "@/lib/openapi/operations/agents";
 import { mcpOperations } from "@/lib/openapi/operations/mcp";
 import { dependencyOperations } from "@/lib/openapi/operations/dependencies";
+import { commentOperations } from "@/lib/openapi/operations/comments";
 import { webhookOperations } from "@/lib/openapi/operations/webhooks";
 import { runnerOperations } from "@/lib/openapi/operations/runners";
 import { runnerProtocolOperations } from "@/lib/openapi/operations/runner-protocol";
@@ -46,6 +47,7 @@ export const OPERATIONS: OperationSpec[] = [
   ...scheduleOperations,
   ...taskOperations,
   ...dependencyOperations,
+  ...commentOperations,
   ...runOperations,
   ...eventOperations,
   ...agentOperations,

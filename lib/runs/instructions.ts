@@ -16,6 +16,11 @@ export function taskInstructions(task: TaskFacts): string {
   return task.description.trim() ? `${task.title}\n\n${task.description}` : task.title;
 }
 
+/** A comment naming an agent: the task, then the comment it was asked in, as it was written. */
+export function mentionedInstructions(task: TaskFacts, author: string, body: string): string {
+  return `${taskInstructions(task)}\n\n${author} mentioned you in a comment on this task. Do what it asks:\n\n${body}`;
+}
+
 export interface ReviewComment {
   path: string;
   line: number;

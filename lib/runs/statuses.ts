@@ -14,7 +14,7 @@ export const STARTED_RUN_STATUSES = [RUN_STATUS.running, RUN_STATUS.waiting_for_
 export type FinishedRunStatus = Exclude<RunStatus, (typeof ACTIVE_RUN_STATUSES)[number]>;
 export const FINISHED_RUN_STATUSES = RUN_STATUSES.filter((status): status is FinishedRunStatus => !isActiveRunStatus(status));
 
-export const RUN_TRIGGERS = ["manual", "schedule", "fix_conflicts", "assigned"] as const;
+export const RUN_TRIGGERS = ["manual", "schedule", "fix_conflicts", "assigned", "mentioned"] as const;
 export type RunTrigger = (typeof RUN_TRIGGERS)[number];
 export const RUN_TRIGGER = byName(RUN_TRIGGERS);
 

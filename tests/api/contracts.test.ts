@@ -6,6 +6,7 @@ import { scheduleDetailResponse, scheduleResponse, triggerResponse } from "@/lib
 import { paginatedTasksResponse, taskResponse, taskRunResponse } from "@/lib/tasks/schemas";
 import { boardResponse, paginatedCardsResponse } from "@/lib/tasks/card-schemas";
 import { activityResponse } from "@/lib/activity/schemas";
+import { commentPage, commentResponse, deletedCommentEvent } from "@/lib/comments/schemas";
 import { runnerEventData } from "@/lib/dispatch/schemas";
 import { dependenciesResponse, dependencyEventData } from "@/lib/dependencies/schemas";
 import {
@@ -48,6 +49,9 @@ const EVENT_DATA: Record<string, z.ZodType> = {
   "question.created": questionResponse,
   "question.answered": questionResponse,
   "question.deleted": z.object({ id: z.string(), task_id: z.string() }),
+  "comment.created": commentResponse,
+  "comment.updated": commentResponse,
+  "comment.deleted": deletedCommentEvent,
   "run.updated": taskRunResponse,
   "execution.updated": executionEvent,
   "execution.log": executionEvent,
@@ -126,6 +130,15 @@ describe("every response and event matches its schema exactly", () => {
     expectShape(dependenciesResponse, await ok("GET", `${base()}/tasks/${task.id}/dependencies`), "GET dependencies");
     expectShape(taskResponse, await ok("DELETE", `${base()}/tasks/${task.id}/dependencies/${blocker.id}`), "DELETE dependency");
     expectShape(activityResponse, await ok("GET", `${base()}/tasks/${task.id}/activity?limit=100`), "GET activity");
+    const comment = await ok("POST", `${base()}/tasks/${task.id}/comments`, { body: "A **comment**" }, 201);
+    expectShape(commentResponse, comment, "POST comment");
+    expectShape(
+      commentResponse,
+      await ok("PATCH", `${base()}/tasks/${task.id}/comments/${comment.id}`, { body: "edited" }),
+      "PATCH comment",
+    );
+    expectShape(commentPage, await ok("GET", `${base()}/tasks/${task.id}/comments`), "GET comments");
+    await ok("DELETE", `${base()}/tasks/${task.id}/comments/${comment.id}`, undefined, 204);
     const doomed = await ok("POST", `${base()}/tasks`, { title: "doomed" }, 201);
     await ok("DELETE", `${base()}/tasks/${doomed.id}`, undefined, 204);
 

@@ -47,6 +47,7 @@ describe("MCP server: tools", () => {
     expect(tools.map((tool) => tool.name).sort()).toEqual(
       [
         "ask_question",
+        "comment_on_task",
         "create_task",
         "get_answer",
         "get_run_log",

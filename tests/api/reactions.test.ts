@@ -42,6 +42,7 @@ describe("GET /api/workspaces/{id}/reactions", () => {
       "github-after-run",
       "fix-conflicts",
       "start-assigned-agents",
+      "start-mentioned-agents",
     ]);
     for (const state of listed.body) {
       expect(state).toMatchObject({ attempts: 0, last_error: null, next_attempt_at: null });

@@ -29,8 +29,15 @@ test("a blocker done starts its dependant's run, the card follows it, and Settin
   await page.goto(`/w/${ws.id}/settings`);
   const section = page.getByRole("region", { name: "Automations" });
   const items = section.getByRole("list", { name: "Automations" }).getByRole("listitem");
-  await expect(items).toHaveCount(5);
-  for (const name of ["board-automation", "start-unblocked", "github-after-run", "fix-conflicts", "start-assigned-agents"]) {
+  await expect(items).toHaveCount(6);
+  for (const name of [
+    "board-automation",
+    "start-unblocked",
+    "github-after-run",
+    "fix-conflicts",
+    "start-assigned-agents",
+    "start-mentioned-agents",
+  ]) {
     await expect(items.filter({ hasText: name })).toContainText("up to date");
   }
   await section.scrollIntoViewIfNeeded();

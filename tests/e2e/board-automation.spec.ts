@@ -57,7 +57,7 @@ test("a card moves to In progress when its run starts and to In review when the 
 
   // The task's history says the server moved it.
   await inReview.click();
-  const activity = page.getByRole("dialog").getByRole("list", { name: "Task activity, newest first" });
+  const activity = page.getByRole("dialog").getByRole("list", { name: "Task timeline, newest last" });
   await expect(activity).toContainText("Moved to In review");
   await expect(activity).toContainText("Moved to In progress");
 });

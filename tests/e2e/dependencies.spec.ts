@@ -34,7 +34,7 @@ test("add a blocker from the task dialog, see 'blocked by 1' until the blocker i
   await expect(blockers.getByRole("listitem")).toHaveCount(1);
   await expect(blockers).toContainText("Write the migration guide");
   await expect(blockers).toContainText("In progress");
-  await expect(dialog.getByRole("list", { name: "Task activity, newest first" })).toContainText(
+  await expect(dialog.getByRole("list", { name: "Task timeline, newest last" })).toContainText(
     "Now blocked by #2 “Write the migration guide”",
   );
   await dialog.getByRole("heading", { name: "Dependencies" }).scrollIntoViewIfNeeded();
@@ -52,9 +52,9 @@ test("add a blocker from the task dialog, see 'blocked by 1' until the blocker i
 
   // The blocker's activity shows the move, who made it, and the dependency.
   await column(page, "Done").getByRole("group", { name: "Write the migration guide" }).click();
-  const activity = dialog.getByRole("list", { name: "Task activity, newest first" });
-  await expect(activity.getByRole("listitem").first()).toContainText("Moved to Done");
-  await expect(activity.getByRole("listitem").first()).toContainText("admin");
+  const activity = dialog.getByRole("list", { name: "Task timeline, newest last" });
+  await expect(activity.getByRole("listitem").last()).toContainText("Moved to Done");
+  await expect(activity.getByRole("listitem").last()).toContainText("admin");
   await expect(activity).toContainText("Now blocks #1 “Release version 2”");
   await expect(dialog.getByRole("list", { name: "Dependants" })).toContainText("Release version 2");
   await activity.scrollIntoViewIfNeeded();

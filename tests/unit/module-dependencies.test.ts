@@ -26,6 +26,7 @@ const LAYERS: Record<number, string[]> = {
     "lib/worktrees",
     "lib/webhooks",
     "lib/activity",
+    "lib/comments",
     "lib/events",
   ],
   3: ["lib/github/client", "lib/github/connection", "lib/git"],
