@@ -36,7 +36,7 @@ export function ProjectsPage({ workspaceId }: { workspaceId: string }) {
     >
       {(items) => (
         // Below md the table keeps its columns and scrolls inside its own box, never the page.
-        <div role="region" aria-label="Projects table" tabIndex={0} className="overflow-x-auto rounded-lg">
+        <div role="region" aria-label="Projects table" tabIndex={0} className="relative overflow-x-auto rounded-lg">
           <table className="w-full min-w-[40rem] overflow-hidden rounded-lg border border-slate-200 bg-white text-left text-sm dark:border-slate-800 dark:bg-slate-900">
             <thead className="bg-slate-100 text-xs text-slate-700 dark:bg-slate-800 dark:text-slate-300">
               <tr>
