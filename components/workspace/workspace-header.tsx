@@ -73,7 +73,10 @@ export function WorkspaceHeader({
         })}
       </nav>
       <div className="ml-auto flex shrink-0 items-center gap-2 sm:gap-3">
-        <CodehostBadge workspaceId={workspaceId} />
+        {/* On a phone the workspace name needs the room; the code host is one tap away in Settings. */}
+        <span className="max-sm:hidden">
+          <CodehostBadge workspaceId={workspaceId} />
+        </span>
         <span
           role="status"
           title={live ? "Live: changes by others appear at once" : "Live updates are reconnecting"}
