@@ -76,7 +76,7 @@ export const BoardColumn = forwardRef<
       role="region"
       aria-labelledby={headingId}
       data-column={column}
-      className={`flex h-full min-h-0 max-w-80 min-w-56 flex-1 flex-col rounded-xl bg-slate-100 dark:bg-slate-900/60 ${isOver ? "ring-2 ring-blue-500" : ""}`}
+      className={`flex h-full min-h-0 max-w-80 min-w-56 flex-1 snap-center flex-col rounded-xl max-md:max-w-none max-md:min-w-[85%] max-md:shrink-0 bg-slate-100 dark:bg-slate-900/60 ${isOver ? "ring-2 ring-blue-500" : ""}`}
     >
       {/* One row at every width from 1024 px: the sort control is kept narrow so the longest title fits. */}
       <header className="flex items-center gap-1.5 px-3 pt-3 pb-2">

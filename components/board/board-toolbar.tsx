@@ -24,7 +24,7 @@ export function BoardToolbar({
   assignee: AssigneeFilterProps;
 }) {
   return (
-    <div className="flex flex-wrap items-center gap-3 px-6 pt-4 pb-3">
+    <div className="flex flex-wrap items-center gap-3 px-3 pt-4 pb-3 sm:px-6">
       <h1 className="sr-only">{title}</h1>
       <label className="flex items-center gap-2 text-sm">
         <span>Project</span>
@@ -42,7 +42,7 @@ export function BoardToolbar({
         </select>
       </label>
       <AssigneeFilter {...assignee} />
-      <label className="flex items-center gap-2 text-sm">
+      <label className="flex items-center gap-2 text-sm max-sm:w-full">
         <span className="sr-only">Search task titles</span>
         <input
           ref={searchRef}
@@ -50,10 +50,10 @@ export function BoardToolbar({
           value={search}
           onChange={(event) => onSearchChange(event.target.value)}
           placeholder="Search titles  ( / )"
-          className="w-full rounded-md sm:w-64 border border-slate-300 bg-white px-3 py-1.5 text-sm dark:border-slate-700 dark:bg-slate-900"
+          className="w-full rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm sm:w-64 dark:border-slate-700 dark:bg-slate-900"
         />
       </label>
-      <p className="ml-auto text-xs text-slate-600 dark:text-slate-400">
+      <p className="ml-auto text-xs max-md:hidden text-slate-600 dark:text-slate-400">
         Press <kbd className="font-mono">?</kbd> for shortcuts
       </p>
     </div>

@@ -141,7 +141,8 @@ export function Board({ workspaceId }: { workspaceId: string }) {
           },
         }}
       >
-        <div className="flex min-h-0 flex-1 gap-3 overflow-x-auto px-6 pb-4">
+        {/* relative: screen-reader-only text in the cards is positioned, and must scroll (and clip) with them, not widen the page. */}
+        <div className="relative flex min-h-0 flex-1 snap-x snap-mandatory gap-3 overflow-x-auto px-3 pb-4 sm:px-6 md:snap-none">
           {COLUMNS.map((column, i) => (
             <BoardColumn
               key={column.key}

@@ -35,65 +35,68 @@ export function ProjectsPage({ workspaceId }: { workspaceId: string }) {
       }
     >
       {(items) => (
-        <table className="w-full overflow-hidden rounded-lg border border-slate-200 bg-white text-left text-sm dark:border-slate-800 dark:bg-slate-900">
-          <thead className="bg-slate-100 text-xs text-slate-700 dark:bg-slate-800 dark:text-slate-300">
-            <tr>
-              <th className="px-3 py-2">Name</th>
-              <th className="px-3 py-2">Status</th>
-              <th className="px-3 py-2">Priority</th>
-              <th className="px-3 py-2">Tags</th>
-              <th className="px-3 py-2">Phases</th>
-              <th className="px-3 py-2">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {items.map((project) => (
-              <tr key={project.id} className="border-t border-slate-200 dark:border-slate-800">
-                <td className="px-3 py-2">
-                  <div className="font-medium">{project.name}</div>
-                  {project.description ? (
-                    <div className="line-clamp-1 text-xs text-slate-600 dark:text-slate-400">{project.description}</div>
-                  ) : null}
-                </td>
-                <td className="px-3 py-2">{project.status}</td>
-                <td className="px-3 py-2">
-                  <span
-                    className={`rounded px-1.5 py-0.5 text-xs font-semibold uppercase ${PRIORITY_STYLE[project.priority] ?? PRIORITY_STYLE.p3}`}
-                  >
-                    {project.priority}
-                  </span>
-                </td>
-                <td className="px-3 py-2 text-xs">{project.tags.join(", ")}</td>
-                <td className="px-3 py-2 text-xs">{(project.phases ?? []).join(" → ")}</td>
-                <td className="px-3 py-2 text-right">
-                  <span className="inline-flex flex-wrap justify-end gap-2">
-                    <button
-                      type="button"
-                      className={secondaryButton}
-                      onClick={() => setEditing(project)}
-                      aria-label={`Edit ${project.name}`}
-                    >
-                      Edit
-                    </button>
-                    <ConfirmDelete
-                      label={`Delete project ${project.name}`}
-                      confirmLabel="Delete this project"
-                      pending={remove.isPending && remove.variables === project.id}
-                      onDelete={() =>
-                        remove.mutate(project.id, {
-                          onSuccess: () => toast(`Deleted “${project.name}”; its tasks stay, without a project`),
-                          onError: (error) => toast(`“${project.name}” was not deleted: ${error.message}`, "error"),
-                        })
-                      }
-                    />
-                  </span>
-                </td>
+        // Below md the table keeps its columns and scrolls inside its own box, never the page.
+        <div role="region" aria-label="Projects table" tabIndex={0} className="relative overflow-x-auto rounded-lg">
+          <table className="w-full min-w-[40rem] overflow-hidden rounded-lg border border-slate-200 bg-white text-left text-sm dark:border-slate-800 dark:bg-slate-900">
+            <thead className="bg-slate-100 text-xs text-slate-700 dark:bg-slate-800 dark:text-slate-300">
+              <tr>
+                <th className="px-3 py-2">Name</th>
+                <th className="px-3 py-2">Status</th>
+                <th className="px-3 py-2">Priority</th>
+                <th className="px-3 py-2">Tags</th>
+                <th className="px-3 py-2">Phases</th>
+                <th className="px-3 py-2">
+                  <span className="sr-only">Actions</span>
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {items.map((project) => (
+                <tr key={project.id} className="border-t border-slate-200 dark:border-slate-800">
+                  <td className="px-3 py-2">
+                    <div className="font-medium">{project.name}</div>
+                    {project.description ? (
+                      <div className="line-clamp-1 text-xs text-slate-600 dark:text-slate-400">{project.description}</div>
+                    ) : null}
+                  </td>
+                  <td className="px-3 py-2">{project.status}</td>
+                  <td className="px-3 py-2">
+                    <span
+                      className={`rounded px-1.5 py-0.5 text-xs font-semibold uppercase ${PRIORITY_STYLE[project.priority] ?? PRIORITY_STYLE.p3}`}
+                    >
+                      {project.priority}
+                    </span>
+                  </td>
+                  <td className="px-3 py-2 text-xs">{project.tags.join(", ")}</td>
+                  <td className="px-3 py-2 text-xs">{(project.phases ?? []).join(" → ")}</td>
+                  <td className="px-3 py-2 text-right">
+                    <span className="inline-flex flex-wrap justify-end gap-2">
+                      <button
+                        type="button"
+                        className={secondaryButton}
+                        onClick={() => setEditing(project)}
+                        aria-label={`Edit ${project.name}`}
+                      >
+                        Edit
+                      </button>
+                      <ConfirmDelete
+                        label={`Delete project ${project.name}`}
+                        confirmLabel="Delete this project"
+                        pending={remove.isPending && remove.variables === project.id}
+                        onDelete={() =>
+                          remove.mutate(project.id, {
+                            onSuccess: () => toast(`Deleted “${project.name}”; its tasks stay, without a project`),
+                            onError: (error) => toast(`“${project.name}” was not deleted: ${error.message}`, "error"),
+                          })
+                        }
+                      />
+                    </span>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </ListPage>
   );

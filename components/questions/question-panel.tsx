@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { openQuestionsQuery, sortOpen, useAnswerQuestion } from "@/lib/client/questions";
 import type { Question } from "@/lib/client/types";
 import { useToast } from "@/components/ui/toast";
@@ -32,6 +32,14 @@ export function QuestionPanel({ workspaceId, onClose }: { workspaceId: string; o
   const answer = useAnswer(workspaceId);
   const [tab, setTab] = useState<"open" | "answered">("open");
   const open = sortOpen(questions.data ?? []);
+  const closeRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    // Below md the panel covers the page like a sheet, so focus goes into it and comes back to where it was.
+    if (!window.matchMedia("(max-width: 767px)").matches) return;
+    const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    closeRef.current?.focus();
+    return () => before?.focus();
+  }, []);
   const tabClass = (selected: boolean) =>
     `rounded-md px-3 py-1 text-sm ${selected ? "bg-slate-200 font-medium dark:bg-slate-700" : "text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800"}`;
 
@@ -40,7 +48,10 @@ export function QuestionPanel({ workspaceId, onClose }: { workspaceId: string; o
       id="questions-panel"
       role="complementary"
       aria-label="Questions"
-      className="flex w-96 shrink-0 flex-col border-l border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900"
+      onKeyDown={(event) => {
+        if (event.key === "Escape" && window.matchMedia("(max-width: 767px)").matches) onClose();
+      }}
+      className="flex w-96 shrink-0 flex-col border-l max-md:absolute max-md:inset-0 max-md:z-30 max-md:w-full max-md:border-l-0 border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900"
     >
       <div className="flex items-center justify-between gap-2 border-b border-slate-200 px-4 py-3 dark:border-slate-800">
         <h2 className="font-semibold">Questions</h2>
@@ -66,9 +77,10 @@ export function QuestionPanel({ workspaceId, onClose }: { workspaceId: string; o
         </div>
         <button
           type="button"
+          ref={closeRef}
           onClick={onClose}
           aria-label="Close questions"
-          className="rounded px-2 py-1 hover:bg-slate-100 dark:hover:bg-slate-800"
+          className="rounded px-2 py-1 max-md:min-h-11 max-md:min-w-11 hover:bg-slate-100 dark:hover:bg-slate-800"
         >
           ✕
         </button>

@@ -59,10 +59,10 @@ export function Dialog({
         // A click on the backdrop lands on the <dialog> element itself.
         if (event.target === ref.current) onClose();
       }}
-      className={`m-auto max-h-[90vh] w-[calc(100%-2rem)] ${wide === "full" ? "max-w-6xl" : wide ? "max-w-3xl" : "max-w-lg"} overflow-y-auto rounded-xl border border-slate-200 bg-white p-0 text-slate-900 shadow-2xl backdrop:bg-slate-950/50 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100`}
+      className={`m-auto max-h-[90dvh] w-[calc(100%-1rem)] sm:w-[calc(100%-2rem)] ${wide === "full" ? "max-w-6xl" : wide ? "max-w-3xl" : "max-w-lg"} overflow-y-auto rounded-xl border border-slate-200 bg-white p-0 text-slate-900 shadow-2xl backdrop:bg-slate-950/50 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100`}
     >
       {open ? (
-        <div className="p-6">
+        <div className="p-4 sm:p-6">
           <div className="mb-4 flex items-start justify-between gap-4">
             <h2 id={titleId} className="text-lg font-semibold">
               {title}
@@ -71,7 +71,7 @@ export function Dialog({
               type="button"
               onClick={onClose}
               aria-label="Close"
-              className="rounded-md px-2 py-1 text-slate-600 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800"
+              className="rounded-md px-2 py-1 text-slate-600 max-sm:min-h-11 max-sm:min-w-11 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800"
             >
               ✕
             </button>

@@ -39,7 +39,10 @@ export function WorkspaceHeader({
   const openCount = openQuestions.data?.length ?? 0;
   return (
     <AppHeader username={username}>
-      <span className="max-w-32 truncate font-medium xl:max-w-44 text-slate-700 dark:text-slate-200" title={name}>
+      <span
+        className="min-w-0 flex-1 truncate font-medium text-slate-700 md:max-w-32 md:flex-none xl:max-w-44 dark:text-slate-200"
+        title={name}
+      >
         {name ?? <span className="inline-block h-4 w-28 animate-pulse rounded bg-slate-200 dark:bg-slate-800" />}
       </span>
       {viewer ? (
@@ -50,7 +53,11 @@ export function WorkspaceHeader({
           Viewer<span className="hidden sm:inline"> · read only</span>
         </span>
       ) : null}
-      <nav aria-label="Workspace" className="flex gap-1">
+      {/* Below md the pages are a second row of their own that scrolls sideways, so all four stay one tap away. */}
+      <nav
+        aria-label="Workspace"
+        className="flex gap-1 max-md:order-last max-md:-mx-3 max-md:w-[calc(100%+1.5rem)] max-md:overflow-x-auto max-md:px-3"
+      >
         {nav.map((item) => {
           const current = pathname === item.href;
           return (
@@ -58,15 +65,18 @@ export function WorkspaceHeader({
               key={item.href}
               href={item.href}
               aria-current={current ? "page" : undefined}
-              className={`rounded-md px-3 py-1.5 text-sm ${current ? "bg-slate-200 font-medium dark:bg-slate-800" : "text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800"}`}
+              className={`rounded-md px-3 py-1.5 text-sm whitespace-nowrap ${current ? "bg-slate-200 font-medium dark:bg-slate-800" : "text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800"}`}
             >
               {item.label}
             </Link>
           );
         })}
       </nav>
-      <div className="ml-auto flex items-center gap-3">
-        <CodehostBadge workspaceId={workspaceId} />
+      <div className="ml-auto flex shrink-0 items-center gap-2 sm:gap-3">
+        {/* On a phone the workspace name needs the room; the code host is one tap away in Settings. */}
+        <span className="max-sm:hidden">
+          <CodehostBadge workspaceId={workspaceId} />
+        </span>
         <span
           role="status"
           title={live ? "Live: changes by others appear at once" : "Live updates are reconnecting"}
@@ -82,13 +92,13 @@ export function WorkspaceHeader({
           aria-controls="questions-panel"
           // One name for a screen reader ("Questions, 2 open"), not the two pieces run together.
           aria-label={`Questions, ${openCount} open`}
-          className="relative rounded-md border border-slate-300 px-3 py-1.5 text-sm whitespace-nowrap hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
+          className="relative rounded-md border border-slate-300 px-2 py-1.5 text-sm whitespace-nowrap sm:px-3 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
         >
           Questions
           <span
             data-testid="open-question-count"
             aria-hidden="true"
-            className={`ml-2 rounded-full px-2 py-0.5 text-xs font-semibold ${openCount > 0 ? "bg-amber-600 text-white dark:bg-amber-500 dark:text-slate-950" : "bg-slate-200 text-slate-700 dark:bg-slate-700 dark:text-slate-200"}`}
+            className={`ml-1.5 rounded-full px-2 py-0.5 text-xs font-semibold ${openCount > 0 ? "bg-amber-600 text-white dark:bg-amber-500 dark:text-slate-950" : "bg-slate-200 text-slate-700 dark:bg-slate-700 dark:text-slate-200"}`}
           >
             {openCount}
           </span>
@@ -97,7 +107,7 @@ export function WorkspaceHeader({
           type="button"
           onClick={onHelp}
           aria-label="Keyboard shortcuts"
-          className="rounded-md border border-slate-300 px-2.5 py-1.5 text-sm hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
+          className="rounded-md border border-slate-300 px-2.5 py-1.5 text-sm max-sm:hidden hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
         >
           ?
         </button>

@@ -112,7 +112,7 @@ function Shell({ workspaceId, username, children }: { workspaceId: string; usern
 
   return (
     <WorkspaceContext.Provider value={ui}>
-      <div className="flex h-screen min-w-[1024px] flex-col">
+      <div className="flex h-dvh min-w-0 flex-col">
         <WorkspaceHeader
           workspaceId={workspaceId}
           username={username}
@@ -122,7 +122,7 @@ function Shell({ workspaceId, username, children }: { workspaceId: string; usern
           onToggleQuestions={() => setQuestionsOpen((open) => !open)}
           onHelp={() => setHelpOpen(true)}
         />
-        <div className="flex min-h-0 flex-1">
+        <div className="relative flex min-h-0 flex-1">
           <div className="min-w-0 flex-1 overflow-auto">{children}</div>
           {questionsOpen ? <QuestionPanel workspaceId={workspaceId} onClose={() => setQuestionsOpen(false)} /> : null}
         </div>

@@ -1,0 +1,101 @@
+import { expect, test, type Page } from "@playwright/test";
+import { Api, column, openBoard, screenshot, signIn } from "./helpers";
+
+// Issue #38: at 390×844 no page scrolls sideways, and the top bar keeps every page, Questions and Sign out in reach.
+
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1440, height: 900 };
+const PAGES = ["Board", "Projects", "Schedules", "Settings"] as const;
+
+async function expectNoSidewaysScroll(page: Page) {
+  const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth }));
+  expect(widths.scroll, `page is ${widths.scroll} px wide in a ${widths.inner} px window`).toBeLessThanOrEqual(widths.inner);
+}
+
+async function expectTopBarInReach(page: Page) {
+  const header = page.locator("header").first();
+  await expect(header.getByRole("button", { name: /^Questions, \d+ open$/ })).toBeInViewport();
+  await expect(header.getByRole("button", { name: "Sign out" })).toBeInViewport();
+  const nav = page.getByRole("navigation", { name: "Workspace" });
+  for (const name of PAGES) {
+    const link = nav.getByRole("link", { name, exact: true });
+    // The row of pages may scroll sideways inside itself on a phone; each link is one scroll away.
+    await link.scrollIntoViewIfNeeded();
+    await expect(link).toBeInViewport();
+  }
+}
+
+test("every page fits a 390 px phone and keeps the top bar in reach; desktop screenshots for comparison", async ({ page, request }) => {
+  const api = await Api.asAdmin(request);
+  const ws = await api.workspace(`A workspace with a rather long name for a phone ${Date.now()}`);
+  await api.task(ws.id, { title: "Fits on a phone", status: "todo" });
+  await api.call("POST", `/api/workspaces/${ws.id}/projects`, { name: "Phone layout", description: "Every page at 390 px" }, 201);
+  await signIn(page, `/w/${ws.id}`);
+
+  for (const [label, size] of [
+    ["phone", PHONE],
+    ["desktop", DESKTOP],
+  ] as const) {
+    await page.setViewportSize(size);
+    for (const name of PAGES) {
+      await page.getByRole("navigation", { name: "Workspace" }).getByRole("link", { name, exact: true }).click();
+      await expect(page.getByRole("navigation", { name: "Workspace" }).getByRole("link", { name, exact: true })).toHaveAttribute(
+        "aria-current",
+        "page",
+      );
+      await expect(page.getByTitle(/^Live:/)).toBeAttached();
+      if (name === "Projects") await expect(page.getByText("Phone layout")).toBeVisible();
+      if (name === "Board") await expect(column(page, "To do").getByRole("group", { name: "Fits on a phone" })).toBeVisible();
+      await expectNoSidewaysScroll(page);
+      await expectTopBarInReach(page);
+      await screenshot(page, `${label}-${name.toLowerCase()}`);
+    }
+
+    // The questions panel: a full-width sheet on a phone, the side panel on a desktop; closes either way.
+    await openBoard(page, ws.id);
+    const questionsButton = page.getByRole("button", { name: /^Questions, \d+ open$/ });
+    await questionsButton.click();
+    const panel = page.getByRole("complementary", { name: "Questions" });
+    await expect(panel).toBeVisible();
+    await expectNoSidewaysScroll(page);
+    const box = await panel.boundingBox();
+    if (label === "phone") {
+      expect(box?.width).toBe(PHONE.width);
+      await expect(panel.getByRole("button", { name: "Close questions" })).toBeFocused();
+    } else expect(box?.width).toBeLessThan(DESKTOP.width / 2);
+    await screenshot(page, `${label}-questions`);
+    await panel.getByRole("button", { name: "Close questions" }).click();
+    await expect(panel).toBeHidden();
+    if (label === "phone") await expect(questionsButton).toBeFocused();
+
+    // The task dialog fits the screen.
+    await column(page, "To do").getByRole("group", { name: "Fits on a phone" }).click();
+    const dialog = page.getByRole("dialog", { name: /^Task #\d+$/ });
+    await expect(dialog.getByLabel("Title")).toHaveValue("Fits on a phone");
+    const dialogBox = await dialog.boundingBox();
+    expect((dialogBox?.x ?? -1) >= 0 && (dialogBox?.x ?? 0) + (dialogBox?.width ?? Infinity) <= size.width).toBe(true);
+    await expectNoSidewaysScroll(page);
+    await screenshot(page, `${label}-task-dialog`);
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
+  }
+});
+
+test("on a phone the board's columns scroll inside the board, one column at a time, never the page", async ({ page, request }) => {
+  const api = await Api.asAdmin(request);
+  const ws = await api.workspace();
+  await api.task(ws.id, { title: "Shipped", status: "done" });
+  await page.setViewportSize(PHONE);
+  await signIn(page, `/w/${ws.id}`);
+  await openBoard(page, ws.id);
+  const done = column(page, "Done");
+  await done.scrollIntoViewIfNeeded();
+  await expect(done).toBeInViewport();
+  await expect(done.getByRole("group", { name: "Shipped" })).toBeVisible();
+  // Each column takes most of the screen, so one is read at a time.
+  const box = await done.boundingBox();
+  expect(box?.width).toBeGreaterThan(PHONE.width * 0.7);
+  expect(await page.evaluate(() => window.scrollX)).toBe(0);
+  await expectNoSidewaysScroll(page);
+  await screenshot(page, "phone-board-done");
+});
