@@ -7,7 +7,8 @@ import type { Project, ProjectInput } from "@/lib/client/types";
 import { PrioritySelect } from "@/components/ui/priority-select";
 import { PROJECT_STATUSES } from "@/lib/projects/statuses";
 import { Dialog } from "@/components/ui/dialog";
-import { ErrorText, inputClass, primaryButton, secondaryButton } from "@/components/ui/field";
+import { DialogActions } from "@/components/ui/dialog-actions";
+import { inputClass, secondaryButton } from "@/components/ui/field";
 import { useToast } from "@/components/ui/toast";
 import { ListPage } from "@/components/ui/list-page";
 import { ConfirmDelete } from "@/components/ui/confirm-delete";
@@ -182,15 +183,12 @@ function ProjectDialog({ workspaceId, project, onClose }: { workspaceId: string;
           Phases (one per line, in order)
           <textarea rows={3} value={form.phases} onChange={(e) => setForm({ ...form, phases: e.target.value })} className={inputClass} />
         </label>
-        <ErrorText>{save.error ? `Not saved: ${save.error.message}` : ""}</ErrorText>
-        <div className="flex justify-end gap-2">
-          <button type="button" className={secondaryButton} onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className={primaryButton} disabled={save.isPending}>
-            {save.isPending ? "Saving…" : project ? "Save project" : "Create project"}
-          </button>
-        </div>
+        <DialogActions
+          error={save.error}
+          pending={save.isPending}
+          submitLabel={project ? "Save project" : "Create project"}
+          onCancel={onClose}
+        />
       </form>
     </Dialog>
   );

@@ -5,14 +5,13 @@ import { membersQuery } from "@/lib/client/members";
 import { useAnsweredQuestions } from "@/lib/client/questions";
 import { formatDateTime } from "@/lib/client/dates";
 import { secondaryButton } from "@/components/ui/field";
-import { useWorkspaceUi } from "@/components/workspace/workspace-context";
+import { QuestionTaskLink } from "@/components/questions/question-task-link";
 
 // The questions already answered, newest answer first, with who answered and when: what an agent
 // was told stays findable after a reload. Read a page at a time ("Show older").
 
 export function AnsweredQuestions({ workspaceId }: { workspaceId: string }) {
   const answered = useAnsweredQuestions(workspaceId, true);
-  const ui = useWorkspaceUi();
   // Who answered, by name: one read of the members (cached), never one per question.
   const members = useQuery(membersQuery(workspaceId));
   const nameOf = (id: string) => {
@@ -41,13 +40,7 @@ export function AnsweredQuestions({ workspaceId }: { workspaceId: string }) {
       <ul className="space-y-2" aria-label="Answered questions">
         {items.map((question) => (
           <li key={question.id} aria-label={question.content} className="rounded-md bg-slate-100 p-3 text-sm dark:bg-slate-800">
-            <button
-              type="button"
-              onClick={() => ui.openTask(question.task_id)}
-              className="mb-1 block max-w-full truncate text-left text-xs font-medium text-blue-800 hover:underline dark:text-blue-300"
-            >
-              {question.task_title ?? "Task"}
-            </button>
+            <QuestionTaskLink question={question} />
             <p className="font-medium">{question.content}</p>
             <p className="mt-1 text-slate-800 dark:text-slate-200">→ {question.answer}</p>
             <p className="mt-1 text-xs text-slate-600 dark:text-slate-400" data-testid="answered-by">

@@ -8,6 +8,7 @@ import { useToast } from "@/components/ui/toast";
 import { useWorkspaceUi } from "@/components/workspace/workspace-context";
 import { SectionState } from "@/components/ui/section-state";
 import { AnsweredQuestions } from "@/components/questions/answered-questions";
+import { QuestionTaskLink } from "@/components/questions/question-task-link";
 
 /** Answers a question in words typed or picked; says so when the server refuses. */
 export function useAnswer(workspaceId: string) {
@@ -117,13 +118,7 @@ export function QuestionItem({ question, onAnswer }: { question: Question; onAns
   const answerable = !ui.readOnly;
   return (
     <li className="rounded-lg border border-slate-200 p-3 dark:border-slate-700" aria-label={question.content}>
-      <button
-        type="button"
-        onClick={() => ui.openTask(question.task_id)}
-        className="mb-1 block max-w-full truncate text-left text-xs font-medium text-blue-800 hover:underline dark:text-blue-300"
-      >
-        {question.task_title ?? "Task"}
-      </button>
+      <QuestionTaskLink question={question} />
       <p className="text-sm font-medium">{question.content}</p>
       {question.context ? <p className="mt-1 text-xs whitespace-pre-wrap text-slate-600 dark:text-slate-400">{question.context}</p> : null}
       {!answerable ? (

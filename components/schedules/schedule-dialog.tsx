@@ -8,7 +8,8 @@ import { taskQuery } from "@/lib/client/tasks";
 import type { Schedule, ScheduleInput } from "@/lib/client/types";
 import { SLUG_PATTERN } from "@/lib/schedules/schemas";
 import { Dialog } from "@/components/ui/dialog";
-import { ErrorText, inputClass, primaryButton, secondaryButton } from "@/components/ui/field";
+import { DialogActions } from "@/components/ui/dialog-actions";
+import { inputClass } from "@/components/ui/field";
 import { TaskPicker } from "@/components/ui/task-picker";
 import { useToast } from "@/components/ui/toast";
 import { browserTimeZone, nextTimes, slugify } from "@/components/schedules/schedule-times";
@@ -139,15 +140,12 @@ export function ScheduleDialog({
             className={inputClass}
           />
         </label>
-        <ErrorText>{save.error ? `Not saved: ${save.error.message}` : ""}</ErrorText>
-        <div className="flex justify-end gap-2">
-          <button type="button" className={secondaryButton} onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className={primaryButton} disabled={save.isPending}>
-            {save.isPending ? "Saving…" : schedule ? "Save schedule" : "Create schedule"}
-          </button>
-        </div>
+        <DialogActions
+          error={save.error}
+          pending={save.isPending}
+          submitLabel={schedule ? "Save schedule" : "Create schedule"}
+          onCancel={onClose}
+        />
       </form>
     </Dialog>
   );
