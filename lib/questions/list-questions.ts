@@ -13,19 +13,13 @@ import { QUESTION_STATUS } from "@/lib/questions/statuses";
  */
 export async function listQuestions(db: Db, workspaceId: string, query: z.output<typeof listQuestionsQuery>) {
   const where: Prisma.QuestionWhereInput = { workspaceId, status: query.status, taskId: query.task_id };
-  if (query.status === QUESTION_STATUS.answered) {
-    const rows = await db.question.findMany({
-      where: query.before ? { ...where, AND: [await after(db, workspaceId, query.before)] } : where,
-      orderBy: [{ answeredAt: "desc" }, { id: "desc" }],
-      take: query.limit,
-      include: withTaskTitle,
-    });
-    return rows.map(serializeQuestion);
-  }
+  const answered = query.status === QUESTION_STATUS.answered;
   const rows = await db.question.findMany({
-    where,
-    // "open" sorts after "answered", so descending puts open first.
-    orderBy: [{ status: "desc" }, { priority: "asc" }, { createdAt: "desc" }, { id: "desc" }],
+    where: answered && query.before ? { ...where, AND: [await after(db, workspaceId, query.before)] } : where,
+    orderBy: answered
+      ? [{ answeredAt: "desc" }, { id: "desc" }]
+      : // "open" sorts after "answered", so descending puts open first.
+        [{ status: "desc" }, { priority: "asc" }, { createdAt: "desc" }, { id: "desc" }],
     take: query.limit,
     include: withTaskTitle,
   });
