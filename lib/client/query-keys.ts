@@ -115,6 +115,10 @@ export const repositoryKeys = {
   detail: (workspaceId: string) => ["repository", workspaceId] as const,
 };
 
+export const slackKeys = {
+  status: (workspaceId: string) => ["slack", workspaceId] as const,
+};
+
 export const codehostKeys = {
   status: (workspaceId: string) => ["codehost", workspaceId] as const,
   repositories: (workspaceId: string) => ["codehost", workspaceId, "repositories"] as const,

@@ -21,6 +21,7 @@ import { webhookOperations } from "@/lib/openapi/operations/webhooks";
 import { runnerOperations } from "@/lib/openapi/operations/runners";
 import { runnerProtocolOperations } from "@/lib/openapi/operations/runner-protocol";
 import { reactionOperations } from "@/lib/openapi/operations/reactions";
+import { slackOperations } from "@/lib/openapi/operations/slack";
 import { paginatedTasksResponse, taskResponse, taskRunResponse } from "@/lib/tasks/schemas";
 import { paginatedCardsResponse, taskCard } from "@/lib/tasks/card-schemas";
 import { execution } from "@/lib/runs/schemas";
@@ -53,6 +54,7 @@ export const OPERATIONS: OperationSpec[] = [
   ...agentOperations,
   ...mcpOperations,
   ...webhookOperations,
+  ...slackOperations,
   ...runnerOperations,
   ...runnerProtocolOperations,
   ...reactionOperations,

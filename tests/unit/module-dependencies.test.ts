@@ -29,7 +29,7 @@ const LAYERS: Record<number, string[]> = {
     "lib/comments",
     "lib/events",
   ],
-  3: ["lib/github/client", "lib/github/connection", "lib/git"],
+  3: ["lib/github/client", "lib/github/connection", "lib/git", "lib/slack"],
   4: [
     "lib/github/sync",
     "lib/reactions",
