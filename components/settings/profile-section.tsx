@@ -30,19 +30,37 @@ export function ProfileSection() {
           const email = String(form.get("email")).trim();
           update.mutate(
             { display_name: name || null, email: email || null },
-            { onSuccess: (u) => toast(u.display_name ? `Saved: you are shown as ${u.display_name}.` : "Saved: you are shown by your username.") },
+            {
+              onSuccess: (u) =>
+                toast(u.display_name ? `Saved: you are shown as ${u.display_name}.` : "Saved: you are shown by your username."),
+            },
           );
         }}
       >
         <label htmlFor="display-name" className={label}>
           Display name
         </label>
-        <input id="display-name" name="display_name" defaultValue={me.data.display_name ?? ""} maxLength={100} placeholder={me.data.username} className={field} />
+        <input
+          id="display-name"
+          name="display_name"
+          defaultValue={me.data.display_name ?? ""}
+          maxLength={100}
+          placeholder={me.data.username}
+          className={field}
+        />
         <label htmlFor="profile-email" className={label}>
           Email address
         </label>
         <div>
-          <input id="profile-email" name="email" type="email" defaultValue={me.data.email ?? ""} maxLength={254} className={`${field} w-full`} aria-describedby="profile-email-help" />
+          <input
+            id="profile-email"
+            name="email"
+            type="email"
+            defaultValue={me.data.email ?? ""}
+            maxLength={254}
+            className={`${field} w-full`}
+            aria-describedby="profile-email-help"
+          />
           <p id="profile-email-help" className="mt-1 text-xs text-slate-600 dark:text-slate-400">
             Agents&apos; questions posted to Slack can be answered from the Slack account with this address.
           </p>

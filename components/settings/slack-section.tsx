@@ -56,8 +56,8 @@ function SlackForm({ workspaceId, status }: { workspaceId: string; status: Slack
         </button>
       </div>
       <p className="mt-1 text-slate-600 dark:text-slate-400">
-        Invite the app to the channel first. People answer with the question&apos;s buttons or by replying in its thread; Slack finds them by the
-        email address in their profile.
+        Invite the app to the channel first. People answer with the question&apos;s buttons or by replying in its thread; Slack finds them
+        by the email address in their profile.
       </p>
       <ErrorText>{save.error ? `Not saved: ${save.error.message}` : ""}</ErrorText>
     </form>

@@ -10,7 +10,7 @@ import { QUESTION_STATUS } from "@/lib/questions/statuses";
  * the update makes two concurrent answers give one 409. Agent tokens never get here (the route is
  * humansOnly).
  */
-export async function answerQuestion(db: Db, workspaceId: string, questionId: string, answer: string, answeredBy: string) {
+export async function answerQuestion(db: Db, workspaceId: string, questionId: string, answer: string, answeredBy: string, _via?: string) {
   // An agent's permission request is answered with one of its options' names (the runner maps the name back).
   const asked = await db.question.findFirst({ where: { id: questionId, workspaceId }, select: { permissionOptions: true, status: true } });
   if (asked?.status === QUESTION_STATUS.open && asked.permissionOptions && !chosenOption(asked.permissionOptions, answer)) {

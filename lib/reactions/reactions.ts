@@ -6,6 +6,7 @@ import { startUnblocked } from "@/lib/reactions/start-unblocked";
 import { startAssignedAgents } from "@/lib/reactions/start-assigned-agents";
 import { startMentionedAgents } from "@/lib/reactions/start-mentioned-agents";
 import { slackQuestions } from "@/lib/reactions/slack-questions";
+import { slackConfig } from "@/lib/config";
 
 // Every reaction the server runs. A new one is added here, and its migration starts existing
 // workspaces at their log's head (see the reaction_cursors migration), or it would replay history.
@@ -16,7 +17,10 @@ export const REACTIONS: readonly Reaction[] = [
   fixConflicts,
   startAssignedAgents,
   startMentionedAgents,
-  slackQuestions,
+  // Only on a server with a Slack app: elsewhere every question would claim its cursor for nothing
+  // (a write waiting with `Prefer: wait=reactions` would wait on it). Its cursors stay where they
+  // are meanwhile, so questions still open when Slack is configured are posted then.
+  ...(slackConfig() ? [slackQuestions] : []),
 ];
 
 export function reactionNamed(name: string): Reaction | undefined {

@@ -19,7 +19,12 @@ export async function answerFromSlack(db: Db, { slackUserId, questionId, answer 
   if (!question) return "That question no longer exists on the board.";
   const person = await db.user.findUnique({
     where: { slackUserId },
-    select: { id: true, username: true, disabled: true, memberships: { where: { workspaceId: question.workspaceId }, select: { role: true } } },
+    select: {
+      id: true,
+      username: true,
+      disabled: true,
+      memberships: { where: { workspaceId: question.workspaceId }, select: { role: true } },
+    },
   });
   if (!person || person.disabled) {
     return "Your Slack account is not linked to anyone on the board. The board finds people by the email address in their profile (Settings → Profile); ask for it to match your Slack email.";

@@ -29,7 +29,10 @@ export async function postQuestionToSlack(db: Db, question: QuestionResponse): P
     unfurl_links: false,
   });
   if (!posted.ts || !posted.channel) throw new Error("Slack's chat.postMessage answered without a channel and ts");
-  await db.slackQuestionMessage.createMany({ data: [{ questionId: question.id, channel: posted.channel, ts: posted.ts }], skipDuplicates: true });
+  await db.slackQuestionMessage.createMany({
+    data: [{ questionId: question.id, channel: posted.channel, ts: posted.ts }],
+    skipDuplicates: true,
+  });
 }
 
 export async function showAnswerInSlack(db: Db, question: QuestionResponse, via: string): Promise<void> {

@@ -32,7 +32,8 @@ export function openQuestionMessage(question: QuestionResponse, boardUrl: string
     text: { type: "plain_text", text: `${index + 1}. ${option}`.slice(0, 75) },
     value: answerValue(question.id, index),
   }));
-  if (boardUrl) buttons.push({ type: "button", action_id: "open_board", text: { type: "plain_text", text: "Answer on the board" }, url: boardUrl });
+  if (boardUrl)
+    buttons.push({ type: "button", action_id: "open_board", text: { type: "plain_text", text: "Answer on the board" }, url: boardUrl });
   if (buttons.length) blocks.push({ type: "actions", block_id: `question:${question.id}`, elements: buttons });
   const how = question.options?.length
     ? "Click an option, or reply in this thread with its number or, for a question of words, with your answer."

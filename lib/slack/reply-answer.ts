@@ -10,5 +10,7 @@ export function replyAnswer(text: string, options: string[], optionsOnly: boolea
   if (named) return named;
   if (words && (!optionsOnly || options.length === 0)) return words.slice(0, 10_000);
   const list = options.map((option, index) => `${index + 1}. ${option}`).join(", ");
-  return { refusal: words ? `Reply with the number or name of one of the options: ${list}.` : "Your reply was empty: nothing was answered." };
+  return {
+    refusal: words ? `Reply with the number or name of one of the options: ${list}.` : "Your reply was empty: nothing was answered.",
+  };
 }

@@ -13,7 +13,10 @@ describe("Slack's v0 request signature", () => {
 
   it("matches Slack's documented example", () => {
     expect(slackSignature(SECRET, "1531420618", body)).toBe("v0=a2114d57b48eac39b9ad189dd8316235a7b4a8d21a10bd27519666489c69b503");
-    const signed = headers({ "x-slack-request-timestamp": "1531420618", "x-slack-signature": "v0=a2114d57b48eac39b9ad189dd8316235a7b4a8d21a10bd27519666489c69b503" });
+    const signed = headers({
+      "x-slack-request-timestamp": "1531420618",
+      "x-slack-signature": "v0=a2114d57b48eac39b9ad189dd8316235a7b4a8d21a10bd27519666489c69b503",
+    });
     expect(slackSignatureRefusal(body, signed, SECRET, now)).toBeNull();
   });
 

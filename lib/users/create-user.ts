@@ -13,7 +13,13 @@ export async function createUser(
 ) {
   const passwordHash = await hashPassword(input.password);
   try {
-    const data = { username: input.username, passwordHash, isAdmin: input.is_admin, displayName: input.display_name ?? null, email: input.email ?? null };
+    const data = {
+      username: input.username,
+      passwordHash,
+      isAdmin: input.is_admin,
+      displayName: input.display_name ?? null,
+      email: input.email ?? null,
+    };
     return serializeUser(await db.user.create({ data }));
   } catch (error) {
     throw takenName(error) ?? error;

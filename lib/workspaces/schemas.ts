@@ -33,7 +33,9 @@ export const workspace = z.object({
   slack_channel: z
     .string()
     .nullable()
-    .describe("The Slack channel (its id, e.g. C0123ABCD) agents' questions are posted to, when the server has a Slack app (docs/slack.md); null: none."),
+    .describe(
+      "The Slack channel (its id, e.g. C0123ABCD) agents' questions are posted to, when the server has a Slack app (docs/slack.md); null: none.",
+    ),
   created_at: z.string(),
   updated_at: z.string(),
 });

@@ -1,6 +1,16 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { engineServer, eventually, finished, FIXTURE_AGENT, newStore, newTask, workspaceOn, type EngineServer, type Store } from "../helpers/engine";
+import {
+  engineServer,
+  eventually,
+  finished,
+  FIXTURE_AGENT,
+  newStore,
+  newTask,
+  workspaceOn,
+  type EngineServer,
+  type Store,
+} from "../helpers/engine";
 import { startFakeSlack, type FakeSlack } from "../fixtures/fake-slack";
 
 // Agents' questions in Slack (docs/slack.md), against a fake Slack that speaks its Web API and signs
@@ -37,11 +47,17 @@ beforeAll(async () => {
     ["vic", "viewer"],
     ["out", null],
   ] as const) {
-    const made = await server.call("POST", "/api/users", { token, json: { username: `${name}-${wsId.slice(-6)}`, password: "password123", email: `${name.toUpperCase()}@example.com` } });
+    const made = await server.call("POST", "/api/users", {
+      token,
+      json: { username: `${name}-${wsId.slice(-6)}`, password: "password123", email: `${name.toUpperCase()}@example.com` },
+    });
     expect(made.status).toBe(201);
     expect(made.body.email).toBe(`${name}@example.com`);
     people[name] = { id: made.body.id, token: "" };
-    if (role) expect((await server.call("POST", `/api/workspaces/${wsId}/members`, { token, json: { username: made.body.username, role } })).status).toBe(201);
+    if (role)
+      expect(
+        (await server.call("POST", `/api/workspaces/${wsId}/members`, { token, json: { username: made.body.username, role } })).status,
+      ).toBe(201);
   }
   const set = await server.call("PATCH", `/api/workspaces/${wsId}`, { token, json: { slack_channel: CHANNEL } });
   expect(set.body.slack_channel).toBe(CHANNEL);
@@ -99,7 +115,11 @@ describe("Slack's requests are checked before anything is read into the board", 
     expect((await unsigned.json()).detail).toMatch(/X-Slack-Signature/);
     const forged = await send("/api/integrations/slack/events", body, slack.signed(body, "application/json", undefined, "not-the-secret"));
     expect([forged.status, (await forged.json()).detail]).toEqual([401, "X-Slack-Signature does not match"]);
-    const stale = await send("/api/integrations/slack/events", body, slack.signed(body, "application/json", Math.floor(Date.now() / 1000) - 301));
+    const stale = await send(
+      "/api/integrations/slack/events",
+      body,
+      slack.signed(body, "application/json", Math.floor(Date.now() / 1000) - 301),
+    );
     expect(stale.status).toBe(401);
     expect((await stale.json()).detail).toMatch(/more than 5 minutes/);
     // A body changed after signing (a forged click) is refused, and answers nothing.
@@ -115,10 +135,16 @@ describe("Slack's requests are checked before anything is read into the board", 
 
 describe("a question in Slack", () => {
   it("is posted with its options as buttons; a member's click answers it and the agent's run resumes with that option", async () => {
-    const agent = await server.call("POST", `${base()}/agents`, { token, json: { name: "Fake ACP", kind: "acp", command: process.execPath, args: [FAKE_ACP] } });
+    const agent = await server.call("POST", `${base()}/agents`, {
+      token,
+      json: { name: "Fake ACP", kind: "acp", command: process.execPath, args: [FAKE_ACP] },
+    });
     expect(agent.status).toBe(201);
     const task = await newTask(server.call, token, wsId, { title: "needs permission" });
-    const started = await server.call("POST", `${base()}/tasks/${task.id}/runs`, { token, json: { instructions: "@fake permission", agent_id: agent.body.id } });
+    const started = await server.call("POST", `${base()}/tasks/${task.id}/runs`, {
+      token,
+      json: { instructions: "@fake permission", agent_id: agent.body.id },
+    });
     expect(started.status).toBe(202);
     const asked = await eventually(async () => {
       const list = await server.call("GET", `${base()}/questions?task_id=${task.id}&status=open`, { token });
@@ -128,7 +154,11 @@ describe("a question in Slack", () => {
     const post = await postOf(asked.id);
     expect(post.args.channel).toBe(CHANNEL);
     const buttons = post.args.blocks.find((block: { type: string }) => block.type === "actions").elements;
-    expect(buttons.slice(0, 3).map((button: { text: { text: string } }) => button.text.text)).toEqual(["1. Allow once", "2. Always allow", "3. Reject"]);
+    expect(buttons.slice(0, 3).map((button: { text: { text: string } }) => button.text.text)).toEqual([
+      "1. Allow once",
+      "2. Always allow",
+      "3. Reject",
+    ]);
     // Ann's Slack account was found by her email when the question was posted.
     expect(slack.callsOf("users.lookupByEmail").map((call) => call.args.email)).toContain("ann@example.com");
 
@@ -143,7 +173,13 @@ describe("a question in Slack", () => {
     expect(JSON.stringify(log.body.entries)).toContain("Permission answered: allow-always");
 
     // The message now says who answered what; its buttons are gone.
-    const update = await eventually(async () => slack.callsOf("chat.update").find((call) => JSON.stringify(call.args.blocks).includes(asked.id) || call.args.text.includes("Always allow")), 20_000);
+    const update = await eventually(
+      async () =>
+        slack
+          .callsOf("chat.update")
+          .find((call) => JSON.stringify(call.args.blocks).includes(asked.id) || call.args.text.includes("Always allow")),
+      20_000,
+    );
     expect(update.args.text).toMatch(/^Answered by ann-\w+ via slack: Always allow$/);
     expect(JSON.stringify(update.args.blocks)).not.toContain('"actions"');
 
@@ -164,7 +200,10 @@ describe("a question in Slack", () => {
     expect((await stranger.json()).detail).toMatch(/not linked to anyone on the board/);
     // Out has a Slack account and an email, but no membership here: never looked up, never linked.
     expect(slack.callsOf("users.lookupByEmail").map((call) => call.args.email)).not.toContain("out@example.com");
-    await eventually(async () => (slack.responses.filter((said) => said.response_type === "ephemeral").length >= 2 ? true : undefined), 10_000);
+    await eventually(
+      async () => (slack.responses.filter((said) => said.response_type === "ephemeral").length >= 2 ? true : undefined),
+      10_000,
+    );
 
     const still = await server.call("GET", `${base()}/questions?task_id=${asked.task_id}`, { token });
     expect(still.body[0]).toMatchObject({ status: "open", answer: null, answered_by: null });
@@ -187,7 +226,11 @@ describe("a question in Slack", () => {
     const threadTs = (await postOf(asked.id)).ts;
     const viewer = await reply("Ev2", "UVIC", threadTs, "Aurora");
     expect((await viewer.json()).detail).toMatch(/^Viewers cannot answer/);
-    await eventually(async () => slack.callsOf("chat.postMessage").find((call) => call.args.thread_ts === threadTs && /<@UVIC> Viewers/.test(call.args.text)), 10_000);
+    await eventually(
+      async () =>
+        slack.callsOf("chat.postMessage").find((call) => call.args.thread_ts === threadTs && /<@UVIC> Viewers/.test(call.args.text)),
+      10_000,
+    );
     const words = await reply("Ev3", "UANN", threadTs, "Aurora borealis");
     expect(await words.json()).toEqual({ ok: true });
     const answered = await server.call("GET", `${base()}/questions?task_id=${asked.task_id}`, { token });
