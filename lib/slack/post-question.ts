@@ -49,11 +49,12 @@ export async function showAnswerInSlack(db: Db, question: QuestionResponse, via:
 
 /**
  * Slack's buttons and replies name a Slack user; the board knows people by their email address. Members
- * who may answer, with an address and no Slack account found yet, are looked up (users.lookupByEmail).
+ * with an address and no Slack account found yet are looked up (users.lookupByEmail).
  */
 async function linkSlackAccounts(db: Db, client: WebClient, workspaceId: string) {
   const people = await db.user.findMany({
-    where: { email: { not: null }, slackUserId: null, disabled: false, memberships: { some: { workspaceId, role: { not: "viewer" } } } },
+    // Viewers too: they cannot answer, and are told so by name rather than as strangers.
+    where: { email: { not: null }, slackUserId: null, disabled: false, memberships: { some: { workspaceId } } },
     select: { id: true, email: true },
     take: LOOKUPS_PER_POST,
   });

@@ -25,7 +25,7 @@ export function parseAnswerValue(value: unknown): { questionId: string; index: n
 }
 
 export function openQuestionMessage(question: QuestionResponse, boardUrl: string | null): SlackMessage {
-  const blocks: Block[] = [section(heading(question)), ...contextOf(question)];
+  const blocks: Block[] = [{ ...section(heading(question)), block_id: `question:${question.id}` }, ...contextOf(question)];
   const buttons: Block[] = (question.options ?? []).map((option, index) => ({
     type: "button",
     action_id: `${ANSWER_ACTION_PREFIX}${index}`,
@@ -34,7 +34,7 @@ export function openQuestionMessage(question: QuestionResponse, boardUrl: string
   }));
   if (boardUrl)
     buttons.push({ type: "button", action_id: "open_board", text: { type: "plain_text", text: "Answer on the board" }, url: boardUrl });
-  if (buttons.length) blocks.push({ type: "actions", block_id: `question:${question.id}`, elements: buttons });
+  if (buttons.length) blocks.push({ type: "actions", block_id: `answers:${question.id}`, elements: buttons });
   const how = question.options?.length
     ? "Click an option, or reply in this thread with its number or, for a question of words, with your answer."
     : "Reply in this thread with your answer.";
@@ -46,7 +46,7 @@ export function answeredQuestionMessage(question: QuestionResponse, answeredBy: 
   const said = `:white_check_mark: Answered by *${escape(answeredBy)}* via ${via}: *${escape(question.answer ?? "")}*`;
   return {
     text: `Answered by ${answeredBy} via ${via}: ${question.answer ?? ""}`.slice(0, 3000),
-    blocks: [section(heading(question)), ...contextOf(question), section(said.slice(0, 3000))],
+    blocks: [{ ...section(heading(question)), block_id: `question:${question.id}` }, ...contextOf(question), section(said.slice(0, 3000))],
   };
 }
 
