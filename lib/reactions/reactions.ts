@@ -5,6 +5,8 @@ import type { Reaction } from "@/lib/reactions/reaction";
 import { startUnblocked } from "@/lib/reactions/start-unblocked";
 import { startAssignedAgents } from "@/lib/reactions/start-assigned-agents";
 import { startMentionedAgents } from "@/lib/reactions/start-mentioned-agents";
+import { notifyPeople } from "@/lib/reactions/notify-people";
+import { notifyRuns } from "@/lib/reactions/notify-runs";
 
 // Every reaction the server runs. A new one is added here, and its migration starts existing
 // workspaces at their log's head (see the reaction_cursors migration), or it would replay history.
@@ -15,6 +17,8 @@ export const REACTIONS: readonly Reaction[] = [
   fixConflicts,
   startAssignedAgents,
   startMentionedAgents,
+  notifyPeople,
+  notifyRuns,
 ];
 
 export function reactionNamed(name: string): Reaction | undefined {

@@ -8,6 +8,7 @@ export function serializeWorkspace(row: Workspace) {
     auto_move_tasks: row.autoMoveTasks,
     auto_start_assigned: row.autoStartAssigned,
     max_concurrent_runs: row.maxConcurrentRuns,
+    question_escalation_minutes: row.questionEscalationMinutes,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };
