@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { username } from "@/lib/users/schemas";
+import { floatNumber } from "@/lib/platform/schema-primitives";
 
 /** A member's role: owner (everything), member (the board's work), viewer (reads only; docs/SECURITY.md). */
 export const memberRole = z.enum(["owner", "member", "viewer"]);
@@ -36,6 +37,11 @@ export const workspace = z.object({
     .describe(
       "The Slack channel (its id, e.g. C0123ABCD) agents' questions are posted to, when the server has a Slack app (docs/slack.md); null: none.",
     ),
+  question_escalation_minutes: z
+    .number()
+    .describe(
+      "An open question nobody answered for this many minutes notifies every member who can answer (default 30; 0: at once; docs/notifications.md).",
+    ),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -52,6 +58,7 @@ export const updateWorkspaceBody = z.object({
     .regex(/^[CG][A-Z0-9]{2,30}$/, "a Slack channel id, like C0123ABCD (the channel's details in Slack show it)")
     .nullable()
     .optional(),
+  question_escalation_minutes: floatNumber().min(0).max(10_080).optional(),
 });
 
 export const workspaceWithRole = workspace.extend({ role: memberRole });

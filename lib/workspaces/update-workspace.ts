@@ -15,6 +15,7 @@ export async function updateWorkspace(db: Db, workspaceId: string, role: MemberR
       autoStartAssigned: patch.auto_start_assigned,
       maxConcurrentRuns: patch.max_concurrent_runs,
       slackChannel: patch.slack_channel,
+      questionEscalationMinutes: patch.question_escalation_minutes,
     },
   });
   return { ...serializeWorkspace(row), role };
