@@ -165,7 +165,7 @@ describe("a question in Slack", () => {
     const clicked = await click("UANN", post.ts, buttons[1].value, 1);
     expect([clicked.status, await clicked.json()]).toEqual([200, { ok: true }]);
     const answered = (await server.call("GET", `${base()}/questions?task_id=${task.id}`, { token })).body[0];
-    expect(answered).toMatchObject({ status: "answered", answer: "Always allow", answered_by: people.ann.id });
+    expect(answered).toMatchObject({ status: "answered", answer: "Always allow", answered_by: people.ann.id, answered_via: "slack" });
 
     const done = await finished(server.call, token, wsId, started.body.id);
     expect(done.status).toBe("succeeded");
@@ -235,5 +235,26 @@ describe("a question in Slack", () => {
     expect(await words.json()).toEqual({ ok: true });
     const answered = await server.call("GET", `${base()}/questions?task_id=${asked.task_id}`, { token });
     expect(answered.body[0]).toMatchObject({ answer: "Aurora borealis", answered_by: people.ann.id });
+  });
+});
+
+describe("Settings → Slack", () => {
+  it("tells an owner whether Slack takes the token and how many members it recognises; nobody else may ask", async () => {
+    const status = await server.call("GET", `${base()}/slack`, { token });
+    expect(status.status).toBe(200);
+    expect(status.body).toMatchObject({ configured: true, channel: CHANNEL, team_id: "T0TEST", error: null });
+    // Ann and Vic were found by their addresses when the first question was posted; Vic is a viewer.
+    expect(status.body.linked_members).toBe(1);
+    expect(slack.callsOf("auth.test").length).toBeGreaterThan(0);
+
+    expect((await server.call("GET", `${base()}/slack`)).status).toBe(401);
+    const login = await server.call("POST", "/api/auth/login", { json: { username: `ann-${wsId.slice(-6)}`, password: "password123" } });
+    const member = await server.call("GET", `${base()}/slack`, { token: login.body.access_token });
+    expect([member.status, member.body.detail]).toEqual([403, "Only workspace owners may do this"]);
+    const outsider = await server.call("POST", "/api/auth/login", { json: { username: `out-${wsId.slice(-6)}`, password: "password123" } });
+    expect((await server.call("GET", `${base()}/slack`, { token: outsider.body.access_token })).status).toBe(404);
+    const wrong = await server.call("PATCH", `${base()}`, { token, json: { slack_channel: "#general" } });
+    expect(wrong.status).toBe(422);
+    expect(wrong.body.detail[0]).toMatchObject({ loc: ["body", "slack_channel"] });
   });
 });
