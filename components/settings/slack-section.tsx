@@ -28,12 +28,16 @@ export function SlackSection({ workspaceId }: { workspaceId: string }) {
 function SlackForm({ workspaceId, status }: { workspaceId: string; status: SlackStatus }) {
   const save = useSetSlackChannel(workspaceId);
   const [channel, setChannel] = useState(status.channel ?? "");
+  const [wrong, setWrong] = useState(false);
   return (
     <form
       className="text-sm"
       onSubmit={(event) => {
         event.preventDefault();
-        save.mutate(channel.trim() || null);
+        const id = channel.trim();
+        // The API's 422 names the pattern; a person gets what a channel id looks like instead.
+        setWrong(id !== "" && !CHANNEL_ID.test(id));
+        if (id === "" || CHANNEL_ID.test(id)) save.mutate(id || null);
       }}
     >
       <p className="mb-2" role="status">
@@ -47,6 +51,7 @@ function SlackForm({ workspaceId, status }: { workspaceId: string; status: Slack
           id="slack-channel"
           value={channel}
           onChange={(event) => setChannel(event.target.value)}
+          aria-invalid={wrong}
           placeholder="C0123ABCD"
           disabled={save.isPending}
           className={`${inputClass} max-w-56`}
@@ -59,10 +64,18 @@ function SlackForm({ workspaceId, status }: { workspaceId: string; status: Slack
         Invite the app to the channel first. People answer with the question&apos;s buttons or by replying in its thread; Slack finds them
         by the email address in their profile.
       </p>
-      <ErrorText>{save.error ? `Not saved: ${save.error.message}` : ""}</ErrorText>
+      <ErrorText>
+        {wrong
+          ? "Not saved: a channel id looks like C0123ABCD, not a name (the channel's details in Slack show it)."
+          : save.error
+            ? `Not saved: ${save.error.message}`
+            : ""}
+      </ErrorText>
     </form>
   );
 }
+
+const CHANNEL_ID = /^[CG][A-Z0-9]{2,30}$/;
 
 function stateInWords(status: SlackStatus): string {
   if (!status.configured) return "This server has no Slack app: set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET (docs/slack.md).";
