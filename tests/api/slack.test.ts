@@ -238,6 +238,30 @@ describe("a question in Slack", () => {
   });
 });
 
+describe("a person's notifications on the slack channel", () => {
+  it("come as a direct message to the Slack account with their email", async () => {
+    const task = await newTask(server.call, token, wsId, {
+      title: "Write the release notes",
+      assignees: [{ kind: "user", id: people.ann.id }],
+    });
+    const dm = await eventually(
+      async () =>
+        slack.callsOf("chat.postMessage").find((call) => call.args.channel === "UANN" && String(call.args.text).includes(task.title)),
+      20_000,
+      "a direct message to Ann",
+    );
+    expect(dm.args.blocks).toBeUndefined();
+    const deliveries = await eventually(async () => {
+      const login = await server.call("POST", "/api/auth/login", { json: { username: `ann-${wsId.slice(-6)}`, password: "password123" } });
+      const list = await server.call("GET", "/api/me/notification-deliveries", { token: login.body.access_token });
+      return (list.body as { channel: string; status: string; title: string; attempts: number }[]).find(
+        (delivery) => delivery.channel === "slack" && delivery.status === "sent",
+      );
+    }, 20_000);
+    expect(deliveries).toMatchObject({ attempts: 1, title: expect.stringContaining(task.title) });
+  });
+});
+
 describe("Settings → Slack", () => {
   it("tells an owner whether Slack takes the token and how many members it recognises; nobody else may ask", async () => {
     const status = await server.call("GET", `${base()}/slack`, { token });
