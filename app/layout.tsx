@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import localFont from "next/font/local";
 import { Providers } from "@/components/providers";
+import { THEME_SCRIPT } from "@/lib/client/theme";
 import "./globals.css";
 
 // Bundled from @fontsource-variable/inter: nothing is downloaded at build time.
@@ -17,7 +18,11 @@ export const metadata: Metadata = {
 
 export default function RootLayout({ children }: { children: React.ReactNode }) {
   return (
-    <html lang="en" className={inter.variable}>
+    // The theme script sets <html>'s class before React hydrates, hence the warning left unsaid.
+    <html lang="en" className={inter.variable} suppressHydrationWarning>
+      <head>
+        <script dangerouslySetInnerHTML={{ __html: THEME_SCRIPT }} />
+      </head>
       <body className="min-h-screen font-sans">
         <Providers>{children}</Providers>
       </body>

@@ -3,6 +3,8 @@
 import Link from "next/link";
 import { signOut } from "next-auth/react";
 import { secondaryButton } from "@/components/ui/field";
+import { NotificationBell } from "@/components/notifications/notification-bell";
+import { ThemeSwitch } from "@/components/theme-switch";
 
 export function AppHeader({ username, children }: { username: string; children?: React.ReactNode }) {
   return (
@@ -11,6 +13,8 @@ export function AppHeader({ username, children }: { username: string; children?:
         Taskboard
       </Link>
       <div className="flex min-w-0 flex-1 flex-wrap items-center gap-x-4 gap-y-2 max-md:contents">{children}</div>
+      <NotificationBell />
+      <ThemeSwitch />
       <span className="hidden max-w-40 truncate text-sm whitespace-nowrap text-slate-600 sm:inline dark:text-slate-400">{username}</span>
       <button type="button" className={`${secondaryButton} whitespace-nowrap`} onClick={() => signOut({ callbackUrl: "/login" })}>
         Sign out

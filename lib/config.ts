@@ -209,3 +209,15 @@ export function smtpConfig(): { url: string; from: string } | null {
   const from = process.env.MAIL_FROM?.trim();
   return url && from ? { url, from } : null;
 }
+
+/**
+ * The Slack app (docs/slack.md): SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET, both or nothing, and
+ * SLACK_API_URL (Slack's own by default; a fake Slack in tests). Null while unconfigured.
+ */
+export function slackConfig(): { botToken: string; signingSecret: string; apiUrl: string } | null {
+  const botToken = process.env.SLACK_BOT_TOKEN?.trim();
+  const signingSecret = process.env.SLACK_SIGNING_SECRET?.trim();
+  if (!botToken || !signingSecret) return null;
+  const apiUrl = (process.env.SLACK_API_URL?.trim() || "https://slack.com/api").replace(/\/+$/, "");
+  return { botToken, signingSecret, apiUrl };
+}

@@ -45,7 +45,7 @@ export function AnsweredQuestions({ workspaceId }: { workspaceId: string }) {
             <p className="mt-1 text-slate-800 dark:text-slate-200">→ {question.answer}</p>
             <p className="mt-1 text-xs text-slate-600 dark:text-slate-400" data-testid="answered-by">
               {question.answered_by
-                ? `Answered by ${nameOf(question.answered_by)}`
+                ? `Answered by ${nameOf(question.answered_by)}${question.answered_via ? ` via ${question.answered_via}` : ""}`
                 : question.execution_id
                   ? "Closed when its run ended"
                   : "Answered"}

@@ -17,6 +17,9 @@ import { WorkspaceRunnersSection } from "@/components/settings/workspace-runners
 import { currentUserQuery } from "@/lib/client/current-user";
 import { UsersSection } from "@/components/settings/users-section";
 import { ProfileSection } from "@/components/settings/profile-section";
+import { SlackSection } from "@/components/settings/slack-section";
+import { NotificationsSection } from "@/components/settings/notifications-section";
+import { EscalationSection } from "@/components/settings/escalation-section";
 
 /** `boardUrl`: the server's configured public URL (PUBLIC_URL or NEXTAUTH_URL), for the runner's start command; else the page's own origin. */
 export function SettingsPage({ workspaceId, boardUrl }: { workspaceId: string; boardUrl: string | null }) {
@@ -33,6 +36,8 @@ export function SettingsPage({ workspaceId, boardUrl }: { workspaceId: string; b
       <DependenciesSection workspaceId={workspaceId} />
       <OwnersWebhooks workspaceId={workspaceId} />
       <ProfileSection />
+      <NotificationsSection />
+      <EscalationSection workspaceId={workspaceId} />
       <ApiKeysSection />
       <WorkspaceRunnersSection workspaceId={workspaceId} />
       <AdminRunners boardUrl={boardUrl} />
@@ -47,6 +52,7 @@ function OwnersWebhooks({ workspaceId }: { workspaceId: string }) {
   return (
     <>
       <WebhooksSection workspaceId={workspaceId} isOwner={isOwner} />
+      {isOwner ? <SlackSection workspaceId={workspaceId} /> : null}
       {isOwner ? <ReactionsSection workspaceId={workspaceId} /> : null}
     </>
   );

@@ -30,6 +30,15 @@ export const currentUserKeys = {
   me: ["current-user"] as const,
 };
 
+/** The signed-in person's notifications: the bell's count, the inbox's pages, preferences, deliveries. */
+export const notificationKeys = {
+  all: ["notifications"] as const,
+  unread: () => [...notificationKeys.all, "unread"] as const,
+  page: (offset: number, unreadOnly: boolean) => [...notificationKeys.all, "page", offset, unreadOnly] as const,
+  settings: () => [...notificationKeys.all, "settings"] as const,
+  deliveries: () => [...notificationKeys.all, "deliveries"] as const,
+};
+
 /** The server's runners (administrators; not a workspace's). */
 export const runnerKeys = {
   list: ["runners", "list"] as const,
@@ -113,6 +122,10 @@ export const agentKeys = {
 
 export const repositoryKeys = {
   detail: (workspaceId: string) => ["repository", workspaceId] as const,
+};
+
+export const slackKeys = {
+  status: (workspaceId: string) => ["slack", workspaceId] as const,
 };
 
 export const codehostKeys = {

@@ -43,6 +43,7 @@ import type {
 import type { taskDiffResponse } from "@/lib/worktrees/schemas";
 import type { ColumnKey, SORT_FIELDS } from "@/lib/tasks/columns";
 import { ACTIVE_RUN_STATUSES as ACTIVE } from "@/lib/runs/statuses";
+import type { slackStatus } from "@/lib/slack/schemas";
 
 export type SortBy = (typeof SORT_FIELDS)[number];
 export type SortDir = "asc" | "desc";
@@ -68,6 +69,7 @@ export type ExecutionLog = z.output<typeof executionLog>;
 export type Schedule = z.output<typeof scheduleResponse>;
 export type TriggerResult = z.output<typeof triggerResponse>;
 export type CodehostStatus = z.output<typeof codehostStatus>;
+export type SlackStatus = z.output<typeof slackStatus>;
 export type GithubInstall = z.output<typeof installResponse>;
 export type GithubRepositories = z.output<typeof installationRepositoriesResponse>;
 export type GithubDeliveries = z.output<typeof deliveriesResponse>;

@@ -52,7 +52,8 @@ export function useUpdateUser() {
 export function useUpdateMe() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (display_name: string | null) => api<CurrentUser>("/api/auth/me", { method: "PATCH", json: { display_name } }),
+    mutationFn: (patch: { display_name: string | null; email: string | null }) =>
+      api<CurrentUser>("/api/auth/me", { method: "PATCH", json: patch }),
     onSuccess: (me) => {
       client.setQueryData(currentUserKeys.me, me);
       // Member lists show the new name.

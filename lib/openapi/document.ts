@@ -21,6 +21,8 @@ import { webhookOperations } from "@/lib/openapi/operations/webhooks";
 import { runnerOperations } from "@/lib/openapi/operations/runners";
 import { runnerProtocolOperations } from "@/lib/openapi/operations/runner-protocol";
 import { reactionOperations } from "@/lib/openapi/operations/reactions";
+import { slackOperations } from "@/lib/openapi/operations/slack";
+import { notificationOperations } from "@/lib/openapi/operations/notifications";
 import { paginatedTasksResponse, taskResponse, taskRunResponse } from "@/lib/tasks/schemas";
 import { paginatedCardsResponse, taskCard } from "@/lib/tasks/card-schemas";
 import { execution } from "@/lib/runs/schemas";
@@ -53,9 +55,11 @@ export const OPERATIONS: OperationSpec[] = [
   ...agentOperations,
   ...mcpOperations,
   ...webhookOperations,
+  ...slackOperations,
   ...runnerOperations,
   ...runnerProtocolOperations,
   ...reactionOperations,
+  ...notificationOperations,
 ];
 
 /** Schemas shown once under components.schemas and referenced by name wherever they occur. */

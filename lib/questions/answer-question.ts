@@ -4,13 +4,22 @@ import { chosenOption, type PermissionOption } from "@/lib/questions/permission-
 import { recordEvents } from "@/lib/events/record-events";
 import { serializeQuestion, withTaskTitle } from "@/lib/questions/serialize";
 import { QUESTION_STATUS } from "@/lib/questions/statuses";
+import type { AnswerChannel } from "@/lib/questions/answer-channels";
 
 /**
- * A person (`answeredBy`, recorded as answered_by) answers an open question; the status guard in
- * the update makes two concurrent answers give one 409. Agent tokens never get here (the route is
- * humansOnly).
+ * A person (`answeredBy`, recorded as answered_by) answers an open question through a channel
+ * (`via`, recorded as answered_via); the status guard in the update makes two concurrent answers
+ * give one 409, which names who answered first and where. Agent tokens never get here (the route
+ * is humansOnly).
  */
-export async function answerQuestion(db: Db, workspaceId: string, questionId: string, answer: string, answeredBy: string) {
+export async function answerQuestion(
+  db: Db,
+  workspaceId: string,
+  questionId: string,
+  answer: string,
+  answeredBy: string,
+  via: AnswerChannel,
+) {
   // An agent's permission request is answered with one of its options' names (the runner maps the name back).
   const asked = await db.question.findFirst({ where: { id: questionId, workspaceId }, select: { permissionOptions: true, status: true } });
   if (asked?.status === QUESTION_STATUS.open && asked.permissionOptions && !chosenOption(asked.permissionOptions, answer)) {
@@ -31,13 +40,22 @@ export async function answerQuestion(db: Db, workspaceId: string, questionId: st
         status: QUESTION_STATUS.answered,
         answeredAt: new Date(),
         answeredById: answeredBy,
+        answeredVia: via,
       },
     });
-    const row = await tx.question.findFirst({ where: { id: questionId, workspaceId }, include: withTaskTitle });
+    const row = await tx.question.findFirst({
+      where: { id: questionId, workspaceId },
+      include: { ...withTaskTitle, answeredBy: { select: { username: true, displayName: true } } },
+    });
     if (!row) throw notFound("Question");
-    if (count === 0) throw conflict("Question is already answered");
+    if (count === 0) throw conflict(alreadyAnswered(row.answeredBy, row.answeredVia));
     const question = serializeQuestion(row);
     await recordEvents(tx, workspaceId, [{ type: "question.answered", taskId: row.taskId, data: question }]);
     return question;
   });
+}
+
+function alreadyAnswered(by: { username: string; displayName: string | null } | null, via: string | null): string {
+  if (!by) return "Question is already answered";
+  return `Question is already answered by ${by.displayName ?? by.username}${via ? ` via ${via}` : ""}`;
 }

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { queryInt } from "@/lib/platform/schema-primitives";
 import { workspaceParams } from "@/lib/workspaces/schemas";
 import { QUESTION_STATUS, QUESTION_STATUSES } from "@/lib/questions/statuses";
+import { ANSWER_CHANNELS } from "@/lib/questions/answer-channels";
 
 export const MAX_OPTIONS = 4;
 export const QUESTION_LIST_LIMIT = { default: 100, max: 500 };
@@ -58,6 +59,12 @@ export const questionResponse = z.object({
     .nullable()
     .describe(
       "The user who answered; null while open, for a permission request closed when its run ended, and for answers given before this was recorded.",
+    ),
+  answered_via: z
+    .enum(ANSWER_CHANNELS)
+    .nullable()
+    .describe(
+      "Where the answer came from: board (the browser), api (an API key or access token), mcp (a tool call), push, email or slack; null while open and for answers given before it was recorded.",
     ),
   execution_id: z
     .string()

@@ -1,6 +1,7 @@
 import type { Question } from "@/lib/generated/prisma/client";
 import type { QuestionResponse } from "@/lib/questions/schemas";
 import { QUESTION_STATUS } from "@/lib/questions/statuses";
+import type { AnswerChannel } from "@/lib/questions/answer-channels";
 
 /** Load questions with this include so task_title can be filled. */
 export const withTaskTitle = { task: { select: { title: true } } } as const;
@@ -20,6 +21,7 @@ export function serializeQuestion(row: Question & { task?: { title: string } | n
     created_at: row.createdAt.toISOString(),
     answered_at: row.answeredAt?.toISOString() ?? null,
     answered_by: row.answeredById,
+    answered_via: (row.answeredVia as AnswerChannel | null) ?? null,
     execution_id: row.executionId,
   };
 }

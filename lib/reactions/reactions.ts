@@ -5,6 +5,10 @@ import type { Reaction } from "@/lib/reactions/reaction";
 import { startUnblocked } from "@/lib/reactions/start-unblocked";
 import { startAssignedAgents } from "@/lib/reactions/start-assigned-agents";
 import { startMentionedAgents } from "@/lib/reactions/start-mentioned-agents";
+import { slackQuestions } from "@/lib/reactions/slack-questions";
+import { slackConfig } from "@/lib/config";
+import { notifyPeople } from "@/lib/reactions/notify-people";
+import { notifyRuns } from "@/lib/reactions/notify-runs";
 
 // Every reaction the server runs. A new one is added here, and its migration starts existing
 // workspaces at their log's head (see the reaction_cursors migration), or it would replay history.
@@ -15,6 +19,12 @@ export const REACTIONS: readonly Reaction[] = [
   fixConflicts,
   startAssignedAgents,
   startMentionedAgents,
+  // Only on a server with a Slack app: elsewhere every question would claim its cursor for nothing
+  // (a write waiting with `Prefer: wait=reactions` would wait on it). Its cursors stay where they
+  // are meanwhile, so questions still open when Slack is configured are posted then.
+  ...(slackConfig() ? [slackQuestions] : []),
+  notifyPeople,
+  notifyRuns,
 ];
 
 export function reactionNamed(name: string): Reaction | undefined {

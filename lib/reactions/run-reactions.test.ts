@@ -20,8 +20,9 @@ afterAll(async () => {
 });
 
 const record = (workspaceId: string, events: NewEvent[]) => recordIn(database.db, workspaceId, events);
-// An event no reaction handles: the worker reads past it, and it is no stream-only event.
-const question = (id: string): NewEvent => ({ type: "question.created", taskId: null, data: { id } });
+// An event no reaction handles: the worker reads past it, and it is no stream-only event. (A new
+// question is read by notify-people, which tells people of it.)
+const question = (id: string): NewEvent => ({ type: "question.answered", taskId: null, data: { id } });
 // One start-unblocked reads (a move to Done); without a task, it has nothing to start.
 const moveToDone = (id: string): NewEvent => ({ type: "task.moved", taskId: null, data: { id, status: "done" } });
 
@@ -48,14 +49,15 @@ describe("the reactions worker and stream-only events", () => {
 });
 
 describe("the reactions worker and events no reaction reads", () => {
-  it("claims no cursor for them, and moves every cursor past them", async () => {
+  it("claims no cursor of a reaction that does not read them, and moves every cursor past them", async () => {
     const ws = await newWorkspace();
-    // A rename: start-unblocked and fix-conflicts read task.updated, but only to Done or with a merge conflict.
+    // A rename: start-unblocked and fix-conflicts read task.updated, but only to Done or with a merge
+    // conflict; notify-people reads every one (a new assignee shows only as a changed list), once.
     await record(ws, [
       question("q1"),
       { type: "task.updated", taskId: null, data: { id: "t", status: "todo", has_merge_conflict: false } },
     ]);
-    expect(await drain()).toBe(0);
+    expect(await drain()).toBe(1);
     const head = await database.db.workspaceEventHead.findUniqueOrThrow({ where: { workspaceId: ws } });
     for (const state of await listReactionStates(database.db, ws)) expect(state).toMatchObject({ cursor: String(head.lastId), behind: 0 });
   });

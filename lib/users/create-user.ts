@@ -7,15 +7,30 @@ import { needsSetup } from "@/lib/auth/needs-setup";
 import { passwordLoginEnabled } from "@/lib/config";
 import { passwordLoginOff } from "@/lib/auth/login";
 
-export async function createUser(db: Db, input: { username: string; password: string; is_admin: boolean; display_name?: string | null }) {
+export async function createUser(
+  db: Db,
+  input: { username: string; password: string; is_admin: boolean; display_name?: string | null; email?: string | null },
+) {
   const passwordHash = await hashPassword(input.password);
   try {
-    const data = { username: input.username, passwordHash, isAdmin: input.is_admin, displayName: input.display_name ?? null };
+    const data = {
+      username: input.username,
+      passwordHash,
+      isAdmin: input.is_admin,
+      displayName: input.display_name ?? null,
+      email: input.email ?? null,
+    };
     return serializeUser(await db.user.create({ data }));
   } catch (error) {
-    if ((error as { code?: string }).code === "P2002") throw conflict("A user with that username already exists");
-    throw error;
+    throw takenName(error) ?? error;
   }
+}
+
+/** A unique name already taken, in words: a username or an email address belong to one user each. */
+export function takenName(error: unknown) {
+  if ((error as { code?: string }).code !== "P2002") return null;
+  const fields = JSON.stringify((error as { meta?: unknown }).meta ?? "");
+  return conflict(fields.includes("email") ? "Another user already has that email address" : "A user with that username already exists");
 }
 
 /**
@@ -41,6 +56,7 @@ export function serializeUser(row: User) {
     id: row.id,
     username: row.username,
     display_name: row.displayName,
+    email: row.email,
     is_admin: row.isAdmin,
     disabled: row.disabled,
     created_at: row.createdAt.toISOString(),

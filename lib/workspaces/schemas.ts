@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { username } from "@/lib/users/schemas";
+import { floatNumber } from "@/lib/platform/schema-primitives";
 
 /** A member's role: owner (everything), member (the board's work), viewer (reads only; docs/SECURITY.md). */
 export const memberRole = z.enum(["owner", "member", "viewer"]);
@@ -30,6 +31,17 @@ export const workspace = z.object({
     .int()
     .nullable()
     .describe("At most this many of the workspace's runs hold a runner at once; more wait queued (null: no cap; docs/runners.md)."),
+  slack_channel: z
+    .string()
+    .nullable()
+    .describe(
+      "The Slack channel (its id, e.g. C0123ABCD) agents' questions are posted to, when the server has a Slack app (docs/slack.md); null: none.",
+    ),
+  question_escalation_minutes: z
+    .number()
+    .describe(
+      "An open question nobody answered for this many minutes notifies every member who can answer (default 30; 0: at once; docs/notifications.md).",
+    ),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -40,6 +52,13 @@ export const updateWorkspaceBody = z.object({
   auto_move_tasks: z.boolean().optional(),
   auto_start_assigned: z.boolean().optional(),
   max_concurrent_runs: z.int().min(1).max(10_000).nullable().optional(),
+  slack_channel: z
+    .string()
+    .trim()
+    .regex(/^[CG][A-Z0-9]{2,30}$/, "a Slack channel id, like C0123ABCD (the channel's details in Slack show it)")
+    .nullable()
+    .optional(),
+  question_escalation_minutes: floatNumber().min(0).max(10_080).optional(),
 });
 
 export const workspaceWithRole = workspace.extend({ role: memberRole });

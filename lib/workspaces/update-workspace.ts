@@ -14,6 +14,8 @@ export async function updateWorkspace(db: Db, workspaceId: string, role: MemberR
       autoMoveTasks: patch.auto_move_tasks,
       autoStartAssigned: patch.auto_start_assigned,
       maxConcurrentRuns: patch.max_concurrent_runs,
+      slackChannel: patch.slack_channel,
+      questionEscalationMinutes: patch.question_escalation_minutes,
     },
   });
   return { ...serializeWorkspace(row), role };

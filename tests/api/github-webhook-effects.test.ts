@@ -3,6 +3,7 @@ import { type EngineServer, eventually, newTask, workspaceOn } from "../helpers/
 import { githubWebhookServer } from "../helpers/github-webhooks";
 import type { FakeGithub } from "../fixtures/fake-github/server";
 import { examplePayload, pullRequestPayload } from "../fixtures/fake-github/webhooks";
+import { heardOf } from "../helpers/notifications";
 
 // What GitHub's deliveries do to the board, against a server whose GitHub is the fake: payloads from
 // @octokit/webhooks-examples, mergeability and check runs read back from the fake's REST endpoints with
@@ -43,6 +44,8 @@ describe("POST /api/webhooks/github", () => {
     expect(done.done_at).not.toBeNull();
     const column = await server.call("GET", `/api/workspaces/${wsId}/board/column/done`, { token });
     expect(column.body.items.map((item: { id: string }) => item.id)).toEqual([created.id]);
+    // The task has no assignee: its workspace's owner hears of the merge (docs/notifications.md).
+    await heardOf(server, token, `Pull request #${pull.number} merged: "by id"`);
   });
 
   it("links by the task's branch (the PR's head ref), then by a #tb-<number> mention", async () => {
@@ -156,6 +159,7 @@ describe("POST /api/webhooks/github", () => {
     Object.assign(suite.check_suite, { head_sha: pull.head_sha, status: "completed", conclusion: "success", pull_requests: [] });
     expect((await send("check_suite", suite)).response.status).toBe(202);
     await eventually(async () => ((await task(created.id)).checks === "failure" ? true : undefined), 15_000, "checks: failure");
+    await heardOf(server, token, `Checks failed on pull request #${pull.number}: "checks"`);
 
     fake.setCheckRuns(repo, pull.head_sha, [
       { name: "lint", status: "completed", conclusion: "success" },

@@ -43,6 +43,8 @@ describe("GET /api/workspaces/{id}/reactions", () => {
       "fix-conflicts",
       "start-assigned-agents",
       "start-mentioned-agents",
+      "notify-people",
+      "notify-runs",
     ]);
     for (const state of listed.body) {
       expect(state).toMatchObject({ attempts: 0, last_error: null, next_attempt_at: null });

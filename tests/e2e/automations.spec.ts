@@ -29,7 +29,7 @@ test("a blocker done starts its dependant's run, the card follows it, and Settin
   await page.goto(`/w/${ws.id}/settings`);
   const section = page.getByRole("region", { name: "Automations" });
   const items = section.getByRole("list", { name: "Automations" }).getByRole("listitem");
-  await expect(items).toHaveCount(6);
+  await expect(items).toHaveCount(8);
   for (const name of [
     "board-automation",
     "start-unblocked",
@@ -37,6 +37,8 @@ test("a blocker done starts its dependant's run, the card follows it, and Settin
     "fix-conflicts",
     "start-assigned-agents",
     "start-mentioned-agents",
+    "notify-people",
+    "notify-runs",
   ]) {
     await expect(items.filter({ hasText: name })).toContainText("up to date");
   }

@@ -63,6 +63,7 @@ describe("projects, phases, questions and runs (rows inserted in SQL)", () => {
         "created_at",
         "answered_at",
         "answered_by",
+        "answered_via",
         "execution_id",
       ].sort(),
     );
@@ -79,6 +80,7 @@ describe("projects, phases, questions and runs (rows inserted in SQL)", () => {
       priority: 1,
       answered_at: null,
       answered_by: null,
+      answered_via: null,
     });
     expect(new Date(question.created_at).toISOString()).toBe(question.created_at);
   });

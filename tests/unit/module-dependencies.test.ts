@@ -28,8 +28,9 @@ const LAYERS: Record<number, string[]> = {
     "lib/activity",
     "lib/comments",
     "lib/events",
+    "lib/notifications",
   ],
-  3: ["lib/github/client", "lib/github/connection", "lib/git"],
+  3: ["lib/github/client", "lib/github/connection", "lib/git", "lib/slack"],
   4: [
     "lib/github/sync",
     "lib/reactions",
@@ -38,6 +39,7 @@ const LAYERS: Record<number, string[]> = {
     "lib/scheduler",
     "lib/server",
     "lib/webhooks/deliver-webhooks.ts",
+    "lib/notifications/notification-worker.ts",
   ],
   5: ["lib/api", "lib/mcp", "lib/openapi", "lib/client", "app", "components"],
 };

@@ -43,7 +43,8 @@ export const questionOperations: OperationSpec[] = [
     method: "post",
     path: "/api/workspaces/{id}/questions/{question_id}/answer",
     operationId: "answerQuestion",
-    summary: "Answer an open question (people only: agent tokens get 403); the answer records answered_by",
+    summary:
+      'Answer an open question (people only: agent tokens get 403); the answer records answered_by and answered_via (board for the browser, api for a Bearer credential); a second answer is 409 "already answered by <name> via <channel>"',
     tags: ["questions"],
     params: questionParams,
     body: answerQuestionBody,

@@ -26,7 +26,7 @@ BEGIN
                'status', q."status", 'priority', q."priority", 'execution_id', q."execution_id",
                'created_at', taskboard_iso(q."created_at"),
                'answered_at', taskboard_iso(q."answered_at"),
-               'answered_by', q."answered_by")
+               'answered_by', q."answered_by", 'answered_via', q."answered_via")
              ORDER BY q."created_at", q."id")
       FROM "questions" q WHERE q."task_id" = e."task_id" AND q."status" = 'open'),
     "runs" = (
