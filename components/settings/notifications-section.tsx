@@ -28,7 +28,7 @@ export function NotificationsSection() {
         Notifications
       </h2>
       <SectionState query={settings} what="your notification settings">
-        {(data) => <SettingsForm key={JSON.stringify(data)} saved={data} />}
+        {(data) => <SettingsForm saved={data} />}
       </SectionState>
       <NotificationDeliveries />
     </section>

@@ -109,6 +109,7 @@ describe("GET /openapi.json", () => {
       "answer",
       "answered_at",
       "answered_by",
+      "answered_via",
       "content",
       "context",
       "created_at",
@@ -121,7 +122,7 @@ describe("GET /openapi.json", () => {
       "task_title",
       "workspace_id",
     ]);
-    expect(question.required).toHaveLength(14);
+    expect(question.required).toHaveLength(15);
     const projects = op("get", "/api/workspaces/{id}/projects").responses["200"].content["application/json"].schema;
     expect(projects.type).toBe("array");
     expect(Object.keys(resolve(projects.items).properties)).toEqual(

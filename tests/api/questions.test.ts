@@ -6,6 +6,7 @@ const QUESTION_KEYS = [
   "answer",
   "answered_at",
   "answered_by",
+  "answered_via",
   "execution_id",
   "content",
   "context",

@@ -13,6 +13,7 @@ describe("workspaces", () => {
       auto_move_tasks: true,
       auto_start_assigned: true,
       max_concurrent_runs: null,
+      question_escalation_minutes: 30,
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });
