@@ -10,7 +10,7 @@ import { flatItems } from "@/lib/client/board-cache";
 import type { Card, ColumnSort } from "@/lib/client/types";
 import type { ColumnKey } from "@/lib/tasks/columns";
 import { SortableTaskCard } from "@/components/board/task-card";
-import { QuickAdd } from "@/components/board/quick-add";
+import { QuickAdd, type QuickAddFilter } from "@/components/board/quick-add";
 import { SortControl } from "@/components/board/sort-control";
 import { useWorkspaceUi } from "@/components/workspace/workspace-context";
 
@@ -30,42 +30,27 @@ export const BoardColumn = forwardRef<
     title: string;
     sort: ColumnSort;
     onSortChange: (sort: ColumnSort) => void;
-    projectId: string | null;
-    search: string;
-    /** Only cards assigned to this user or agent profile id (null: anyone's). */
-    assigneeId: string | null;
-    /** Whether assigneeId is a person's or an agent profile's (a quick add assigns only people). */
-    assigneeKind: "user" | "agent" | null;
+    /** The server-side filters as a query string ("" for none): lib/client/board-filters.ts. */
+    filter: string;
+    /** What a quick add gives a new task so the filter keeps it in view. */
+    quickAddFilter: QuickAddFilter;
     onOpen: (taskId: string) => void;
     /** False until the board's first pages have seeded the column caches. */
     enabled: boolean;
   }
 >(function BoardColumn(
-  { workspaceId, column, title, sort, onSortChange, projectId, search, assigneeId, assigneeKind, onOpen, enabled },
+  { workspaceId, column, title, sort, onSortChange, filter, quickAddFilter, onOpen, enabled },
   ref,
 ) {
-  const query = useInfiniteQuery({ ...columnQueryOptions(workspaceId, column, sort), enabled });
+  const query = useInfiniteQuery({ ...columnQueryOptions(workspaceId, column, sort, filter), enabled });
   const quickAddRef = useRef<HTMLInputElement>(null);
   const { readOnly } = useWorkspaceUi();
   useImperativeHandle(ref, () => ({ focusQuickAdd: () => quickAddRef.current?.focus() }), []);
   const { setNodeRef: setDropRef, isOver } = useDroppable({ id: `column:${column}`, data: { type: "column", column } });
 
-  const all = useMemo(() => flatItems(query.data), [query.data]);
-  const needle = search.trim().toLowerCase();
-  // The column API has no filters, so filters apply to the loaded cards; scrolling loads more.
-  const filtered = Boolean(needle || projectId || assigneeId !== null);
-  const items = useMemo(
-    () =>
-      filtered
-        ? all.filter(
-            (task) =>
-              (!projectId || task.project_id === projectId) &&
-              (!needle || task.title.toLowerCase().includes(needle) || isNumberOf(needle, task.number)) &&
-              (assigneeId === null || task.assignees.some((a) => a.id === assigneeId)),
-          )
-        : all,
-    [all, needle, projectId, assigneeId, filtered],
-  );
+  // The server filters (the column endpoint's q, assignee, project_id, tag, priority); its total counts the matches.
+  const items = useMemo(() => flatItems(query.data), [query.data]);
+  const filtered = filter !== "";
   const ids = useMemo(() => items.map((task) => task.id), [items]);
   const total = query.data?.pages[0]?.total ?? 0;
   const headingId = `column-${column}-title`;
@@ -98,7 +83,7 @@ export const BoardColumn = forwardRef<
           workspaceId={workspaceId}
           column={column}
           title={title}
-          filter={{ projectId, search: needle, assigneeId, assigneeKind }}
+          filter={quickAddFilter}
         />
       )}
       <div className="flex min-h-0 flex-1 flex-col">
@@ -117,7 +102,7 @@ export const BoardColumn = forwardRef<
           </div>
         ) : items.length === 0 ? (
           <p className="mx-3 mb-3 rounded-lg border border-dashed border-slate-300 p-4 text-center text-sm text-slate-600 dark:border-slate-700 dark:text-slate-400">
-            {filtered ? "No loaded task matches the filter." : `No tasks. Add one above or drag a card here.`}
+            {filtered ? "No task matches the filter." : `No tasks. Add one above or drag a card here.`}
           </p>
         ) : (
           <SortableContext id={column} items={ids} strategy={verticalListSortingStrategy}>
@@ -231,9 +216,4 @@ function CardList({
       ) : null}
     </div>
   );
-}
-
-/** "#12" or "12" names task 12 (the API's `q` does the same, with the descriptions too). */
-function isNumberOf(needle: string, number: number): boolean {
-  return /^#?\d{1,9}$/.test(needle) && Number(needle.replace("#", "")) === number;
 }

@@ -25,8 +25,9 @@ import { projectsQuery } from "@/lib/client/projects";
 import { workspaceQuery } from "@/lib/client/workspaces";
 import { currentUserQuery } from "@/lib/client/current-user";
 import { isStaleBoard, useDropTask } from "@/lib/client/tasks";
-import { DEFAULT_SORT, type Card, type ColumnSort } from "@/lib/client/types";
-import { COLUMNS, type ColumnKey } from "@/lib/tasks/columns";
+import type { Card } from "@/lib/client/types";
+import { filterQuery, useBoardFilters } from "@/lib/client/board-filters";
+import { COLUMNS, type ColumnKey, type Priority } from "@/lib/tasks/columns";
 import { BoardToolbar } from "@/components/board/board-toolbar";
 import { keepFocusOnCard } from "@/components/board/card-focus";
 import { BoardColumn, type ColumnHandle } from "@/components/board/board-column";
@@ -39,13 +40,19 @@ const COLUMN_TITLE = Object.fromEntries(COLUMNS.map((c) => [c.key, c.title])) as
 export function Board({ workspaceId }: { workspaceId: string }) {
   const toast = useToast();
   const ui = useWorkspaceUi();
-  const [sorts, setSorts] = useState<Record<ColumnKey, ColumnSort>>(
-    () => Object.fromEntries(COLUMNS.map((c) => [c.key, DEFAULT_SORT])) as Record<ColumnKey, ColumnSort>,
-  );
-  const [projectId, setProjectId] = useState<string | null>(null);
-  const [search, setSearch] = useState("");
-  const [assignee, setAssignee] = useState<string | null>(null);
+  // Filters and sorts are in the address (lib/client/board-filters.ts); the search box writes there
+  // a moment after the last keystroke, so typing asks the server once, not per letter.
+  const { filters, sorts, setFilter, setSort } = useBoardFilters();
+  const [search, setSearch] = useState(filters.q ?? "");
+  useEffect(() => {
+    if (search.trim() === (filters.q ?? "")) return;
+    const timer = setTimeout(() => setFilter("q", search.trim() || null), 250);
+    return () => clearTimeout(timer);
+  }, [search, filters.q, setFilter]);
+  const projectId = filters.project_id;
+  const assignee = filters.assignee;
   const me = useQuery(currentUserQuery());
+  const filter = filterQuery(filters, me.data?.id ?? null);
   const [dragging, setDragging] = useState<Card | null>(null);
   const searchRef = useRef<HTMLInputElement>(null);
   const firstColumn = useRef<ColumnHandle>(null);
@@ -77,6 +84,15 @@ export function Board({ workspaceId }: { workspaceId: string }) {
   const assigneeKind =
     assignee === "me" ? "user" : (assignables.people.concat(assignables.agents).find((a) => a.id === assignee)?.kind ?? null);
 
+  const quickAddFilter = {
+    projectId,
+    tag: filters.tag,
+    priority: filters.priority as Priority | null,
+    search: search.trim().toLowerCase(),
+    assigneeId,
+    assigneeKind,
+  };
+
   const sensors = useSensors(
     useSensor(PointerSensor, { activationConstraint: { distance: 6 } }),
     useSensor(KeyboardSensor, {
@@ -104,6 +120,7 @@ export function Board({ workspaceId }: { workspaceId: string }) {
         belowTarget: (dragged?.top ?? 0) + (dragged?.height ?? 0) / 2 > over.rect.top + over.rect.height / 2,
       },
       sorts[column],
+      filter,
       {
         onError: (error) =>
           toast(
@@ -121,11 +138,14 @@ export function Board({ workspaceId }: { workspaceId: string }) {
         title={workspace.data ? `${workspace.data.name} board` : "Board"}
         projects={projects.data ?? []}
         projectId={projectId}
-        onProjectChange={setProjectId}
+        onProjectChange={(id) => setFilter("project_id", id)}
         search={search}
         onSearchChange={setSearch}
         searchRef={searchRef}
-        assignee={{ workspaceId, value: assignee, onChange: setAssignee }}
+        assignee={{ workspaceId, value: assignee, onChange: (value) => setFilter("assignee", value) }}
+        tag={filters.tag}
+        priority={filters.priority}
+        onFilterChange={setFilter}
       />
       <DndContext
         sensors={sensors}
@@ -151,11 +171,9 @@ export function Board({ workspaceId }: { workspaceId: string }) {
               column={column.key}
               title={column.title}
               sort={sorts[column.key]}
-              onSortChange={(sort) => setSorts((old) => ({ ...old, [column.key]: sort }))}
-              projectId={projectId}
-              search={search}
-              assigneeId={assigneeId}
-              assigneeKind={assigneeKind}
+              onSortChange={(sort) => setSort(column.key, sort)}
+              filter={filter}
+              quickAddFilter={quickAddFilter}
               enabled={columnsReady}
               onOpen={ui.openTask}
             />

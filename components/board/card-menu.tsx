@@ -1,6 +1,6 @@
 "use client";
 
-import { useId, useState } from "react";
+import { useId, useRef, useState } from "react";
 import type { Card } from "@/lib/client/types";
 import { COLUMNS, type ColumnKey } from "@/lib/tasks/columns";
 import { useMoveToColumn } from "@/lib/client/task-moves";
@@ -8,10 +8,11 @@ import { useUndoableDelete } from "@/lib/client/undoable-delete";
 import { taskLink } from "@/lib/client/task-link";
 import { useToast } from "@/components/ui/toast";
 import { useWorkspaceUi } from "@/components/workspace/workspace-context";
+import { AssignDialog } from "@/components/board/assign-dialog";
 
 const menuItem = "block w-full px-3 py-1.5 text-left hover:bg-slate-100 dark:hover:bg-slate-800";
 
-// A card's ⋯ menu: open it, run an agent, copy its link, move it to another column, delete it. A
+// A card's ⋯ menu: open it, run an agent, assign it, copy its link, move it to another column, delete it. A
 // move and a delete can be undone for 10 s from the toast that says they happened.
 export function CardMenu({ task, onOpen }: { task: Card; onOpen: (taskId: string) => void }) {
   const ui = useWorkspaceUi();
@@ -19,6 +20,8 @@ export function CardMenu({ task, onOpen }: { task: Card; onOpen: (taskId: string
   const moveTo = useMoveToColumn(ui.workspaceId);
   const remove = useUndoableDelete(ui.workspaceId);
   const [open, setOpen] = useState(false);
+  const [assigning, setAssigning] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
   const menuId = useId();
   const stop = (event: React.SyntheticEvent) => event.stopPropagation();
   const choose = (action: () => void) => (event: React.MouseEvent) => {
@@ -51,6 +54,7 @@ export function CardMenu({ task, onOpen }: { task: Card; onOpen: (taskId: string
       }}
     >
       <button
+        ref={button}
         type="button"
         aria-label={`Actions for ${task.title}`}
         aria-haspopup="menu"
@@ -75,6 +79,7 @@ export function CardMenu({ task, onOpen }: { task: Card; onOpen: (taskId: string
           {ui.readOnly ? null : (
             <>
               <Item onClick={choose(() => ui.runAgent(task.id))}>Run agent…</Item>
+              <Item onClick={choose(() => setAssigning(true))}>Assign…</Item>
               {COLUMNS.filter((column) => column.key !== task.status).map((column) => (
                 <Item key={column.key} onClick={choose(() => move(column.key, column.title))}>
                   Move to {column.title}
@@ -84,6 +89,9 @@ export function CardMenu({ task, onOpen }: { task: Card; onOpen: (taskId: string
             </>
           )}
         </ul>
+      ) : null}
+      {assigning ? (
+        <AssignDialog workspaceId={ui.workspaceId} task={task} onClose={() => setAssigning(false)} returnFocus={() => button.current} />
       ) : null}
     </div>
   );

@@ -6,7 +6,7 @@ import { columnParams, columnQuery } from "@/lib/tasks/schemas";
 export const GET = withWorkspaceRead({ params: columnParams, query: columnQuery }, ({ params, query }) =>
   columnPageRead(
     params.column,
-    { limit: query.limit, offset: query.offset, sortBy: query.sort_by, sortDir: query.sort_dir, assignee: query.assignee, q: query.q },
+    { ...query, sortBy: query.sort_by, sortDir: query.sort_dir },
     query.view,
   ),
 );
