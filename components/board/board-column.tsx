@@ -38,10 +38,7 @@ export const BoardColumn = forwardRef<
     /** False until the board's first pages have seeded the column caches. */
     enabled: boolean;
   }
->(function BoardColumn(
-  { workspaceId, column, title, sort, onSortChange, filter, quickAddFilter, onOpen, enabled },
-  ref,
-) {
+>(function BoardColumn({ workspaceId, column, title, sort, onSortChange, filter, quickAddFilter, onOpen, enabled }, ref) {
   const query = useInfiniteQuery({ ...columnQueryOptions(workspaceId, column, sort, filter), enabled });
   const quickAddRef = useRef<HTMLInputElement>(null);
   const { readOnly } = useWorkspaceUi();
@@ -77,15 +74,7 @@ export const BoardColumn = forwardRef<
         </span>
         <SortControl column={title} sort={sort} onChange={onSortChange} />
       </header>
-      {readOnly ? null : (
-        <QuickAdd
-          ref={quickAddRef}
-          workspaceId={workspaceId}
-          column={column}
-          title={title}
-          filter={quickAddFilter}
-        />
-      )}
+      {readOnly ? null : <QuickAdd ref={quickAddRef} workspaceId={workspaceId} column={column} title={title} filter={quickAddFilter} />}
       <div className="flex min-h-0 flex-1 flex-col">
         {query.isPending ? (
           <div aria-busy="true" aria-label={`Loading ${title}`} className="space-y-2 px-3 pb-3">

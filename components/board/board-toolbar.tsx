@@ -38,11 +38,7 @@ export function BoardToolbar({
       <h1 className="sr-only">{title}</h1>
       <label className="flex items-center gap-2 text-sm">
         <span>Project</span>
-        <select
-          value={projectId ?? ""}
-          onChange={(event) => onProjectChange(event.target.value || null)}
-          className={field}
-        >
+        <select value={projectId ?? ""} onChange={(event) => onProjectChange(event.target.value || null)} className={field}>
           <option value="">All projects</option>
           {projects.map((project) => (
             <option key={project.id} value={project.id}>

@@ -5,6 +5,7 @@ import type { Card } from "@/lib/client/types";
 import { COLUMNS, type ColumnKey } from "@/lib/tasks/columns";
 import { useMoveToColumn } from "@/lib/client/task-moves";
 import { useUndoableDelete } from "@/lib/client/undoable-delete";
+import { useUpdateTask } from "@/lib/client/tasks";
 import { taskLink } from "@/lib/client/task-link";
 import { useToast } from "@/components/ui/toast";
 import { useWorkspaceUi } from "@/components/workspace/workspace-context";
@@ -19,6 +20,7 @@ export function CardMenu({ task, onOpen }: { task: Card; onOpen: (taskId: string
   const toast = useToast();
   const moveTo = useMoveToColumn(ui.workspaceId);
   const remove = useUndoableDelete(ui.workspaceId);
+  const update = useUpdateTask(ui.workspaceId, task.id);
   const [open, setOpen] = useState(false);
   const [assigning, setAssigning] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
@@ -91,7 +93,20 @@ export function CardMenu({ task, onOpen }: { task: Card; onOpen: (taskId: string
         </ul>
       ) : null}
       {assigning ? (
-        <AssignDialog workspaceId={ui.workspaceId} task={task} onClose={() => setAssigning(false)} returnFocus={() => button.current} />
+        <AssignDialog
+          workspaceId={ui.workspaceId}
+          title={`Assign “${task.title}”`}
+          initial={task.assignees}
+          // With their names: the card shows them until the server answers (the API ignores the names).
+          onSave={async (assignees) => {
+            await update.mutateAsync({ assignees });
+            toast(
+              assignees.length ? `Assigned “${task.title}” to ${assignees.map((a) => a.name).join(", ")}` : `Unassigned “${task.title}”`,
+            );
+          }}
+          onClose={() => setAssigning(false)}
+          returnFocus={() => button.current}
+        />
       ) : null}
     </div>
   );

@@ -54,7 +54,11 @@ export function placeTask(client: QueryClient, workspaceId: string, task: Card, 
     }
     if (parts.filter) {
       // Whether it matches the filter, and where, is the server's to say.
-      if (here) client.setQueryData<ColumnData>(key, mapItems(data, (item) => (item.id === task.id ? task : item)));
+      if (here)
+        client.setQueryData<ColumnData>(
+          key,
+          mapItems(data, (item) => (item.id === task.id ? task : item)),
+        );
       stale.push(key);
       continue;
     }

@@ -1,7 +1,7 @@
 "use client";
 
 import { useSearchParams } from "next/navigation";
-import { useCallback, useMemo } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import { DEFAULT_SORT, type ColumnSort, type SortBy } from "@/lib/client/types";
 import { COLUMNS, PRIORITIES, SORT_FIELDS, type ColumnKey } from "@/lib/tasks/columns";
 
@@ -72,4 +72,18 @@ export function useBoardFilters() {
     [sortParam],
   );
   return { filters, sorts, setFilter, setSort };
+}
+
+/**
+ * The search box's text: it writes `q` to the address a moment after the last keystroke, so typing
+ * asks the server once, not per letter.
+ */
+export function useSearchDraft(q: string | null, setFilter: (name: "q", value: string | null) => void) {
+  const [text, setText] = useState(q ?? "");
+  useEffect(() => {
+    if (text.trim() === (q ?? "")) return;
+    const timer = setTimeout(() => setFilter("q", text.trim() || null), 250);
+    return () => clearTimeout(timer);
+  }, [text, q, setFilter]);
+  return [text, setText] as const;
 }
