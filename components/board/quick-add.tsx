@@ -46,7 +46,8 @@ export const QuickAdd = forwardRef<HTMLInputElement, { workspaceId: string; colu
               ? "the assignee filter (assign an agent in the task itself: that starts its run)"
               : null;
         if (hiddenBy) toast(`Added “${task.title}” to ${title}; it is hidden by ${hiddenBy}`);
-        else if (!shown) toast(`Added “${task.title}” at the end of ${title}`);
+        // Filtered, the column is read again from the server (it shows the new task where it sorts).
+        else if (!shown && !Object.values(filter).some(Boolean)) toast(`Added “${task.title}” at the end of ${title}`);
       } catch (error) {
         setText((current) => current || saving);
         toast(`“${saving}” was not added: ${(error as Error).message}`, "error");
