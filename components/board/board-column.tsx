@@ -34,11 +34,13 @@ export const BoardColumn = forwardRef<
     filter: string;
     /** What a quick add gives a new task so the filter keeps it in view. */
     quickAddFilter: QuickAddFilter;
+    /** Not the column a phone shows (column-tabs.tsx). */
+    hiddenOnPhone: boolean;
     onOpen: (taskId: string) => void;
     /** False until the board's first pages have seeded the column caches. */
     enabled: boolean;
   }
->(function BoardColumn({ workspaceId, column, title, sort, onSortChange, filter, quickAddFilter, onOpen, enabled }, ref) {
+>(function BoardColumn({ workspaceId, column, title, sort, onSortChange, filter, quickAddFilter, hiddenOnPhone, onOpen, enabled }, ref) {
   const query = useInfiniteQuery({ ...columnQueryOptions(workspaceId, column, sort, filter), enabled });
   const quickAddRef = useRef<HTMLInputElement>(null);
   const { readOnly } = useWorkspaceUi();
@@ -58,7 +60,7 @@ export const BoardColumn = forwardRef<
       role="region"
       aria-labelledby={headingId}
       data-column={column}
-      className={`flex h-full min-h-0 max-w-80 min-w-56 flex-1 snap-center flex-col rounded-xl max-md:max-w-none max-md:min-w-[85%] max-md:shrink-0 bg-slate-100 dark:bg-slate-900/60 ${isOver ? "ring-2 ring-blue-500" : ""}`}
+      className={`flex h-full min-h-0 max-w-80 min-w-56 flex-1 snap-center flex-col rounded-xl max-md:max-w-none max-md:min-w-[85%] max-md:shrink-0 max-sm:min-w-full ${hiddenOnPhone ? "max-sm:hidden" : ""} bg-slate-100 dark:bg-slate-900/60 ${isOver ? "ring-2 ring-blue-500" : ""}`}
     >
       {/* One row at every width from 1024 px: the sort control is kept narrow so the longest title fits. */}
       <header className="flex items-center gap-1.5 px-3 pt-3 pb-2">

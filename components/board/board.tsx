@@ -35,6 +35,7 @@ import { BoardColumn, type ColumnHandle } from "@/components/board/board-column"
 import { CardBody, type CardData } from "@/components/board/task-card";
 import { useToast } from "@/components/ui/toast";
 import { SelectionBar } from "@/components/board/selection-bar";
+import { ColumnTabs } from "@/components/board/column-tabs";
 import { SelectionProvider } from "@/components/board/selection";
 import { useWorkspaceUi } from "@/components/workspace/workspace-context";
 
@@ -59,6 +60,8 @@ function BoardView({ workspaceId }: { workspaceId: string }) {
   const me = useQuery(currentUserQuery());
   const filter = filterQuery(filters, me.data?.id ?? null);
   const [dragging, setDragging] = useState<Card | null>(null);
+  // The one column a phone shows (column-tabs.tsx); wider screens show all five.
+  const [phoneColumn, setPhoneColumn] = useState<ColumnKey>("todo");
   const searchRef = useRef<HTMLInputElement>(null);
   const firstColumn = useRef<ColumnHandle>(null);
   // The first page of all five columns in one request; each column's own query takes over from there.
@@ -140,6 +143,7 @@ function BoardView({ workspaceId }: { workspaceId: string }) {
           onFilterChange={setFilter}
         />
         {ui.readOnly ? null : <SelectionBar workspaceId={workspaceId} />}
+        <ColumnTabs workspaceId={workspaceId} sorts={sorts} filter={filter} value={phoneColumn} onChange={setPhoneColumn} />
         <DndContext
           sensors={sensors}
           collisionDetection={detectCollision}
@@ -167,6 +171,7 @@ function BoardView({ workspaceId }: { workspaceId: string }) {
                 onSortChange={(sort) => setSort(column.key, sort)}
                 filter={filter}
                 quickAddFilter={quickAddFilter}
+                hiddenOnPhone={column.key !== phoneColumn}
                 enabled={columnsReady}
                 onOpen={ui.openTask}
               />

@@ -11,7 +11,7 @@ import { useToast } from "@/components/ui/toast";
 import { useWorkspaceUi } from "@/components/workspace/workspace-context";
 import { AssignDialog } from "@/components/board/assign-dialog";
 
-const menuItem = "block w-full px-3 py-1.5 text-left hover:bg-slate-100 dark:hover:bg-slate-800";
+const menuItem = "block w-full px-3 py-1.5 max-sm:py-3 text-left hover:bg-slate-100 dark:hover:bg-slate-800";
 
 // A card's ⋯ menu: open it, run an agent, assign it, copy its link, move it to another column, delete it. A
 // move and a delete can be undone for 10 s from the toast that says they happened.
@@ -63,7 +63,7 @@ export function CardMenu({ task, onOpen }: { task: Card; onOpen: (taskId: string
         aria-expanded={open}
         aria-controls={open ? menuId : undefined}
         onClick={() => setOpen((value) => !value)}
-        className="rounded px-1.5 text-slate-600 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800"
+        className="rounded px-1.5 text-slate-600 hover:bg-slate-100 max-sm:min-h-11 max-sm:min-w-11 dark:text-slate-300 dark:hover:bg-slate-800"
       >
         ⋯
       </button>

@@ -88,7 +88,7 @@ export const SortableTaskCard = memo(function SortableTaskCard({
 export function CardBody({ task }: { task: Card }) {
   return (
     <>
-      <p className="line-clamp-2 pr-6 text-sm font-medium break-words">
+      <p className="line-clamp-2 pr-6 text-sm font-medium break-words max-sm:pr-11">
         <span className="mr-1 font-normal text-slate-600 dark:text-slate-400" data-testid="task-number">
           #{task.number}
         </span>

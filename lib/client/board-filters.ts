@@ -57,7 +57,7 @@ function replaceParams(changes: Record<string, string | null>) {
     else url.searchParams.delete(name);
   }
   // Next.js keeps useSearchParams in step with the History API (as the open task does).
-  window.history.replaceState(window.history.state, "", url);
+  window.history.replaceState(null, "", url);
 }
 
 /** The board's filters and sorts from the address, and setters that write them back to it. */
