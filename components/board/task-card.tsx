@@ -77,7 +77,7 @@ export const SortableTaskCard = memo(function SortableTaskCard({
         listeners?.onKeyDown?.(event);
       }}
       data-run-state={runState(task) ?? undefined}
-      className={`relative cursor-grab touch-none rounded-lg border bg-white p-3 shadow-sm hover:border-slate-400 dark:bg-slate-900 dark:hover:border-slate-500 ${CARD_STATE_STYLE[runState(task) ?? "idle"]} ${isDragging ? "opacity-40" : ""} ${selected ? "bg-blue-50 outline-2 outline-offset-1 outline-blue-700 dark:bg-blue-950 dark:outline-blue-300" : ""}`}
+      className={`relative cursor-grab touch-none rounded-lg border bg-white p-3 shadow-sm hover:border-slate-400 dark:bg-slate-900 dark:hover:border-slate-500 ${CARD_STATE_STYLE[runState(task) ?? "idle"]} ${isDragging ? "opacity-40" : ""} ${selected ? "bg-blue-50 outline-2 -outline-offset-2 outline-blue-700 dark:bg-blue-950 dark:outline-blue-300" : ""}`}
     >
       <CardMenu task={task} onOpen={onOpen} />
       <CardBody task={task} />
