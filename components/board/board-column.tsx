@@ -10,7 +10,7 @@ import { flatItems } from "@/lib/client/board-cache";
 import type { Card, ColumnSort } from "@/lib/client/types";
 import type { ColumnKey } from "@/lib/tasks/columns";
 import { SortableTaskCard } from "@/components/board/task-card";
-import { QuickAdd } from "@/components/board/quick-add";
+import { QuickAdd, type QuickAddFilter } from "@/components/board/quick-add";
 import { SortControl } from "@/components/board/sort-control";
 import { useWorkspaceUi } from "@/components/workspace/workspace-context";
 
@@ -30,42 +30,26 @@ export const BoardColumn = forwardRef<
     title: string;
     sort: ColumnSort;
     onSortChange: (sort: ColumnSort) => void;
-    projectId: string | null;
-    search: string;
-    /** Only cards assigned to this user or agent profile id (null: anyone's). */
-    assigneeId: string | null;
-    /** Whether assigneeId is a person's or an agent profile's (a quick add assigns only people). */
-    assigneeKind: "user" | "agent" | null;
+    /** The server-side filters as a query string ("" for none): lib/client/board-filters.ts. */
+    filter: string;
+    /** What a quick add gives a new task so the filter keeps it in view. */
+    quickAddFilter: QuickAddFilter;
+    /** Not the column a phone shows (column-tabs.tsx). */
+    hiddenOnPhone: boolean;
     onOpen: (taskId: string) => void;
     /** False until the board's first pages have seeded the column caches. */
     enabled: boolean;
   }
->(function BoardColumn(
-  { workspaceId, column, title, sort, onSortChange, projectId, search, assigneeId, assigneeKind, onOpen, enabled },
-  ref,
-) {
-  const query = useInfiniteQuery({ ...columnQueryOptions(workspaceId, column, sort), enabled });
+>(function BoardColumn({ workspaceId, column, title, sort, onSortChange, filter, quickAddFilter, hiddenOnPhone, onOpen, enabled }, ref) {
+  const query = useInfiniteQuery({ ...columnQueryOptions(workspaceId, column, sort, filter), enabled });
   const quickAddRef = useRef<HTMLInputElement>(null);
   const { readOnly } = useWorkspaceUi();
   useImperativeHandle(ref, () => ({ focusQuickAdd: () => quickAddRef.current?.focus() }), []);
   const { setNodeRef: setDropRef, isOver } = useDroppable({ id: `column:${column}`, data: { type: "column", column } });
 
-  const all = useMemo(() => flatItems(query.data), [query.data]);
-  const needle = search.trim().toLowerCase();
-  // The column API has no filters, so filters apply to the loaded cards; scrolling loads more.
-  const filtered = Boolean(needle || projectId || assigneeId !== null);
-  const items = useMemo(
-    () =>
-      filtered
-        ? all.filter(
-            (task) =>
-              (!projectId || task.project_id === projectId) &&
-              (!needle || task.title.toLowerCase().includes(needle) || isNumberOf(needle, task.number)) &&
-              (assigneeId === null || task.assignees.some((a) => a.id === assigneeId)),
-          )
-        : all,
-    [all, needle, projectId, assigneeId, filtered],
-  );
+  // The server filters (the column endpoint's q, assignee, project_id, tag, priority); its total counts the matches.
+  const items = useMemo(() => flatItems(query.data), [query.data]);
+  const filtered = filter !== "";
   const ids = useMemo(() => items.map((task) => task.id), [items]);
   const total = query.data?.pages[0]?.total ?? 0;
   const headingId = `column-${column}-title`;
@@ -76,7 +60,7 @@ export const BoardColumn = forwardRef<
       role="region"
       aria-labelledby={headingId}
       data-column={column}
-      className={`flex h-full min-h-0 max-w-80 min-w-56 flex-1 snap-center flex-col rounded-xl max-md:max-w-none max-md:min-w-[85%] max-md:shrink-0 bg-slate-100 dark:bg-slate-900/60 ${isOver ? "ring-2 ring-blue-500" : ""}`}
+      className={`flex h-full min-h-0 max-w-80 min-w-56 flex-1 snap-center flex-col rounded-xl max-md:max-w-none max-md:min-w-[85%] max-md:shrink-0 max-sm:min-w-full ${hiddenOnPhone ? "max-sm:hidden" : ""} bg-slate-100 dark:bg-slate-900/60 ${isOver ? "ring-2 ring-blue-500" : ""}`}
     >
       {/* One row at every width from 1024 px: the sort control is kept narrow so the longest title fits. */}
       <header className="flex items-center gap-1.5 px-3 pt-3 pb-2">
@@ -92,15 +76,7 @@ export const BoardColumn = forwardRef<
         </span>
         <SortControl column={title} sort={sort} onChange={onSortChange} />
       </header>
-      {readOnly ? null : (
-        <QuickAdd
-          ref={quickAddRef}
-          workspaceId={workspaceId}
-          column={column}
-          title={title}
-          filter={{ projectId, search: needle, assigneeId, assigneeKind }}
-        />
-      )}
+      {readOnly ? null : <QuickAdd ref={quickAddRef} workspaceId={workspaceId} column={column} title={title} filter={quickAddFilter} />}
       <div className="flex min-h-0 flex-1 flex-col">
         {query.isPending ? (
           <div aria-busy="true" aria-label={`Loading ${title}`} className="space-y-2 px-3 pb-3">
@@ -117,7 +93,7 @@ export const BoardColumn = forwardRef<
           </div>
         ) : items.length === 0 ? (
           <p className="mx-3 mb-3 rounded-lg border border-dashed border-slate-300 p-4 text-center text-sm text-slate-600 dark:border-slate-700 dark:text-slate-400">
-            {filtered ? "No loaded task matches the filter." : `No tasks. Add one above or drag a card here.`}
+            {filtered ? "No task matches the filter." : `No tasks. Add one above or drag a card here.`}
           </p>
         ) : (
           <SortableContext id={column} items={ids} strategy={verticalListSortingStrategy}>
@@ -231,9 +207,4 @@ function CardList({
       ) : null}
     </div>
   );
-}
-
-/** "#12" or "12" names task 12 (the API's `q` does the same, with the descriptions too). */
-function isNumberOf(needle: string, number: number): boolean {
-  return /^#?\d{1,9}$/.test(needle) && Number(needle.replace("#", "")) === number;
 }

@@ -18,35 +18,50 @@ import {
 } from "@dnd-kit/core";
 import { sortableKeyboardCoordinates } from "@dnd-kit/sortable";
 import { useQuery } from "@tanstack/react-query";
-import { useEffect, useRef, useState } from "react";
+import { useRef, useState } from "react";
 import { useBoardFirstPages } from "@/lib/client/board";
 import { useAssignables } from "@/lib/client/assignees";
 import { projectsQuery } from "@/lib/client/projects";
 import { workspaceQuery } from "@/lib/client/workspaces";
 import { currentUserQuery } from "@/lib/client/current-user";
 import { isStaleBoard, useDropTask } from "@/lib/client/tasks";
-import { DEFAULT_SORT, type Card, type ColumnSort } from "@/lib/client/types";
-import { COLUMNS, type ColumnKey } from "@/lib/tasks/columns";
+import type { Card } from "@/lib/client/types";
+import { filterQuery, useBoardFilters, useSearchDraft } from "@/lib/client/board-filters";
+import { useBoardShortcuts } from "@/components/board/board-shortcuts";
+import { COLUMNS, type ColumnKey, type Priority } from "@/lib/tasks/columns";
 import { BoardToolbar } from "@/components/board/board-toolbar";
 import { keepFocusOnCard } from "@/components/board/card-focus";
 import { BoardColumn, type ColumnHandle } from "@/components/board/board-column";
 import { CardBody, type CardData } from "@/components/board/task-card";
 import { useToast } from "@/components/ui/toast";
+import { SelectionBar } from "@/components/board/selection-bar";
+import { ColumnTabs } from "@/components/board/column-tabs";
+import { SelectionProvider } from "@/components/board/selection";
 import { useWorkspaceUi } from "@/components/workspace/workspace-context";
 
 const COLUMN_TITLE = Object.fromEntries(COLUMNS.map((c) => [c.key, c.title])) as Record<ColumnKey, string>;
 
 export function Board({ workspaceId }: { workspaceId: string }) {
+  return (
+    <SelectionProvider>
+      <BoardView workspaceId={workspaceId} />
+    </SelectionProvider>
+  );
+}
+
+function BoardView({ workspaceId }: { workspaceId: string }) {
   const toast = useToast();
   const ui = useWorkspaceUi();
-  const [sorts, setSorts] = useState<Record<ColumnKey, ColumnSort>>(
-    () => Object.fromEntries(COLUMNS.map((c) => [c.key, DEFAULT_SORT])) as Record<ColumnKey, ColumnSort>,
-  );
-  const [projectId, setProjectId] = useState<string | null>(null);
-  const [search, setSearch] = useState("");
-  const [assignee, setAssignee] = useState<string | null>(null);
+  // Filters and sorts are in the address (lib/client/board-filters.ts).
+  const { filters, sorts, setFilter, setSort } = useBoardFilters();
+  const [search, setSearch] = useSearchDraft(filters.q, setFilter);
+  const projectId = filters.project_id;
+  const assignee = filters.assignee;
   const me = useQuery(currentUserQuery());
+  const filter = filterQuery(filters, me.data?.id ?? null);
   const [dragging, setDragging] = useState<Card | null>(null);
+  // The one column a phone shows (column-tabs.tsx); wider screens show all five.
+  const [phoneColumn, setPhoneColumn] = useState<ColumnKey>("todo");
   const searchRef = useRef<HTMLInputElement>(null);
   const firstColumn = useRef<ColumnHandle>(null);
   // The first page of all five columns in one request; each column's own query takes over from there.
@@ -55,27 +70,22 @@ export function Board({ workspaceId }: { workspaceId: string }) {
   const projects = useQuery({ ...projectsQuery(workspaceId), enabled: columnsReady });
   const workspace = useQuery(workspaceQuery(workspaceId));
 
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if (event.defaultPrevented || event.metaKey || event.ctrlKey || event.altKey || isTyping(event.target)) return;
-      if (document.querySelector("dialog[open]")) return;
-      if (event.key === "n") {
-        event.preventDefault();
-        firstColumn.current?.focusQuickAdd();
-      } else if (event.key === "/") {
-        event.preventDefault();
-        searchRef.current?.focus();
-      }
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, []);
+  useBoardShortcuts(firstColumn, searchRef);
 
   const dropTask = useDropTask(workspaceId);
   const assignables = useAssignables(workspaceId, columnsReady);
   const assigneeId = assignee === "me" ? (me.data?.id ?? "") : assignee;
   const assigneeKind =
     assignee === "me" ? "user" : (assignables.people.concat(assignables.agents).find((a) => a.id === assignee)?.kind ?? null);
+
+  const quickAddFilter = {
+    projectId,
+    tag: filters.tag,
+    priority: filters.priority as Priority | null,
+    search: search.trim().toLowerCase(),
+    assigneeId,
+    assigneeKind,
+  };
 
   const sensors = useSensors(
     useSensor(PointerSensor, { activationConstraint: { distance: 6 } }),
@@ -104,6 +114,7 @@ export function Board({ workspaceId }: { workspaceId: string }) {
         belowTarget: (dragged?.top ?? 0) + (dragged?.height ?? 0) / 2 > over.rect.top + over.rect.height / 2,
       },
       sorts[column],
+      filter,
       {
         onError: (error) =>
           toast(
@@ -116,61 +127,67 @@ export function Board({ workspaceId }: { workspaceId: string }) {
   };
 
   return (
-    <div className="flex h-full flex-col">
-      <BoardToolbar
-        title={workspace.data ? `${workspace.data.name} board` : "Board"}
-        projects={projects.data ?? []}
-        projectId={projectId}
-        onProjectChange={setProjectId}
-        search={search}
-        onSearchChange={setSearch}
-        searchRef={searchRef}
-        assignee={{ workspaceId, value: assignee, onChange: setAssignee }}
-      />
-      <DndContext
-        sensors={sensors}
-        collisionDetection={detectCollision}
-        onDragStart={onDragStart}
-        onDragEnd={onDragEnd}
-        onDragCancel={() => setDragging(null)}
-        accessibility={{
-          announcements,
-          screenReaderInstructions: {
-            draggable:
-              "To move a task, press Space. Use the arrow keys to move it within a column or to another column, Space to drop it, or Escape to cancel. Press Enter to open it.",
-          },
-        }}
-      >
-        {/* relative: screen-reader-only text in the cards is positioned, and must scroll (and clip) with them, not widen the page. */}
-        <div className="relative flex min-h-0 flex-1 snap-x snap-mandatory gap-3 overflow-x-auto px-3 pb-4 sm:px-6 md:snap-none">
-          {COLUMNS.map((column, i) => (
-            <BoardColumn
-              key={column.key}
-              ref={i === 0 ? firstColumn : undefined}
-              workspaceId={workspaceId}
-              column={column.key}
-              title={column.title}
-              sort={sorts[column.key]}
-              onSortChange={(sort) => setSorts((old) => ({ ...old, [column.key]: sort }))}
-              projectId={projectId}
-              search={search}
-              assigneeId={assigneeId}
-              assigneeKind={assigneeKind}
-              enabled={columnsReady}
-              onOpen={ui.openTask}
-            />
-          ))}
-        </div>
-        <DragOverlay dropAnimation={null}>
-          {dragging ? (
-            // No rotation: the keyboard sensor compares this box's edges with the other cards'.
-            <div className="cursor-grabbing rounded-lg border border-blue-600 bg-white p-3 shadow-xl dark:bg-slate-900">
-              <CardBody task={dragging} />
-            </div>
-          ) : null}
-        </DragOverlay>
-      </DndContext>
-    </div>
+    <SelectionProvider>
+      <div className="flex h-full flex-col">
+        <BoardToolbar
+          title={workspace.data ? `${workspace.data.name} board` : "Board"}
+          projects={projects.data ?? []}
+          projectId={projectId}
+          onProjectChange={(id) => setFilter("project_id", id)}
+          search={search}
+          onSearchChange={setSearch}
+          searchRef={searchRef}
+          assignee={{ workspaceId, value: assignee, onChange: (value) => setFilter("assignee", value) }}
+          tag={filters.tag}
+          priority={filters.priority}
+          onFilterChange={setFilter}
+        />
+        {ui.readOnly ? null : <SelectionBar workspaceId={workspaceId} />}
+        <ColumnTabs workspaceId={workspaceId} sorts={sorts} filter={filter} value={phoneColumn} onChange={setPhoneColumn} />
+        <DndContext
+          sensors={sensors}
+          collisionDetection={detectCollision}
+          onDragStart={onDragStart}
+          onDragEnd={onDragEnd}
+          onDragCancel={() => setDragging(null)}
+          accessibility={{
+            announcements,
+            screenReaderInstructions: {
+              draggable:
+                "To move a task, press Space. Use the arrow keys to move it within a column or to another column, Space to drop it, or Escape to cancel. Press Enter to open it.",
+            },
+          }}
+        >
+          {/* relative: screen-reader-only text in the cards is positioned, and must scroll (and clip) with them, not widen the page. */}
+          <div className="relative flex min-h-0 flex-1 snap-x snap-mandatory gap-3 overflow-x-auto px-3 pb-4 sm:px-6 md:snap-none">
+            {COLUMNS.map((column, i) => (
+              <BoardColumn
+                key={column.key}
+                ref={i === 0 ? firstColumn : undefined}
+                workspaceId={workspaceId}
+                column={column.key}
+                title={column.title}
+                sort={sorts[column.key]}
+                onSortChange={(sort) => setSort(column.key, sort)}
+                filter={filter}
+                quickAddFilter={quickAddFilter}
+                hiddenOnPhone={column.key !== phoneColumn}
+                enabled={columnsReady}
+                onOpen={ui.openTask}
+              />
+            ))}
+          </div>
+          <DragOverlay dropAnimation={null}>
+            {dragging ? (
+              // No rotation: the keyboard sensor compares this box's edges with the other cards'.
+              <div className="cursor-grabbing rounded-lg border border-blue-600 bg-white p-3 shadow-xl dark:bg-slate-900">
+                <CardBody task={dragging} />
+              </div>
+            ) : null}
+          </DragOverlay>
+        </DndContext>
+      </div>
+    </SelectionProvider>
   );
 }
 
@@ -218,9 +235,4 @@ function placeOf(data: unknown): string {
   if (!value) return "nothing";
   if (value.type === "card") return `task ${value.task.title} in ${COLUMN_TITLE[value.column]}`;
   return `column ${COLUMN_TITLE[value.column]}`;
-}
-
-function isTyping(target: EventTarget | null): boolean {
-  if (!(target instanceof HTMLElement)) return false;
-  return target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName);
 }

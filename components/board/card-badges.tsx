@@ -1,7 +1,10 @@
 "use client";
 
+import Link from "next/link";
 import type { Card } from "@/lib/client/types";
+import { projectTasksPath } from "@/lib/client/task-link";
 import { CardOwnership } from "@/components/board/card-people";
+import { useWorkspaceUi } from "@/components/workspace/workspace-context";
 
 // The small facts under a card's title: priority, an open question or the blocked flag, unfinished
 // blockers, project and phase, tags, then who it belongs to and when it is due (card-people.tsx).
@@ -51,11 +54,8 @@ export function CardBadges({ task }: { task: Card }) {
           blocked by {task.open_blocker_count}
         </span>
       ) : null}
-      {task.project_name ? (
-        <span className="truncate text-slate-700 dark:text-slate-300" title="Project and phase">
-          {task.project_name}
-          {task.phase_name ? ` · ${task.phase_name}` : ""}
-        </span>
+      {task.project_name && task.project_id ? (
+        <ProjectLink projectId={task.project_id} name={task.project_name} phase={task.phase_name} />
       ) : null}
       {task.tags.map((tag) => (
         <span key={tag} className="rounded bg-slate-100 px-1.5 py-0.5 text-slate-700 dark:bg-slate-800 dark:text-slate-300">
@@ -64,5 +64,26 @@ export function CardBadges({ task }: { task: Card }) {
       ))}
       <CardOwnership task={task} />
     </div>
+  );
+}
+
+/** The project's name links to its tasks; a click on it neither opens the card nor starts a drag. */
+function ProjectLink({ projectId, name, phase }: { projectId: string; name: string; phase: string | null }) {
+  const { workspaceId } = useWorkspaceUi();
+  const stop = (event: React.SyntheticEvent) => event.stopPropagation();
+  return (
+    <span className="truncate text-slate-700 dark:text-slate-300" title="Project and phase">
+      <Link
+        href={projectTasksPath(workspaceId, projectId)}
+        onClick={stop}
+        onPointerDown={stop}
+        onKeyDown={stop}
+        aria-label={`Tasks of project ${name}`}
+        className="underline decoration-slate-400 underline-offset-2 hover:text-blue-800 dark:hover:text-blue-300"
+      >
+        {name}
+      </Link>
+      {phase ? ` · ${phase}` : ""}
+    </span>
   );
 }

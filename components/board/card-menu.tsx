@@ -1,24 +1,29 @@
 "use client";
 
-import { useId, useState } from "react";
+import { useId, useRef, useState } from "react";
 import type { Card } from "@/lib/client/types";
 import { COLUMNS, type ColumnKey } from "@/lib/tasks/columns";
 import { useMoveToColumn } from "@/lib/client/task-moves";
 import { useUndoableDelete } from "@/lib/client/undoable-delete";
+import { useUpdateTask } from "@/lib/client/tasks";
 import { taskLink } from "@/lib/client/task-link";
 import { useToast } from "@/components/ui/toast";
 import { useWorkspaceUi } from "@/components/workspace/workspace-context";
+import { AssignDialog } from "@/components/board/assign-dialog";
 
-const menuItem = "block w-full px-3 py-1.5 text-left hover:bg-slate-100 dark:hover:bg-slate-800";
+const menuItem = "block w-full px-3 py-1.5 max-sm:py-3 text-left hover:bg-slate-100 dark:hover:bg-slate-800";
 
-// A card's ⋯ menu: open it, run an agent, copy its link, move it to another column, delete it. A
+// A card's ⋯ menu: open it, run an agent, assign it, copy its link, move it to another column, delete it. A
 // move and a delete can be undone for 10 s from the toast that says they happened.
 export function CardMenu({ task, onOpen }: { task: Card; onOpen: (taskId: string) => void }) {
   const ui = useWorkspaceUi();
   const toast = useToast();
   const moveTo = useMoveToColumn(ui.workspaceId);
   const remove = useUndoableDelete(ui.workspaceId);
+  const update = useUpdateTask(ui.workspaceId, task.id);
   const [open, setOpen] = useState(false);
+  const [assigning, setAssigning] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
   const menuId = useId();
   const stop = (event: React.SyntheticEvent) => event.stopPropagation();
   const choose = (action: () => void) => (event: React.MouseEvent) => {
@@ -51,13 +56,14 @@ export function CardMenu({ task, onOpen }: { task: Card; onOpen: (taskId: string
       }}
     >
       <button
+        ref={button}
         type="button"
         aria-label={`Actions for ${task.title}`}
         aria-haspopup="menu"
         aria-expanded={open}
         aria-controls={open ? menuId : undefined}
         onClick={() => setOpen((value) => !value)}
-        className="rounded px-1.5 text-slate-600 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800"
+        className="rounded px-1.5 text-slate-600 hover:bg-slate-100 max-sm:min-h-11 max-sm:min-w-11 dark:text-slate-300 dark:hover:bg-slate-800"
       >
         ⋯
       </button>
@@ -75,6 +81,7 @@ export function CardMenu({ task, onOpen }: { task: Card; onOpen: (taskId: string
           {ui.readOnly ? null : (
             <>
               <Item onClick={choose(() => ui.runAgent(task.id))}>Run agent…</Item>
+              <Item onClick={choose(() => setAssigning(true))}>Assign…</Item>
               {COLUMNS.filter((column) => column.key !== task.status).map((column) => (
                 <Item key={column.key} onClick={choose(() => move(column.key, column.title))}>
                   Move to {column.title}
@@ -84,6 +91,22 @@ export function CardMenu({ task, onOpen }: { task: Card; onOpen: (taskId: string
             </>
           )}
         </ul>
+      ) : null}
+      {assigning ? (
+        <AssignDialog
+          workspaceId={ui.workspaceId}
+          title={`Assign “${task.title}”`}
+          initial={task.assignees}
+          // With their names: the card shows them until the server answers (the API ignores the names).
+          onSave={async (assignees) => {
+            await update.mutateAsync({ assignees });
+            toast(
+              assignees.length ? `Assigned “${task.title}” to ${assignees.map((a) => a.name).join(", ")}` : `Unassigned “${task.title}”`,
+            );
+          }}
+          onClose={() => setAssigning(false)}
+          returnFocus={() => button.current}
+        />
       ) : null}
     </div>
   );

@@ -2,18 +2,20 @@
 
 import { type FormEvent, forwardRef, useState } from "react";
 import { useCreateTask } from "@/lib/client/tasks";
-import type { ColumnKey } from "@/lib/tasks/columns";
+import type { ColumnKey, Priority } from "@/lib/tasks/columns";
 import { useToast } from "@/components/ui/toast";
 
-interface QuickAddFilter {
+export interface QuickAddFilter {
   projectId: string | null;
+  tag: string | null;
+  priority: Priority | null;
   /** The search text, lower-cased. */
   search: string;
   assigneeId: string | null;
   assigneeKind: "user" | "agent" | null;
 }
 
-// A task added while the board is filtered gets the filter's project and person, so it stays in
+// A task added while the board is filtered gets the filter's project, tag, priority and person, so it stays in
 // view; what the board cannot give it (a search it does not match, an agent: assigning one starts
 // a run, so it is done in the task itself) is said in words, never a card that silently vanishes.
 export const QuickAdd = forwardRef<HTMLInputElement, { workspaceId: string; column: ColumnKey; title: string; filter: QuickAddFilter }>(
@@ -33,6 +35,8 @@ export const QuickAdd = forwardRef<HTMLInputElement, { workspaceId: string; colu
           title: saving,
           status: column,
           ...(filter.projectId ? { project_id: filter.projectId } : {}),
+          ...(filter.tag ? { tags: [filter.tag] } : {}),
+          ...(filter.priority ? { priority: filter.priority } : {}),
           ...(filter.assigneeId && filter.assigneeKind === "user" ? { assignees: [{ kind: "user" as const, id: filter.assigneeId }] } : {}),
         });
         const hiddenBy =
@@ -42,7 +46,8 @@ export const QuickAdd = forwardRef<HTMLInputElement, { workspaceId: string; colu
               ? "the assignee filter (assign an agent in the task itself: that starts its run)"
               : null;
         if (hiddenBy) toast(`Added “${task.title}” to ${title}; it is hidden by ${hiddenBy}`);
-        else if (!shown) toast(`Added “${task.title}” at the end of ${title}`);
+        // Filtered, the column is read again from the server (it shows the new task where it sorts).
+        else if (!shown && !Object.values(filter).some(Boolean)) toast(`Added “${task.title}” at the end of ${title}`);
       } catch (error) {
         setText((current) => current || saving);
         toast(`“${saving}” was not added: ${(error as Error).message}`, "error");

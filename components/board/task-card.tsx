@@ -14,6 +14,7 @@ import { CardBadges } from "@/components/board/card-badges";
 import { CardMenu } from "@/components/board/card-menu";
 import { useWorkspaceUi } from "@/components/workspace/workspace-context";
 import { refocusCard } from "@/components/board/card-focus";
+import { useSelection } from "@/components/board/selection";
 
 export interface CardData {
   type: "card";
@@ -33,6 +34,8 @@ export const SortableTaskCard = memo(function SortableTaskCard({
   sortable: boolean;
 }) {
   const { readOnly } = useWorkspaceUi();
+  const selection = useSelection();
+  const selected = selection.selected.has(task.id);
   const { attributes, listeners, setNodeRef, transform, transition, isDragging } = useSortable({
     id: task.id,
     data: { type: "card", task, column } satisfies CardData,
@@ -51,19 +54,30 @@ export const SortableTaskCard = memo(function SortableTaskCard({
       // not), and its name is the task title while it shows more text than that.
       role="group"
       aria-roledescription="draggable task"
-      aria-label={task.title}
+      aria-label={selected ? `${task.title}, selected` : task.title}
       data-task-id={task.id}
-      onClick={() => onOpen(task.id)}
+      data-selected={selected || undefined}
+      // Shift, Ctrl or Cmd and a click, or `x` on the focused card, selects it for a bulk change (selection-bar.tsx).
+      onClick={(event) => {
+        if (!readOnly && (event.shiftKey || event.ctrlKey || event.metaKey)) selection.toggle(task);
+        else onOpen(task.id);
+      }}
       onKeyDown={(event) => {
-        if (event.key === "Enter" && event.target === event.currentTarget) {
+        if (event.target !== event.currentTarget) return listeners?.onKeyDown?.(event);
+        if (event.key === "Enter") {
           event.preventDefault();
           onOpen(task.id);
+          return;
+        }
+        if (event.key === "x" && !readOnly && !event.ctrlKey && !event.metaKey && !event.altKey) {
+          event.preventDefault();
+          selection.toggle(task);
           return;
         }
         listeners?.onKeyDown?.(event);
       }}
       data-run-state={runState(task) ?? undefined}
-      className={`relative cursor-grab touch-none rounded-lg border bg-white p-3 shadow-sm hover:border-slate-400 dark:bg-slate-900 dark:hover:border-slate-500 ${CARD_STATE_STYLE[runState(task) ?? "idle"]} ${isDragging ? "opacity-40" : ""}`}
+      className={`relative cursor-grab touch-none rounded-lg border bg-white p-3 shadow-sm hover:border-slate-400 dark:bg-slate-900 dark:hover:border-slate-500 ${CARD_STATE_STYLE[runState(task) ?? "idle"]} ${isDragging ? "opacity-40" : ""} ${selected ? "bg-blue-50 outline-2 -outline-offset-2 outline-blue-700 dark:bg-blue-950 dark:outline-blue-300" : ""}`}
     >
       <CardMenu task={task} onOpen={onOpen} />
       <CardBody task={task} />
@@ -74,7 +88,7 @@ export const SortableTaskCard = memo(function SortableTaskCard({
 export function CardBody({ task }: { task: Card }) {
   return (
     <>
-      <p className="line-clamp-2 pr-6 text-sm font-medium break-words">
+      <p className="line-clamp-2 pr-6 text-sm font-medium break-words max-sm:pr-11">
         <span className="mr-1 font-normal text-slate-600 dark:text-slate-400" data-testid="task-number">
           #{task.number}
         </span>

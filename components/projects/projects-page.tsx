@@ -1,7 +1,9 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
 import { useState } from "react";
+import { projectTasksPath } from "@/lib/client/task-link";
 import { projectsQuery, useDeleteProject, useSaveProject } from "@/lib/client/projects";
 import type { Project, ProjectInput } from "@/lib/client/types";
 import { PrioritySelect } from "@/components/ui/priority-select";
@@ -55,7 +57,12 @@ export function ProjectsPage({ workspaceId }: { workspaceId: string }) {
               {items.map((project) => (
                 <tr key={project.id} className="border-t border-slate-200 dark:border-slate-800">
                   <td className="px-3 py-2">
-                    <div className="font-medium">{project.name}</div>
+                    <Link
+                      href={projectTasksPath(workspaceId, project.id)}
+                      className="font-medium text-blue-800 underline-offset-2 hover:underline dark:text-blue-300"
+                    >
+                      {project.name}
+                    </Link>
                     {project.description ? (
                       <div className="line-clamp-1 text-xs text-slate-600 dark:text-slate-400">{project.description}</div>
                     ) : null}

@@ -4,12 +4,13 @@ import { Dialog } from "@/components/ui/dialog";
 
 export const SHORTCUTS = [
   { keys: "n", action: "New task (quick add in Backlog)" },
-  { keys: "/", action: "Search task titles" },
+  { keys: "/", action: "Search tasks (titles, descriptions, #number)" },
   { keys: "q", action: "Open or close the question panel" },
   { keys: "?", action: "This list of shortcuts" },
   { keys: "Space", action: "On a card: pick it up, then arrow keys move it, Space drops, Escape cancels" },
   { keys: "Enter", action: "On a card: open its details" },
-  { keys: "Escape", action: "Close a dialog" },
+  { keys: "x", action: "On a card: select it for a bulk move, assign or delete (or Shift/Ctrl-click)" },
+  { keys: "Escape", action: "Close a dialog; clear the selection" },
 ];
 
 export function HelpDialog({ open, onClose }: { open: boolean; onClose: () => void }) {

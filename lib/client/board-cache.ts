@@ -2,8 +2,8 @@ import type { InfiniteData, QueryClient, QueryKey } from "@tanstack/react-query"
 import { boardKeys, decodeColumnKey } from "@/lib/client/query-keys";
 import type { Card, CardPage } from "@/lib/client/types";
 
-// The board lives in the TanStack Query cache as one infinite query per column and sort (the
-// project and search filters apply to the loaded cards, not to the key). Live events, optimistic
+// The board lives in the TanStack Query cache as one infinite query per column, sort and filter
+// (the server filters: lib/client/board-filters.ts). Live events, optimistic
 // moves and edits all change those caches through these functions, so the board never refetches a
 // whole workspace to show one change. The caches hold cards (lib/tasks/card-schemas.ts); a full task
 // record from an event or a write's answer is a card too, and goes in as it is.
@@ -50,6 +50,16 @@ export function placeTask(client: QueryClient, workspaceId: string, task: Card, 
     const belongs = parts.column === task.status;
     if (!belongs) {
       if (here) client.setQueryData<ColumnData>(key, withoutTask(data, task.id));
+      continue;
+    }
+    if (parts.filter) {
+      // Whether it matches the filter, and where, is the server's to say.
+      if (here)
+        client.setQueryData<ColumnData>(
+          key,
+          mapItems(data, (item) => (item.id === task.id ? task : item)),
+        );
+      stale.push(key);
       continue;
     }
     const base = here ? withoutTask(data, task.id) : data;

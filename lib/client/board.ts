@@ -12,9 +12,10 @@ import type { ColumnKey } from "@/lib/tasks/columns";
 
 export const PAGE_SIZE = 20;
 
-export function columnQueryOptions(workspaceId: string, column: ColumnKey, sort: ColumnSort) {
+/** `filter`: the board's filters as a query string (filterQuery in lib/client/board-filters.ts), "" for none. */
+export function columnQueryOptions(workspaceId: string, column: ColumnKey, sort: ColumnSort, filter = "") {
   return infiniteQueryOptions<CardPage, Error, ColumnData, readonly [ColumnQueryKey], number>({
-    queryKey: boardKeys.columnSorted(workspaceId, column, sort),
+    queryKey: boardKeys.columnSorted(workspaceId, column, sort, filter),
     queryFn: ({ pageParam }) => {
       const query = new URLSearchParams({
         limit: String(PAGE_SIZE),
@@ -23,6 +24,7 @@ export function columnQueryOptions(workspaceId: string, column: ColumnKey, sort:
         sort_dir: sort.dir,
         view: "compact",
       });
+      for (const [name, value] of new URLSearchParams(filter)) query.set(name, value);
       return api<CardPage>(`/api/workspaces/${workspaceId}/board/column/${column}?${query}`);
     },
     initialPageParam: 0,

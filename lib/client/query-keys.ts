@@ -58,6 +58,8 @@ export interface ColumnQueryKey {
   column: ColumnKey;
   sortBy: ColumnSort["by"];
   sortDir: ColumnSort["dir"];
+  /** The server-side filters as a query string (lib/client/board-filters.ts); absent: none. */
+  filter?: string;
 }
 
 export const boardKeys = {
@@ -65,8 +67,8 @@ export const boardKeys = {
   firstPages: (workspaceId: string) => [{ scope: "board", workspaceId, kind: "first-pages" }] as const,
   columns: (workspaceId: string) => [{ scope: "board", workspaceId, kind: "column" }] as const,
   column: (workspaceId: string, column: ColumnKey) => [{ scope: "board", workspaceId, kind: "column", column }] as const,
-  columnSorted: (workspaceId: string, column: ColumnKey, sort: ColumnSort): readonly [ColumnQueryKey] => [
-    { scope: "board", workspaceId, kind: "column", column, sortBy: sort.by, sortDir: sort.dir },
+  columnSorted: (workspaceId: string, column: ColumnKey, sort: ColumnSort, filter = ""): readonly [ColumnQueryKey] => [
+    { scope: "board", workspaceId, kind: "column", column, sortBy: sort.by, sortDir: sort.dir, ...(filter ? { filter } : {}) },
   ],
 };
 

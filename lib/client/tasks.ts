@@ -57,7 +57,7 @@ export function useUpdateTask(workspaceId: string, taskId: string) {
     },
     onSuccess: (saved) => {
       client.setQueryData(taskKeys.detail(workspaceId, taskId), saved);
-      placeTask(client, workspaceId, saved);
+      placeFromServer(client, workspaceId, saved);
     },
   });
 }
@@ -111,9 +111,10 @@ export function useDropTask(workspaceId: string) {
     task: Card,
     drop: Omit<DropInput, "taskId" | "sort" | "loadedIds" | "hasMore">,
     sort: ColumnSort,
+    filter: string,
     options?: MutateOptions<Task, Error, MoveInput, unknown>,
   ): Drop => {
-    const key = boardKeys.columnSorted(workspaceId, drop.target.column, sort);
+    const key = boardKeys.columnSorted(workspaceId, drop.target.column, sort, filter);
     const data = client.getQueryData<ColumnData>(key);
     const loadedIds = flatItems(data).map((item) => item.id);
     const result = dropPosition({ ...drop, taskId: task.id, sort, loadedIds, hasMore: Boolean(data?.pages.at(-1)?.has_more) });

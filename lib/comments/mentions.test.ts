@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mentions, mentionsAgent } from "@/lib/comments/mentions";
+import { mentions, mentionsAgent, withoutCode } from "@/lib/comments/mentions";
 
 // The mention rule of docs/api.md ("Comments"): where an `@name` counts, case-insensitively, and
 // how an agent profile's name with spaces is written.
@@ -29,5 +29,26 @@ describe("mentions", () => {
     expect(mentionsAgent("@code-reviewer please", "Code Reviewer")).toBe(true);
     expect(mentionsAgent("@code reviewers", "Code Reviewer")).toBe(false);
     expect(mentionsAgent("@code", "Code Reviewer")).toBe(false);
+  });
+});
+
+describe("withoutCode", () => {
+  const names = (body: string) => mentions(withoutCode(body), "ada");
+  it.each([
+    ["see `@ada` here", false],
+    ["see ``a ` @ada`` here", false],
+    ["```\n@ada\n```\n", false],
+    ["~~~sh\necho @ada\n~~~", false],
+    ["```\n@ada never closed", false],
+    ["text\n\n    @ada indented\n", false],
+    ["`code` then @ada", true],
+    ["```\nx\n```\nafter @ada", true],
+    ["a lone ` and @ada", true],
+  ])("%j names ada outside code: %s", (body, expected) => {
+    expect(names(body)).toBe(expected);
+  });
+
+  it("keeps the prose where it was (code becomes spaces, lines stay)", () => {
+    expect(withoutCode("a `b` c\n```\nd\n```")).toBe("a     c\n   \n \n   ");
   });
 });

@@ -17,9 +17,9 @@ interface Pending {
 }
 
 /**
- * An agent profile newly assigned to a task in todo or in_progress (lib/tasks/assignees.ts marks the
- * assignment `start_pending`) gets a run of that profile, once: the mark is cleared in the same
- * transaction that queues the run, so a retry or a re-saved list starts nothing more. As the person
+ * An agent profile newly assigned to a task in todo or in_progress, or assigned earlier to a task
+ * that now enters one of them (lib/tasks/assignees.ts marks the assignment `start_pending`), gets a
+ * run of that profile, once: the mark is cleared in the same transaction that queues the run, so a retry or a re-saved list starts nothing more. As the person
  * who assigned it; when an agent's token assigned it, the run continues that token's run, so the
  * rules for agent-started runs hold (its own profile only, the chain's depth, the workspace's rate:
  * lib/runs/agent-started-run.ts), and a refusal is the reaction's answer (shown as its last_error).
@@ -29,7 +29,7 @@ interface Pending {
 export const startAssignedAgents: Reaction = {
   name: "start-assigned-agents",
   description: "Starts a run of an agent profile assigned to a task in To do or In progress, once per assignment (auto_start_assigned).",
-  types: ["task.created", "task.updated"],
+  types: ["task.created", "task.updated", "task.moved"],
   // Only tasks in those columns with an agent among their assignees: a rename of any other task
   // passes without a claim or a call (the write path's reactions stay idle, issue #36).
   match: { field: "status", values: [...AGENT_START_COLUMNS], contains: { assignees: [{ kind: "agent" }] } },

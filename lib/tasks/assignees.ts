@@ -92,3 +92,20 @@ async function checkAssignees(tx: Tx, workspaceId: string, list: AssigneeList) {
   });
   if (errors.length > 0) throw new ValidationError(errors);
 }
+
+/**
+ * A task entering todo or in_progress from another column marks its agent assignees
+ * `start_pending`, so an agent assigned in Backlog starts when the task is moved to work. Once per
+ * assignment: an assignee whose assigned run was already started (a move back and forth) is not
+ * marked again.
+ */
+export async function markAgentStartsOnEntry(tx: Tx, taskId: string, from: string, to: string): Promise<void> {
+  const starts = (column: string) => AGENT_START_COLUMNS.includes(column as ColumnKey);
+  if (starts(from) || !starts(to)) return;
+  await tx.$executeRaw`
+    UPDATE task_assignees a SET start_pending = true
+    WHERE a.task_id = ${taskId} AND a.agent_profile_id IS NOT NULL AND NOT a.start_pending
+      AND NOT EXISTS (
+        SELECT 1 FROM executions e
+        WHERE e.task_id = a.task_id AND e.agent_id = a.agent_profile_id AND e.trigger = 'assigned' AND e.created_at >= a.created_at)`;
+}

@@ -25,6 +25,18 @@ export interface PageRequest {
   assignee?: string | null;
   /** Words of the title or the description, or a task's number (`#12` or `12`); null: every task. */
   q?: string | null;
+  project_id?: string | null;
+  tag?: string | null;
+  priority?: string | null;
+}
+
+/** The board's filters (lib/tasks/filter-schemas.ts): any given means the filtered statements. */
+export type BoardFilter = Pick<PageRequest, "assignee" | "q" | "project_id" | "tag" | "priority">;
+
+// In the filtered statements' order, from $6.
+function filterParams(filter: BoardFilter): (string | null)[] | null {
+  const values = [filter.assignee, filter.q, filter.project_id, filter.tag, filter.priority].map((value) => value || null);
+  return values.some((value) => value !== null) ? values : null;
 }
 
 // The board's reads come back with the caller's credential check, in one statement per request
@@ -32,11 +44,9 @@ export interface PageRequest {
 
 /** GET …/board/column/{column}: `{"items", "total", "has_more"}`, of task records or (view `compact`) of cards. */
 export function columnPageRead(key: ColumnKey, page: PageRequest, view: TaskView = "full"): WorkspaceRead {
-  if (page.assignee || page.q) {
-    return {
-      statement: FILTERED_COLUMN_PAGE[view][page.sortBy][page.sortDir],
-      params: [[key], page.limit, page.offset, page.assignee ?? null, page.q ?? null],
-    };
+  const filter = filterParams(page);
+  if (filter) {
+    return { statement: FILTERED_COLUMN_PAGE[view][page.sortBy][page.sortDir], params: [[key], page.limit, page.offset, ...filter] };
   }
   return { statement: COLUMN_PAGE[view][page.sortBy][page.sortDir], params: [[key], page.limit, page.offset] };
 }
@@ -47,11 +57,10 @@ export function columnPageRead(key: ColumnKey, page: PageRequest, view: TaskView
  * `cursor` is the newest event id of the workspace's log in the same snapshot: the board shows
  * every event up to it and none after it (lib/events).
  */
-export function boardRead(limit: number, filter: { assignee?: string | null; q?: string | null } = {}): WorkspaceRead {
+export function boardRead(limit: number, filter: BoardFilter = {}): WorkspaceRead {
   const params = [COLUMNS.map((c) => c.key), COLUMNS.map((c) => c.title), limit];
-  return filter.assignee || filter.q
-    ? { statement: FILTERED_BOARD, params: [...params, filter.assignee ?? null, filter.q ?? null] }
-    : { statement: BOARD, params };
+  const filters = filterParams(filter);
+  return filters ? { statement: FILTERED_BOARD, params: [...params, ...filters] } : { statement: BOARD, params };
 }
 
 /** What list_tasks of the MCP server narrows the board by; see TASK_SEARCH. */
@@ -87,18 +96,21 @@ export async function loadTask(sql: Sql, workspaceId: string, id: string): Promi
 // task_column_counts (kept by triggers), not from counting the column. One statement text per sort
 // field and direction: a sort column cannot be a parameter.
 //
-// Filtered (`filter` names the first of two parameters: the assignee, `me`, a user id or an agent
-// profile id, then the search text; either may be null), the page is read on the same index: the
+// Filtered (`filter` names the first of five parameters: the assignee, `me`, a user id or an agent
+// profile id; the search text; the project id; a tag; a priority; any may be null), the page is read on the same index: the
 // assignments as a semi-join (their (workspace_id, user_id | agent_profile_id, task_id) indexes),
 // the search as a test of each row (title, description, or the number for `#12` or `12`), and the
 // total is a count of the matches. `me` is the caller (workspaceReadStatement's `caller` row).
 function columnsCte(json: string, sortBy: SortField, dir: "ASC" | "DESC", limit: string, offset: string, filter: string | null = null) {
-  const q = filter ? `$${Number(filter.slice(1)) + 1}` : "";
+  const [q, project, tag, priority] = [1, 2, 3, 4].map((n) => (filter ? `$${Number(filter.slice(1)) + n}` : ""));
   const who = `(CASE WHEN ${filter}::text = 'me' THEN caller.user_id ELSE ${filter}::text END)`;
   const assigned = filter
     ? `AND (${filter}::text IS NULL OR x.id IN (SELECT a.task_id FROM task_assignees a WHERE a.workspace_id = $1 AND (a.user_id = ${who} OR a.agent_profile_id = ${who})))
        AND (${q}::text IS NULL OR strpos(lower(x.title), lower(${q}::text)) > 0 OR strpos(lower(x.description), lower(${q}::text)) > 0
-            OR (${q}::text ~ '^#?[0-9]{1,9}$' AND x.number = ltrim(${q}::text, '#')::int))`
+            OR (${q}::text ~ '^#?[0-9]{1,9}$' AND x.number = ltrim(${q}::text, '#')::int))
+       AND (${project}::text IS NULL OR x.project_id = ${project}::text)
+       AND (${tag}::text IS NULL OR ${tag}::text = ANY(x.tags))
+       AND (${priority}::text IS NULL OR x.priority = ${priority}::text)`
     : "";
   const total = filter
     ? `(SELECT count(*) FROM tasks x WHERE x.workspace_id = $1 AND x.status = c.key ${assigned})`
@@ -127,7 +139,7 @@ function columnsCte(json: string, sortBy: SortField, dir: "ASC" | "DESC", limit:
   )`;
 }
 
-// One statement per view, sort field and direction; the filtered ones take the assignee as $6 and the search as $7.
+// One statement per view, sort field and direction; the filtered ones take the filters as $6 to $10 (filterParams).
 function columnPages(filter: string | null) {
   return Object.fromEntries(
     TASK_VIEWS.map((view) => [
@@ -155,7 +167,7 @@ const COLUMN_PAGE = columnPages(null);
 const FILTERED_COLUMN_PAGE = columnPages("$6");
 
 // $4 is the columns' titles, in the order of their keys in $3; $5 the page size.
-// $6 and $7, in the filtered one, the assignee and the search.
+// $6 to $10, in the filtered one, the filters (filterParams).
 function boardStatement(name: string, filter: string | null) {
   return workspaceReadStatement(
     name,

@@ -5,6 +5,7 @@ import type { Db, Tx } from "@/lib/db/client";
 import { between, doneAtFor, inColumnTransaction, lockColumn, renumberColumn } from "@/lib/tasks/positions";
 import type { moveTaskBody, TaskResponse } from "@/lib/tasks/schemas";
 import type { ColumnKey } from "@/lib/tasks/columns";
+import { markAgentStartsOnEntry } from "@/lib/tasks/assignees";
 
 type MoveBody = z.output<typeof moveTaskBody>;
 
@@ -59,6 +60,7 @@ async function relocate(db: Db, workspaceId: string, taskId: string, body: MoveB
       where: { id: taskId },
       data: { status: body.column, position, doneAt: doneAtFor(locked[0].status, body.column, locked[0].done_at) },
     });
+    await markAgentStartsOnEntry(tx, taskId, locked[0].status, body.column);
     return { task: await recordTaskEvent(tx, workspaceId, "task.moved", taskId) };
   });
 }

@@ -3,6 +3,7 @@ import { floatNumber, INT32_MAX, queryInt } from "@/lib/platform/schema-primitiv
 import { questionResponse } from "@/lib/questions/schemas";
 import { COLUMN_KEYS, PRIORITIES, SORT_FIELDS } from "@/lib/tasks/columns";
 import { assigneeFilter, assignees, dueAt, taskAssignee } from "@/lib/tasks/assignee-schemas";
+import { boardFilters } from "@/lib/tasks/filter-schemas";
 import { RUN_STATUSES, RUN_TRIGGERS } from "@/lib/runs/statuses";
 import { MAX_POSITION } from "@/lib/tasks/positions";
 import { runUsage } from "@/lib/runner-protocol";
@@ -60,6 +61,7 @@ export const columnQuery = z
       ),
     assignee: assigneeFilter,
     q: searchFilter,
+    ...boardFilters,
   })
   // Full records stay at the interface's page size; only the light cards come in bigger pages.
   .superRefine((query, ctx) => {
@@ -87,6 +89,7 @@ export const boardQuery = z.object({
   limit: queryInt(z.int().min(1).max(MAX_CARD_PAGE)).default(20).describe(`Cards per column in the first page, 1 to ${MAX_CARD_PAGE}.`),
   assignee: assigneeFilter,
   q: searchFilter,
+  ...boardFilters,
 });
 
 const title = z.string().trim().min(1).max(500);

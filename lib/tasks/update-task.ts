@@ -5,7 +5,7 @@ import type { Db } from "@/lib/db/client";
 import { doneAtFor, endOfColumn, inColumnTransaction, lockColumn } from "@/lib/tasks/positions";
 import { checkProjectPhase } from "@/lib/tasks/project-phase";
 import type { TaskResponse, updateTaskBody } from "@/lib/tasks/schemas";
-import { PERSON_ASSIGNING, replaceAssignees, type Assigner } from "@/lib/tasks/assignees";
+import { markAgentStartsOnEntry, PERSON_ASSIGNING, replaceAssignees, type Assigner } from "@/lib/tasks/assignees";
 
 /** What GitHub reports about a task's pull request: set by webhooks (lib/github/sync), never by PATCH. */
 export type PullRequestFields = {
@@ -84,6 +84,7 @@ export async function updateTask(
         dueAt: body.due_at === undefined ? undefined : body.due_at && new Date(body.due_at),
       },
     });
+    if (moving) await markAgentStartsOnEntry(tx, taskId, task.status, column);
     if (body.assignees !== undefined) await replaceAssignees(tx, workspaceId, taskId, column, body.assignees, assigner);
     // The answer is the task as this transaction leaves it: the event's data, no read after commit.
     return recordTaskEvent(tx, workspaceId, "task.updated", taskId);

@@ -81,7 +81,7 @@ test("every page fits a 390 px phone and keeps the top bar in reach; desktop scr
   }
 });
 
-test("on a phone the board's columns scroll inside the board, one column at a time, never the page", async ({ page, request }) => {
+test("on a phone the board shows one column at a time, never scrolling the page sideways", async ({ page, request }) => {
   const api = await Api.asAdmin(request);
   const ws = await api.workspace();
   await api.task(ws.id, { title: "Shipped", status: "done" });
@@ -89,13 +89,53 @@ test("on a phone the board's columns scroll inside the board, one column at a ti
   await signIn(page, `/w/${ws.id}`);
   await openBoard(page, ws.id);
   const done = column(page, "Done");
-  await done.scrollIntoViewIfNeeded();
+  await page.getByRole("tablist", { name: "Columns" }).getByRole("tab", { name: /^Done/ }).click();
   await expect(done).toBeInViewport();
   await expect(done.getByRole("group", { name: "Shipped" })).toBeVisible();
-  // Each column takes most of the screen, so one is read at a time.
+  // The column takes the screen's width, so one is read at a time.
   const box = await done.boundingBox();
   expect(box?.width).toBeGreaterThan(PHONE.width * 0.7);
   expect(await page.evaluate(() => window.scrollX)).toBe(0);
   await expectNoSidewaysScroll(page);
   await screenshot(page, "phone-board-done");
+});
+
+test("a phone shows the board one column at a time, switched by tabs with counts that are big enough to touch", async ({
+  page,
+  request,
+}) => {
+  const api = await Api.asAdmin(request);
+  const ws = await api.workspace();
+  await api.task(ws.id, { title: "Next up", status: "todo" });
+  await api.task(ws.id, { title: "Shipped", status: "done" });
+  await api.task(ws.id, { title: "Shipped too", status: "done" });
+  await page.setViewportSize(PHONE);
+  await signIn(page, `/w/${ws.id}`);
+  await openBoard(page, ws.id);
+
+  const tabs = page.getByRole("tablist", { name: "Columns" });
+  await expect(tabs.getByRole("tab", { name: "To do 1" })).toHaveAttribute("aria-selected", "true");
+  await expect(tabs.getByRole("tab", { name: "Done 2" })).toBeVisible();
+  await expect(column(page, "To do").getByRole("group", { name: "Next up" })).toBeVisible();
+  for (const hidden of ["Backlog", "In progress", "In review", "Done"]) await expect(column(page, hidden)).toBeHidden();
+  await expectNoSidewaysScroll(page);
+  for (const tab of await tabs.getByRole("tab").all()) expect((await tab.boundingBox())!.height).toBeGreaterThanOrEqual(44);
+  const menu = page.getByRole("button", { name: "Actions for Next up" });
+  expect((await menu.boundingBox())!.height).toBeGreaterThanOrEqual(44);
+  await page.screenshot({ path: "/tmp/shots/board/phone-one-column-390.png" });
+
+  await tabs.getByRole("tab", { name: "Done 2" }).click();
+  await expect(column(page, "Done").getByRole("group")).toHaveCount(2);
+  await expect(column(page, "To do")).toBeHidden();
+  // The arrow keys move along the tabs.
+  await page.keyboard.press("ArrowLeft");
+  await expect(tabs.getByRole("tab", { name: /^In review/ })).toBeFocused();
+  await expect(column(page, "In review")).toBeVisible();
+  await expectNoSidewaysScroll(page);
+
+  // A desktop shows all five and no tabs.
+  await page.setViewportSize(DESKTOP);
+  await expect(tabs).toBeHidden();
+  for (const name of ["Backlog", "To do", "In progress", "In review", "Done"]) await expect(column(page, name)).toBeVisible();
+  await page.screenshot({ path: "/tmp/shots/board/desktop-all-columns-1440.png" });
 });

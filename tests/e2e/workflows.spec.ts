@@ -243,7 +243,7 @@ test("projects, settings and dark mode pages", async ({ page, request }) => {
   await page.getByLabel("Project").selectOption({ label: "Checkout" });
   await expect.poll(() => cardTitles(page, "To do")).toEqual(["Pay button"]);
   await page.keyboard.press("/");
-  await expect(page.getByPlaceholder(/Search titles/)).toBeFocused();
+  await expect(page.getByPlaceholder(/Search tasks/)).toBeFocused();
 
   await page.getByRole("link", { name: "Settings", exact: true }).click();
   // The Playwright server has a (fake) GitHub App configured (scripts/e2e-server.mjs); this workspace has no installation.
