@@ -38,6 +38,7 @@ const LAYERS: Record<number, string[]> = {
     "lib/scheduler",
     "lib/server",
     "lib/webhooks/deliver-webhooks.ts",
+    "lib/oauth",
   ],
   5: ["lib/api", "lib/mcp", "lib/openapi", "lib/client", "app", "components"],
 };
