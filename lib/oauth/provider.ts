@@ -55,7 +55,9 @@ function createProvider(origin: string): Provider {
       challenge: `${OAUTH_PREFIX}/challenge`,
       credential: `${OAUTH_PREFIX}/credential`,
     },
-    scopes: ["openid", "offline_access", MCP_SCOPE],
+    // OpenID scopes only: `mcp` is the resource server's scope (getResourceServerInfo below).
+    scopes: ["openid", "offline_access"],
+    responseTypes: ["code"],
     claims: { openid: ["sub"], profile: ["preferred_username"] },
     clientDefaults: {
       grant_types: ["authorization_code", "refresh_token"],
