@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import Provider, { errors } from "oidc-provider";
 import { getDb } from "@/lib/db/client";
 import { authSecret } from "@/lib/crypto/auth-secret";
+import { trustProxyHops } from "@/lib/config";
 import { mcpResource } from "@/lib/auth/mcp-audience";
 import { oauthAdapterFactory } from "@/lib/oauth/adapter";
 
@@ -109,7 +110,7 @@ function createProvider(origin: string): Provider {
     },
   });
   // Behind a proxy (trustProxyHops), X-Forwarded-Proto says whether the client used https.
-  provider.proxy = true;
+  provider.proxy = trustProxyHops() > 0;
   return provider;
 }
 

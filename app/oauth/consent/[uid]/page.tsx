@@ -2,7 +2,7 @@ import { getServerSession } from "next-auth";
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { authOptions } from "@/lib/auth/next-auth-options";
-import { publicUrl } from "@/lib/config";
+import { originFromHeaders } from "@/lib/auth/mcp-audience";
 import { consentRequest } from "@/lib/oauth/consent";
 import { ConsentForm } from "@/components/oauth/consent-form";
 
@@ -14,7 +14,7 @@ export default async function ConsentPage({ params }: { params: Promise<{ uid: s
   const { uid } = await params;
   const session = await getServerSession(authOptions());
   if (!session?.user?.name) redirect(`/login?callbackUrl=${encodeURIComponent(`/oauth/consent/${uid}`)}`);
-  const request = await consentRequest(await siteOrigin(), uid);
+  const request = await consentRequest(originFromHeaders(await headers(), null), uid);
   return (
     <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center px-6 py-10">
       {request ? (
@@ -29,12 +29,4 @@ export default async function ConsentPage({ params }: { params: Promise<{ uid: s
       )}
     </main>
   );
-}
-
-async function siteOrigin(): Promise<string> {
-  const configured = publicUrl();
-  if (configured) return configured.origin;
-  const list = await headers();
-  const proto = list.get("x-forwarded-proto") ?? "http";
-  return `${proto}://${list.get("host")}`;
 }
