@@ -8,7 +8,7 @@ import { MCP_SCOPE, providerFor } from "@/lib/oauth/provider";
 // `access_denied`. The interaction is found through its cookie (set on this browser when the
 // provider sent it here), so another browser cannot answer for it.
 
-const OIDC_SCOPES = new Set(["openid", "offline_access"]);
+const OIDC_SCOPES = new Set(["openid", "offline_access", MCP_SCOPE]);
 
 /** The address the browser goes to next: the provider's resume endpoint, which redirects to the client. */
 export async function decideConsent(request: Request, caller: Caller, allow: boolean): Promise<string> {

@@ -56,8 +56,10 @@ function createProvider(origin: string): Provider {
       challenge: `${OAUTH_PREFIX}/challenge`,
       credential: `${OAUTH_PREFIX}/credential`,
     },
-    // OpenID scopes only: `mcp` is the resource server's scope (getResourceServerInfo below).
-    scopes: ["openid", "offline_access"],
+    // `mcp` is the resource server's scope (getResourceServerInfo below); it is listed here too
+    // because clients register with it (RFC 7591 `scope`) and the provider checks registrations
+    // against this list, so the consent grants it both ways (lib/oauth/consent.ts).
+    scopes: ["openid", "offline_access", MCP_SCOPE],
     responseTypes: ["code"],
     claims: { openid: ["sub"], profile: ["preferred_username"] },
     clientDefaults: {
