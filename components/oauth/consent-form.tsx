@@ -41,8 +41,8 @@ export function ConsentForm(props: { uid: string; clientName: string; redirectHo
         in each (a viewer still changes nothing). It cannot see your password.
       </p>
       <p className="mb-5 text-sm text-slate-600 dark:text-slate-400">
-        After you answer you return to <span className="font-mono break-all">{props.redirectHost}</span>. You can disconnect it at any
-        time by revoking its token in the application, or by signing it out.
+        After you answer you return to <span className="font-mono break-all">{props.redirectHost}</span>. Its access ends when it signs
+        out (revoking its token), when your account is disabled, and at the latest after 30 days.
       </p>
       <ErrorText>{error}</ErrorText>
       <div className="flex flex-wrap justify-end gap-2">
