@@ -34,6 +34,7 @@ export function oauthAdapterFactory(db: () => Promise<Db>, mcpAudience: string) 
         model: this.model,
         payload: payload as Prisma.InputJsonValue,
         grantId: GRANTABLE.has(this.model) ? (payload.grantId ?? null) : null,
+        accountId: payload.accountId ?? null,
         uid: payload.uid ?? null,
         expiresAt,
       };

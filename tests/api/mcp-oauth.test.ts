@@ -209,6 +209,22 @@ describe("MCP OAuth: refusals", () => {
     expect((await mcp()).status).toBe(401);
   });
 
+  it("ends a client's access and its refresh token when the person's password changes", async () => {
+    const person = await newUser();
+    const tokens = await tokensFor(baseUrl(), person);
+    const changed = await call("PATCH", `/api/users/${person.id}`, { token: await admin(), json: { password: "a-new-password-123" } });
+    expect(changed.status).toBe(200);
+    const mcp = await fetch(mcpUrl(), {
+      method: "POST",
+      headers: { authorization: `Bearer ${tokens.access_token}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    expect(mcp.status).toBe(401);
+    const refreshed = await tokenRequest(baseUrl(), { grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: tokens.clientId });
+    expect(refreshed.status).toBe(400);
+    expect(refreshed.body.error).toBe("invalid_grant");
+  });
+
   it("gives a viewer's token the viewer's rights: reads, and no writes", async () => {
     const viewer = await newUser();
     const added = await call("POST", `/api/workspaces/${made.ws}/members`, { token: made.token, json: { username: viewer.username, role: "viewer" } });

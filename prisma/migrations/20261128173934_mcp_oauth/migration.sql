@@ -10,6 +10,7 @@ CREATE TABLE "oauth_records" (
     "model" TEXT NOT NULL,
     "payload" JSONB NOT NULL,
     "grant_id" TEXT,
+    "account_id" TEXT,
     "uid" TEXT,
     "expires_at" TIMESTAMPTZ(3),
     "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
@@ -19,6 +20,9 @@ CREATE TABLE "oauth_records" (
 
 -- CreateIndex
 CREATE INDEX "oauth_records_grant_id_idx" ON "oauth_records"("grant_id");
+
+-- CreateIndex
+CREATE INDEX "oauth_records_account_id_idx" ON "oauth_records"("account_id");
 
 -- CreateIndex
 CREATE INDEX "oauth_records_uid_idx" ON "oauth_records"("uid");
