@@ -31,18 +31,21 @@ export function ConsentForm(props: { uid: string; clientName: string; redirectHo
   }
 
   return (
-    <section aria-labelledby="consent-title" className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-700 dark:bg-slate-900">
+    <section
+      aria-labelledby="consent-title"
+      className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-700 dark:bg-slate-900"
+    >
       <p className="mb-2 text-xs font-medium tracking-wide text-slate-500 uppercase dark:text-slate-400">Connect an application</p>
       <h1 id="consent-title" className="mb-3 text-xl font-semibold break-words">
         {props.clientName} wants to use the board as {props.username}
       </h1>
       <p className="mb-2 text-sm text-slate-700 dark:text-slate-300">
-        It will be able to read and change tasks, ask questions and start agent runs in the workspaces you belong to, with your role
-        in each (a viewer still changes nothing). It cannot see your password.
+        It will be able to read and change tasks, ask questions and start agent runs in the workspaces you belong to, with your role in each
+        (a viewer still changes nothing). It cannot see your password.
       </p>
       <p className="mb-5 text-sm text-slate-600 dark:text-slate-400">
-        After you answer you return to <span className="font-mono break-all">{props.redirectHost}</span>. Its access ends when it signs
-        out (revoking its token), when your account is disabled, and at the latest after 30 days.
+        After you answer you return to <span className="font-mono break-all">{props.redirectHost}</span>. Its access ends when it signs out
+        (revoking its token), when your account is disabled, and at the latest after 30 days.
       </p>
       <ErrorText>{error}</ErrorText>
       <div className="flex flex-wrap justify-end gap-2">

@@ -92,7 +92,10 @@ export function oauthAdapterFactory(db: () => Promise<Db>, mcpAudience: string) 
     async revokeByGrantId(grantId: string) {
       const client = await db();
       await client.oAuthRecord.deleteMany({ where: { grantId } });
-      await client.authToken.updateMany({ where: { kind: "mcp_access", familyId: grantId, revokedAt: null }, data: { revokedAt: new Date() } });
+      await client.authToken.updateMany({
+        where: { kind: "mcp_access", familyId: grantId, revokedAt: null },
+        data: { revokedAt: new Date() },
+      });
     }
   };
 }

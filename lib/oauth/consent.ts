@@ -26,7 +26,12 @@ export async function decideConsent(request: Request, caller: Caller, allow: boo
   for (const scope of String(details.params.scope ?? "").split(" ")) if (OIDC_SCOPES.has(scope)) grant.addOIDCScope(scope);
   grant.addResourceScope(mcpResource(origin), MCP_SCOPE);
   const grantId = await grant.save();
-  return provider.interactionResult(req, res, { login: { accountId: caller.userId }, consent: { grantId } }, { mergeWithLastSubmission: true });
+  return provider.interactionResult(
+    req,
+    res,
+    { login: { accountId: caller.userId }, consent: { grantId } },
+    { mergeWithLastSubmission: true },
+  );
 }
 
 /** What the consent page shows: the client's name and where it will be sent; null for an unknown or expired request. */

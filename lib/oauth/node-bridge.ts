@@ -18,7 +18,10 @@ export interface NodePair {
 
 const MAX_OAUTH_BODY = 64 * 1024;
 
-export async function nodePair(request: Request, path: string = new URL(request.url).pathname + new URL(request.url).search): Promise<NodePair> {
+export async function nodePair(
+  request: Request,
+  path: string = new URL(request.url).pathname + new URL(request.url).search,
+): Promise<NodePair> {
   const body = request.method === "GET" || request.method === "HEAD" ? null : Buffer.from(await request.arrayBuffer());
   if (body && body.length > MAX_OAUTH_BODY) throw new RangeError("body too large");
   const url = new URL(request.url);

@@ -88,7 +88,8 @@ function createProvider(origin: string): Provider {
       },
     },
     // A refresh token for every code exchange by a client registered for them; each use rotates it.
-    issueRefreshToken: async (_ctx: unknown, client: { grantTypeAllowed(type: string): boolean }) => client.grantTypeAllowed("refresh_token"),
+    issueRefreshToken: async (_ctx: unknown, client: { grantTypeAllowed(type: string): boolean }) =>
+      client.grantTypeAllowed("refresh_token"),
     rotateRefreshToken: () => true,
     expiresWithSession: () => false,
     ttl: {

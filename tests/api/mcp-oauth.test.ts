@@ -2,17 +2,7 @@ import { describe, expect, it } from "vitest";
 import { admin, baseUrl, call, newUser, userWithWorkspace } from "../helpers/api";
 import { signIn } from "../helpers/browser-session";
 import { data, mcpConnector, tool } from "../helpers/mcp";
-import {
-  REDIRECT_URI,
-  authorize,
-  authorizeUrl,
-  decide,
-  follow,
-  pkce,
-  registerClient,
-  tokenRequest,
-  tokensFor,
-} from "../helpers/oauth";
+import { REDIRECT_URI, authorize, authorizeUrl, decide, follow, pkce, registerClient, tokenRequest, tokensFor } from "../helpers/oauth";
 
 // MCP over OAuth (docs/mcp.md, "OAuth"), black-box on the shared server: the metadata documents,
 // dynamic registration, the code flow with PKCE driven as a client and a person's browser would,
@@ -57,7 +47,11 @@ describe("MCP OAuth: registration and the code flow", () => {
   it("registers a public client dynamically, and refuses a client without redirect URIs", async () => {
     const client = await registerClient(baseUrl());
     expect(client.status).toBe(201);
-    expect(client.body).toMatchObject({ client_name: "Test MCP client", token_endpoint_auth_method: "none", redirect_uris: [REDIRECT_URI] });
+    expect(client.body).toMatchObject({
+      client_name: "Test MCP client",
+      token_endpoint_auth_method: "none",
+      redirect_uris: [REDIRECT_URI],
+    });
     expect(client.body.client_secret).toBeUndefined();
     const bad = await registerClient(baseUrl(), { redirect_uris: [] });
     expect(bad.status).toBe(400);
@@ -78,13 +72,21 @@ describe("MCP OAuth: registration and the code flow", () => {
 
   it("refreshes, rotating the refresh token; a reused one is refused", async () => {
     const tokens = await tokensFor(baseUrl(), made.owner);
-    const refreshed = await tokenRequest(baseUrl(), { grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: tokens.clientId });
+    const refreshed = await tokenRequest(baseUrl(), {
+      grant_type: "refresh_token",
+      refresh_token: tokens.refresh_token,
+      client_id: tokens.clientId,
+    });
     expect(refreshed.status).toBe(200);
     expect(refreshed.body.access_token).not.toBe(tokens.access_token);
     expect(refreshed.body.refresh_token).not.toBe(tokens.refresh_token);
     const mcp = await connect(refreshed.body.access_token);
     expect(data(await tool(mcp, "list_workspaces", {}))).toHaveLength(1);
-    const reused = await tokenRequest(baseUrl(), { grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: tokens.clientId });
+    const reused = await tokenRequest(baseUrl(), {
+      grant_type: "refresh_token",
+      refresh_token: tokens.refresh_token,
+      client_id: tokens.clientId,
+    });
     expect(reused.status).toBe(400);
     expect(reused.body.error).toBe("invalid_grant");
   });
@@ -145,7 +147,13 @@ describe("MCP OAuth: refusals", () => {
     const client = await registerClient(baseUrl());
     const { code, verifier } = await authorize(baseUrl(), made.owner, client.body.client_id);
     const exchange = (codeVerifier: string) =>
-      tokenRequest(baseUrl(), { grant_type: "authorization_code", code, code_verifier: codeVerifier, redirect_uri: REDIRECT_URI, client_id: client.body.client_id });
+      tokenRequest(baseUrl(), {
+        grant_type: "authorization_code",
+        code,
+        code_verifier: codeVerifier,
+        redirect_uri: REDIRECT_URI,
+        client_id: client.body.client_id,
+      });
     const wrong = await exchange(pkce().verifier);
     expect(wrong.status).toBe(400);
     expect(wrong.body.error).toBe("invalid_grant");
@@ -200,7 +208,11 @@ describe("MCP OAuth: refusals", () => {
     const mcp = () =>
       fetch(mcpUrl(), {
         method: "POST",
-        headers: { authorization: `Bearer ${tokens.access_token}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+        headers: {
+          authorization: `Bearer ${tokens.access_token}`,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+        },
         body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
       });
     expect((await mcp()).status).toBe(200);
@@ -216,18 +228,29 @@ describe("MCP OAuth: refusals", () => {
     expect(changed.status).toBe(200);
     const mcp = await fetch(mcpUrl(), {
       method: "POST",
-      headers: { authorization: `Bearer ${tokens.access_token}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+      headers: {
+        authorization: `Bearer ${tokens.access_token}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
     });
     expect(mcp.status).toBe(401);
-    const refreshed = await tokenRequest(baseUrl(), { grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: tokens.clientId });
+    const refreshed = await tokenRequest(baseUrl(), {
+      grant_type: "refresh_token",
+      refresh_token: tokens.refresh_token,
+      client_id: tokens.clientId,
+    });
     expect(refreshed.status).toBe(400);
     expect(refreshed.body.error).toBe("invalid_grant");
   });
 
   it("gives a viewer's token the viewer's rights: reads, and no writes", async () => {
     const viewer = await newUser();
-    const added = await call("POST", `/api/workspaces/${made.ws}/members`, { token: made.token, json: { username: viewer.username, role: "viewer" } });
+    const added = await call("POST", `/api/workspaces/${made.ws}/members`, {
+      token: made.token,
+      json: { username: viewer.username, role: "viewer" },
+    });
     expect(added.status).toBe(201);
     const mcp = await connect((await tokensFor(baseUrl(), viewer)).access_token);
     expect(data(await tool(mcp, "list_tasks", { workspace_id: made.ws })).items.length).toBeGreaterThan(0);

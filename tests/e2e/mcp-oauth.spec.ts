@@ -13,7 +13,12 @@ const SHOTS = "/tmp/shots/oauth";
 
 async function startAuthorization(request: APIRequestContext, clientName: string) {
   const registered = await request.post("/oauth/register", {
-    data: { client_name: clientName, redirect_uris: [CALLBACK], token_endpoint_auth_method: "none", grant_types: ["authorization_code", "refresh_token"] },
+    data: {
+      client_name: clientName,
+      redirect_uris: [CALLBACK],
+      token_endpoint_auth_method: "none",
+      grant_types: ["authorization_code", "refresh_token"],
+    },
   });
   expect(registered.status()).toBe(201);
   const { client_id } = (await registered.json()) as { client_id: string };

@@ -50,7 +50,8 @@ export async function follow(url: string, start: string, jar: CookieJar): Promis
     const location = response.headers.get("location");
     if (!location) return { location: next, status: response.status, text: await response.text() };
     next = new URL(location, next).href;
-    if (!next.startsWith(url) || next.includes("/oauth/consent/") || next.includes("/login")) return { location: next, status: response.status, text: "" };
+    if (!next.startsWith(url) || next.includes("/oauth/consent/") || next.includes("/login"))
+      return { location: next, status: response.status, text: "" };
   }
   throw new Error("too many redirects");
 }
@@ -75,10 +76,20 @@ export async function tokenRequest(url: string, form: Record<string, string>) {
 }
 
 /** The whole flow for a person: a code for `client_id`, and the verifier that goes with it. */
-export async function authorize(url: string, person: { username: string; password: string }, clientId: string, extra: Record<string, string> = {}) {
+export async function authorize(
+  url: string,
+  person: { username: string; password: string },
+  clientId: string,
+  extra: Record<string, string> = {},
+) {
   const jar = await signIn(url, person.username, person.password);
   const { verifier, challenge } = pkce();
-  const start = authorizeUrl(url, clientId, { code_challenge: challenge, code_challenge_method: "S256", resource: `${url}/api/mcp`, ...extra });
+  const start = authorizeUrl(url, clientId, {
+    code_challenge: challenge,
+    code_challenge_method: "S256",
+    resource: `${url}/api/mcp`,
+    ...extra,
+  });
   const consent = await follow(url, start, jar);
   if (!consent.location.includes("/oauth/consent/")) throw new Error(`no consent page: ${consent.location} ${consent.text}`);
   const answer = await decide(url, consent.location, jar, "allow");
@@ -101,5 +112,8 @@ export async function tokensFor(url: string, person: { username: string; passwor
     resource: `${url}/api/mcp`,
   });
   if (tokens.status !== 200) throw new Error(`token: ${tokens.status} ${JSON.stringify(tokens.body)}`);
-  return { clientId: client.body.client_id as string, ...(tokens.body as { access_token: string; refresh_token: string; expires_in: number }) };
+  return {
+    clientId: client.body.client_id as string,
+    ...(tokens.body as { access_token: string; refresh_token: string; expires_in: number }),
+  };
 }

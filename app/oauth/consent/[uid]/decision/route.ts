@@ -10,6 +10,9 @@ export const POST = withUser({ body: z.object({ decision: z.enum(["allow", "deny
   try {
     return Response.json({ location: await decideConsent(request, caller, body.decision === "allow") });
   } catch {
-    return Response.json({ detail: "This sign-in request has expired or belongs to another browser. Start again from the application." }, { status: 400 });
+    return Response.json(
+      { detail: "This sign-in request has expired or belongs to another browser. Start again from the application." },
+      { status: 400 },
+    );
   }
 });
