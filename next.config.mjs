@@ -26,7 +26,8 @@ const SECURITY_HEADERS = [
 const nextConfig = {
   poweredByHeader: false,
   // These load WebAssembly and data files by path at run time, which bundling would break.
-  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "@prisma/adapter-pg", "@prisma/client", "pg"],
+  // oidc-provider names its stored records after its classes, which minification would rename.
+  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "@prisma/adapter-pg", "@prisma/client", "pg", "oidc-provider"],
   async headers() {
     return [{ source: "/:path*", headers: SECURITY_HEADERS }];
   },

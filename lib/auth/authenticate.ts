@@ -5,6 +5,7 @@ import type { MemberRole, TokenKind } from "@/lib/generated/prisma/enums";
 import { forbidden, unauthorized } from "@/lib/platform/errors";
 import { hashSecret } from "@/lib/auth/tokens";
 import { authSecret } from "@/lib/crypto/auth-secret";
+import { acceptedAudience } from "@/lib/auth/mcp-audience";
 
 export interface Caller {
   userId: string;
@@ -52,12 +53,18 @@ export async function authenticateAndRead(
   if (header) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!match) throw unauthorized("Invalid authentication credentials");
-    return callerForSecret(sql, match[1], BEARER_KINDS, workspaceId, read);
+    // An OAuth access token counts only on the endpoint it was issued for (its audience), /api/mcp.
+    const audience = acceptedAudience(request);
+    const kinds: TokenKind[] = audience ? [...BEARER_KINDS, "mcp_access"] : BEARER_KINDS;
+    const found = await callerForSecret(sql, match[1], kinds, workspaceId, read);
+    if (found.audience !== null && found.audience !== audience) throw unauthorized("Invalid or revoked token");
+    return { caller: found.caller, body: found.body };
   }
   const session = await getToken({ req: request as NextRequest, secret: authSecret() }).catch(() => null);
   if (session && typeof session.sid === "string") {
     if (!SAFE_METHODS.has(request.method)) assertSameOrigin(request);
-    return callerForSecret(sql, session.sid, ["browser_session"], workspaceId, read);
+    const found = await callerForSecret(sql, session.sid, ["browser_session"], workspaceId, read);
+    return { caller: found.caller, body: found.body };
   }
   throw unauthorized();
 }
@@ -77,6 +84,7 @@ interface CredentialRow {
   user_id: string;
   family_id: string | null;
   workspace_id: string | null;
+  audience: string | null;
   expires_at: Date | null;
   revoked_at: Date | null;
   last_used_at: Date | null;
@@ -92,7 +100,7 @@ interface CredentialRow {
 // the workspace in the path ($1) come back in one prepared statement rather than four, together
 // with the route's data when the route is a read (workspaceReadStatement).
 const CALLER_CTE = `WITH caller AS (
-  SELECT t.id, t.kind::text AS kind, t.user_id, t.family_id, t.workspace_id, t.expires_at, t.revoked_at,
+  SELECT t.id, t.kind::text AS kind, t.user_id, t.family_id, t.workspace_id, t.audience, t.expires_at, t.revoked_at,
          t.last_used_at, u.username, u.is_admin, u.disabled, m.role::text AS role, w.name AS workspace_name
   FROM auth_tokens t
   JOIN users u ON u.id = t.user_id
@@ -111,7 +119,7 @@ async function callerForSecret(
   kinds: TokenKind[],
   workspaceId: string | null,
   read: WorkspaceRead | null,
-): Promise<{ caller: Caller; body: string | null }> {
+): Promise<{ caller: Caller; body: string | null; audience: string | null }> {
   const [token] = await sql<CredentialRow>(read?.statement ?? CREDENTIAL, [workspaceId, hashSecret(secret), ...(read?.params ?? [])]);
   const now = new Date();
   if (!token || !kinds.includes(token.kind) || token.revoked_at || token.disabled) {
@@ -132,7 +140,7 @@ async function callerForSecret(
     workspaceScope: token.workspace_id,
     membership: token.role && token.workspace_name !== null ? { role: token.role, workspaceName: token.workspace_name } : null,
   };
-  return { caller, body: token.body };
+  return { caller, body: token.body, audience: token.audience };
 }
 
 // A cookie rides along on cross-site requests; Bearer tokens do not. So state changes made with

@@ -7,7 +7,10 @@ import { unauthorized } from "@/lib/platform/errors";
 // Secrets are random 32-byte strings with a readable prefix (so a leaked one is recognisable);
 // only their SHA-256 is stored. SHA-256 suffices: unlike passwords they cannot be guessed.
 
-const PREFIX: Record<TokenKind, string> = {
+// mcp_access tokens are made by the OAuth server (lib/oauth/), not here.
+type OwnKind = Exclude<TokenKind, "mcp_access">;
+
+const PREFIX: Record<OwnKind, string> = {
   access: "tba_",
   refresh: "tbr_",
   api_key: "tbk_",
@@ -15,7 +18,7 @@ const PREFIX: Record<TokenKind, string> = {
   agent: "tbg_",
 };
 
-export function newSecret(kind: TokenKind): string {
+export function newSecret(kind: OwnKind): string {
   return PREFIX[kind] + crypto.randomBytes(32).toString("base64url");
 }
 

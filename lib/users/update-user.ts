@@ -41,6 +41,8 @@ export async function updateUser(
         where: { userId, revokedAt: null, id: { not: caller.tokenId }, ...otherLogins },
         data: { revokedAt: new Date() },
       });
+      // MCP clients' OAuth grants and refresh tokens too, or a client could mint a new access token.
+      await tx.oAuthRecord.deleteMany({ where: { accountId: userId } });
     }
     return updated;
   });

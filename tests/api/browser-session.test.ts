@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { baseUrl, call, newUser } from "../helpers/api";
+import { signIn } from "../helpers/browser-session";
 
 // The browser's path: next-auth's credentials sign-in sets a session cookie that the API accepts,
 // with a same-origin check on state-changing requests.
@@ -7,7 +8,7 @@ import { baseUrl, call, newUser } from "../helpers/api";
 describe("next-auth session cookie", () => {
   it("signs in, calls the API with the cookie, refuses cross-site writes, and signs out", async () => {
     const user = await newUser();
-    const jar = await signIn(user.username, user.password);
+    const jar = await signIn(baseUrl(), user.username, user.password);
 
     const me = await call("GET", "/api/auth/me", { headers: { cookie: jar.header() } });
     expect(me.status).toBe(200);
@@ -42,40 +43,7 @@ describe("next-auth session cookie", () => {
 
   it("refuses a wrong password at the sign-in form", async () => {
     const user = await newUser();
-    const jar = await signIn(user.username, "wrong-password").catch((error) => error);
+    const jar = await signIn(baseUrl(), user.username, "wrong-password").catch((error) => error);
     expect(String(jar)).toMatch(/no session cookie/);
   });
 });
-
-async function signIn(username: string, password: string) {
-  const jar = new CookieJar();
-  const csrfResponse = await fetch(`${baseUrl()}/api/auth/csrf`);
-  jar.take(csrfResponse);
-  const { csrfToken } = await csrfResponse.json();
-  const response = await fetch(`${baseUrl()}/api/auth/callback/credentials`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { cookie: jar.header(), "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ csrfToken, username, password, json: "true" }),
-  });
-  jar.take(response);
-  if (!jar.has("next-auth.session-token")) throw new Error("no session cookie after sign-in");
-  return jar;
-}
-
-class CookieJar {
-  private cookies = new Map<string, string>();
-  take(response: Response) {
-    for (const line of response.headers.getSetCookie()) {
-      const [pair] = line.split(";");
-      const index = pair.indexOf("=");
-      this.cookies.set(pair.slice(0, index), pair.slice(index + 1));
-    }
-  }
-  has(name: string) {
-    return Boolean(this.cookies.get(name));
-  }
-  header() {
-    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
-  }
-}

@@ -40,6 +40,7 @@ const LAYERS: Record<number, string[]> = {
     "lib/server",
     "lib/webhooks/deliver-webhooks.ts",
     "lib/notifications/notification-worker.ts",
+    "lib/oauth",
   ],
   5: ["lib/api", "lib/mcp", "lib/openapi", "lib/client", "app", "components"],
 };
