@@ -3,6 +3,7 @@ import { openOwnDatabase } from "@/tests/helpers/db";
 import { registerChannelSender, type OutgoingNotification } from "@/lib/notifications/channels";
 import { createNotifications } from "@/lib/notifications/notify";
 import { sendOneDelivery } from "@/lib/notifications/send-deliveries";
+import { defaultSettings } from "@/lib/notifications/settings";
 
 // The channel interface (lib/notifications/channels.ts) with a sender of this test's own: a delivery
 // is created only for a configured channel, handed over with its idempotency key, retried with
@@ -79,5 +80,21 @@ describe("deliveries on a channel with a sender", () => {
       lastError: "The email channel is not configured on this server",
     });
     configured = true;
+  });
+
+  it("wait for the end of the person's quiet hours; the inbox does not", async () => {
+    const hhmm = (offsetMinutes: number) => new Date(Date.now() + offsetMinutes * 60_000).toISOString().slice(11, 16);
+    const user = await database.db.user.create({ data: { username: `quiet${Math.random()}`, passwordHash: "x" } });
+    const workspace = await database.db.workspace.create({ data: { name: "quiet" } });
+    const settings = { ...defaultSettings(), quiet_hours: { start: hhmm(-60), end: hhmm(60) } };
+    await database.db.notificationSettings.create({ data: { userId: user.id, settings } });
+    const item = { userId: user.id, workspaceId: workspace.id, kind: "question" as const, source: "question:q", title: "Which?" };
+    await database.db.$transaction((tx) => createNotifications(tx, [item]));
+    const notification = await database.db.notification.findFirstOrThrow({ where: { userId: user.id }, include: { deliveries: true } });
+    expect(notification.readAt).toBeNull();
+    const email = notification.deliveries.find((d) => d.channel === "email")!;
+    expect(email.status).toBe("pending");
+    expect(email.nextAttemptAt!.toISOString().slice(11, 16)).toBe(hhmm(60));
+    expect(notification.deliveries.find((d) => d.channel === "in_app")).toMatchObject({ status: "sent" });
   });
 });
