@@ -133,13 +133,19 @@ test("Assigned to me narrows the board to the signed-in person's cards; screensh
 
   await page.setViewportSize({ width: 390, height: 844 });
   // A phone shows one column at a time (tests/e2e/phone-layout.spec.ts): Backlog's tab shows it.
-  await page.getByRole("tablist", { name: "Columns" }).getByRole("tab", { name: /^Backlog/ }).click();
+  await page
+    .getByRole("tablist", { name: "Columns" })
+    .getByRole("tab", { name: /^Backlog/ })
+    .click();
   await expect(card(page, "Mine")).toBeVisible();
   // The filter stays reachable at 390 px.
   await screenshot(page, "board-assignees-390");
   await page.getByRole("button", { name: "Assigned to me" }).scrollIntoViewIfNeeded();
   await expect(page.getByRole("button", { name: "Assigned to me" })).toBeInViewport();
-  await page.getByRole("tablist", { name: "Columns" }).getByRole("tab", { name: /^In review/ }).click();
+  await page
+    .getByRole("tablist", { name: "Columns" })
+    .getByRole("tab", { name: /^In review/ })
+    .click();
   await card(page, "Mine and the agent's").click();
   await dialog.getByRole("group", { name: "Assignees" }).scrollIntoViewIfNeeded();
   await screenshot(page, "task-dialog-assignees-390");
