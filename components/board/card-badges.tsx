@@ -72,13 +72,12 @@ function ProjectLink({ projectId, name, phase }: { projectId: string; name: stri
   const { workspaceId } = useWorkspaceUi();
   const stop = (event: React.SyntheticEvent) => event.stopPropagation();
   return (
-    <span className="truncate text-slate-700 dark:text-slate-300" title="Project and phase">
+    <span className="truncate text-slate-700 dark:text-slate-300" title="Project and phase (the project links to its tasks)">
       <Link
         href={projectTasksPath(workspaceId, projectId)}
         onClick={stop}
         onPointerDown={stop}
         onKeyDown={stop}
-        aria-label={`Tasks of project ${name}`}
         className="underline decoration-slate-400 underline-offset-2 hover:text-blue-800 dark:hover:text-blue-300"
       >
         {name}

@@ -8,6 +8,7 @@ import { ErrorText, inputClass, secondaryButton } from "@/components/ui/field";
 import { SectionState } from "@/components/ui/section-state";
 import { ShownOnce } from "@/components/ui/shown-once";
 import { useToast } from "@/components/ui/toast";
+import { formatDateTime } from "@/lib/client/dates";
 import { RoleSelect } from "@/components/settings/role-select";
 
 /** Owners' invitations: make a link (mailed too, with an email and SMTP set up), see the open ones, revoke. */
@@ -67,7 +68,7 @@ export function InvitationsPanel({ workspaceId }: { workspaceId: string }) {
               <li key={invitation.id} className="flex flex-wrap items-center gap-x-3 gap-y-1 py-1.5">
                 <span className="min-w-0 truncate">{invitation.email ?? "Link without email"}</span>
                 <span className="text-slate-600 dark:text-slate-400">{invitation.role}</span>
-                <span className="text-slate-600 dark:text-slate-400">expires {invitation.expires_at.slice(0, 10)}</span>
+                <span className="text-slate-600 dark:text-slate-400">expires {formatDateTime(invitation.expires_at)}</span>
                 <button
                   type="button"
                   className={`${secondaryButton} ml-auto`}

@@ -6,12 +6,13 @@ import type { Webhook } from "@/lib/client/types";
 import { useCreateWebhook, useDeleteWebhook, useUpdateWebhook, webhooksQuery } from "@/lib/client/webhooks";
 import { DELIVERABLE_EVENT_TYPES } from "@/lib/events/event-types";
 import { ALL_EVENTS } from "@/lib/webhooks/statuses";
-import { dangerButton, ErrorText, inputClass, primaryButton, secondaryButton } from "@/components/ui/field";
+import { ErrorText, inputClass, primaryButton, secondaryButton } from "@/components/ui/field";
 import { ShownOnce } from "@/components/ui/shown-once";
 import { useToast } from "@/components/ui/toast";
 import { card } from "@/components/settings/settings-card";
 import { SectionState } from "@/components/ui/section-state";
 import { Deliveries } from "@/components/settings/webhook-deliveries";
+import { ConfirmDelete } from "@/components/ui/confirm-delete";
 
 // Settings → Webhooks (owners): endpoints, the secret shown once, and each endpoint's recent
 // deliveries with "Redeliver" (docs/webhooks.md).
@@ -144,7 +145,6 @@ function SecretOnce({ url, secret, onDone }: { url: string; secret: string; onDo
 
 function WebhookItem({ workspaceId, hook }: { workspaceId: string; hook: Webhook }) {
   const [open, setOpen] = useState(false);
-  const [confirming, setConfirming] = useState(false);
   const update = useUpdateWebhook(workspaceId, hook.id);
   const remove = useDeleteWebhook(workspaceId, hook.id);
   const toast = useToast();
@@ -185,25 +185,12 @@ function WebhookItem({ workspaceId, hook }: { workspaceId: string; hook: Webhook
         >
           {hook.enabled ? "Disable" : "Enable"}
         </button>
-        {confirming ? (
-          <>
-            <button
-              type="button"
-              className={dangerButton}
-              disabled={remove.isPending}
-              onClick={() => remove.mutate(undefined, { onSuccess: () => toast("Webhook deleted") })}
-            >
-              Delete this webhook
-            </button>
-            <button type="button" className={secondaryButton} onClick={() => setConfirming(false)}>
-              Cancel
-            </button>
-          </>
-        ) : (
-          <button type="button" className={secondaryButton} onClick={() => setConfirming(true)} aria-label={`Delete webhook ${hook.url}`}>
-            Delete
-          </button>
-        )}
+        <ConfirmDelete
+          label={`Delete webhook ${hook.url}`}
+          confirmLabel="Delete this webhook"
+          pending={remove.isPending}
+          onDelete={() => remove.mutate(undefined, { onSuccess: () => toast("Webhook deleted") })}
+        />
       </div>
       <ErrorText>{update.error?.message ?? remove.error?.message}</ErrorText>
       {open ? (

@@ -132,12 +132,20 @@ test("Assigned to me narrows the board to the signed-in person's cards; screensh
   await page.keyboard.press("Escape");
 
   await page.setViewportSize({ width: 390, height: 844 });
+  // A phone shows one column at a time (tests/e2e/phone-layout.spec.ts): Backlog's tab shows it.
+  await page
+    .getByRole("tablist", { name: "Columns" })
+    .getByRole("tab", { name: /^Backlog/ })
+    .click();
   await expect(card(page, "Mine")).toBeVisible();
-  // The app's frame is at least 1024 px wide (its layout; tests/e2e/workspace-runners.spec.ts), so
-  // at 390 the page scrolls sideways; the filter stays reachable.
+  // The filter stays reachable at 390 px.
   await screenshot(page, "board-assignees-390");
   await page.getByRole("button", { name: "Assigned to me" }).scrollIntoViewIfNeeded();
   await expect(page.getByRole("button", { name: "Assigned to me" })).toBeInViewport();
+  await page
+    .getByRole("tablist", { name: "Columns" })
+    .getByRole("tab", { name: /^In review/ })
+    .click();
   await card(page, "Mine and the agent's").click();
   await dialog.getByRole("group", { name: "Assignees" }).scrollIntoViewIfNeeded();
   await screenshot(page, "task-dialog-assignees-390");

@@ -86,7 +86,7 @@ test("the board's filters are in the address: a reload and Back keep them; a pro
   // So does the project's name on a card.
   await page.getByRole("combobox", { name: "Project" }).selectOption("");
   await expect(todo.getByRole("group")).toHaveCount(3);
-  await todo.getByRole("group", { name: "Launch party" }).getByRole("link", { name: "Tasks of project Launch" }).click();
+  await todo.getByRole("group", { name: "Launch party" }).getByRole("link", { name: "Launch", exact: true }).click();
   await expect.poll(() => new URL(page.url()).searchParams.get("project_id")).toBe(project.id);
   await expect(page.getByRole("dialog")).toHaveCount(0);
   await expect(todo.getByRole("group")).toHaveCount(2);
