@@ -232,6 +232,10 @@ export function createMcpServer(mcp: McpRequest): McpServer {
       }),
   );
 
+  // The SDK advertises listChanged for tools and resources as soon as one is registered; this
+  // server is stateless (a new one per request) and its lists never change, so it never sends
+  // those notifications and must not say it might.
+  server.server.registerCapabilities({ tools: { listChanged: false }, resources: { listChanged: false } });
   return server;
 }
 

@@ -88,6 +88,9 @@ describe("MCP OAuth with the SDK's client", () => {
     expect(provider.saved).toMatchObject({ token_type: expect.stringMatching(/bearer/i), refresh_token: expect.any(String) });
 
     const { client } = await connect(provider);
+    // A stateless server whose lists never change says so (no listChanged it could never send).
+    expect(client.getServerCapabilities()).toMatchObject({ tools: { listChanged: false }, resources: { listChanged: false } });
+    expect(client.getServerCapabilities()?.prompts).toBeUndefined();
     const listed = data(await tool(client, "list_tasks", { workspace_id: made.ws }));
     expect(listed.items.map((item: { id: string }) => item.id)).toContain(task.body.id);
 
