@@ -14,6 +14,7 @@ describe("workspaces", () => {
       auto_start_assigned: true,
       max_concurrent_runs: null,
       question_escalation_minutes: 30,
+      slack_channel: null,
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });
