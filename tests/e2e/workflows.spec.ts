@@ -51,7 +51,7 @@ test("answer a question from the panel: the card's question badge clears and the
     .getByRole("list", { name: "Answered questions" })
     .getByRole("listitem", { name: "Which database should the service use?" });
   await expect(answered).toContainText("→ PostgreSQL");
-  await expect(answered.getByTestId("answered-by")).toContainText("Answered by admin · ");
+  await expect(answered.getByTestId("answered-by")).toContainText("Answered by admin via board · ");
   await screenshot(page, "questions-answered");
 });
 
