@@ -1,11 +1,13 @@
 import { z } from "zod";
 import { commentBody } from "@/lib/comments/schemas";
 import { createQuestionBody } from "@/lib/questions/schemas";
+import { taskCard } from "@/lib/tasks/card-schemas";
+import { memberRole, workspace } from "@/lib/workspaces/schemas";
 import { MAX_WAIT_SECONDS } from "@/lib/questions/wait-for-answer";
-import { PROJECT_LIST_LIMIT } from "@/lib/projects/schemas";
+import { PROJECT_LIST_LIMIT, projectResponse } from "@/lib/projects/schemas";
 import { PROJECT_STATUSES } from "@/lib/projects/statuses";
 import { startRunBody } from "@/lib/runs/schemas";
-import { columnKey, createTaskBody, moveTaskBody, updateTaskBody } from "@/lib/tasks/schemas";
+import { columnKey, createTaskBody, moveTaskBody, taskResponse, updateTaskBody } from "@/lib/tasks/schemas";
 
 // The tools' arguments: the HTTP API's own request schemas (same names, limits and defaults) plus
 // the ids that the HTTP API takes from the path. The SDK validates with these and publishes them as
@@ -68,3 +70,17 @@ export const getRunLogArgs = z.object({
 });
 
 export const commentOnTaskArgs = commentBody.extend({ workspace_id: workspaceId, task_id: taskId });
+
+// The tools' results (`structuredContent`, published as each tool's outputSchema): the HTTP API's
+// response schemas. A list is wrapped in an object, because structured content is always one.
+export const workspacesResult = z.object({ workspaces: z.array(workspace.extend({ role: memberRole })) });
+
+export const taskListResult = z.object({
+  items: z
+    .array(z.union([taskCard, taskResponse]))
+    .describe("With `column` alone, the column's cards (as the board shows them); otherwise whole tasks."),
+  total: z.int().optional().describe("With `column` alone: the number of tasks in the column."),
+  has_more: z.boolean(),
+});
+
+export const projectsResult = z.object({ projects: z.array(projectResponse) });

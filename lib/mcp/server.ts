@@ -1,8 +1,9 @@
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { ErrorCode, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { ListToolsRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import { resource, toolError } from "@/lib/mcp/tool-errors";
 import type { z } from "zod";
 import { notFound } from "@/lib/platform/errors";
-import { errorResponse, refuseAgentFields, refuseViewer, type AgentRules } from "@/lib/api/handler";
+import { refuseAgentFields, refuseViewer, type AgentRules } from "@/lib/api/handler";
 import { createComment } from "@/lib/comments/create-comment";
 import { listProjects } from "@/lib/projects/list-projects";
 import { createQuestion } from "@/lib/questions/create-question";
@@ -21,6 +22,11 @@ import { updateTask } from "@/lib/tasks/update-task";
 import { listWorkspaces } from "@/lib/workspaces/list-workspaces";
 import { serializeWorkspace } from "@/lib/workspaces/serialize";
 import { boardMarkdown, taskMarkdown } from "@/lib/mcp/markdown";
+import { publishedSchema } from "@/lib/mcp/json-schema";
+import { commentResponse } from "@/lib/comments/schemas";
+import { questionResponse } from "@/lib/questions/schemas";
+import { execution, executionLog } from "@/lib/runs/schemas";
+import { taskResponse } from "@/lib/tasks/schemas";
 import {
   askQuestionArgs,
   commentOnTaskArgs,
@@ -32,8 +38,11 @@ import {
   listTasksArgs,
   listWorkspacesArgs,
   moveTaskArgs,
+  projectsResult,
   startRunArgs,
+  taskListResult,
   updateTaskArgs,
+  workspacesResult,
 } from "@/lib/mcp/schemas";
 import { enterWorkspace, type McpRequest } from "@/lib/mcp/workspace";
 
@@ -55,43 +64,64 @@ export function createMcpServer(mcp: McpRequest): McpServer {
       "with get_answer; read the board as the resource taskboard://workspaces/{workspace_id}/board.",
   });
 
+  const listed: Tool[] = [];
   // `rules.humansOnlyFields`: arguments an agent token may not send, as the HTTP route declares them.
-  const tool = <S extends z.ZodObject>(
+  // A tool's result is its structured content, checked against `output` (the API's response schema);
+  // the text content is the same JSON, for clients that read only text.
+  const tool = <S extends z.ZodObject, O extends z.ZodObject>(
     name: string,
     description: string,
     args: S,
-    run: (args: z.output<S>) => Promise<unknown>,
+    output: O,
+    run: (args: z.output<S>) => Promise<z.input<O>>,
     rules: Pick<AgentRules, "humansOnlyFields"> = {},
-  ) =>
+  ) => {
+    // The hints let a client run the reads without asking its user each time.
+    const annotations = { readOnlyHint: READ_ONLY.has(name), openWorldHint: false };
+    listed.push({
+      name,
+      description,
+      annotations,
+      inputSchema: publishedSchema(args, "input"),
+      outputSchema: publishedSchema(output, "output"),
+    });
     server.registerTool(
       name,
-      // The hints let a client run the reads without asking its user each time.
-      { description, inputSchema: args as z.ZodObject, annotations: { readOnlyHint: READ_ONLY.has(name), openWorldHint: false } },
+      { description, inputSchema: args as z.ZodObject, outputSchema: output as z.ZodObject, annotations },
       async (parsed): Promise<CallToolResult> => {
         try {
           if (rules.humansOnlyFields) refuseAgentFields(mcp.caller, parsed, rules.humansOnlyFields);
           // Every tool but the reads writes: a viewer (or a viewer's token) is refused as the API refuses it.
           if (!READ_ONLY.has(name)) refuseViewer((await enterWorkspace(mcp, (parsed as { workspace_id?: string }).workspace_id)).role);
-          const result = await run(parsed as z.output<S>);
-          return { content: [{ type: "text", text: typeof result === "string" ? result : JSON.stringify(result) }] };
+          // The wire form (dates as strings), which is what the output schema describes.
+          const text = JSON.stringify(await run(parsed as z.output<S>));
+          return { content: [{ type: "text", text }], structuredContent: JSON.parse(text) };
         } catch (error) {
           return toolError(error, mcp.requestId);
         }
       },
     );
+  };
 
-  tool("list_workspaces", "The workspaces you can act in (an agent token: its own), with your role.", listWorkspacesArgs, async () => {
-    if (!mcp.caller.workspaceScope) return listWorkspaces(mcp.db, mcp.caller.userId);
-    const workspace = await enterWorkspace(mcp, undefined);
-    const row = await mcp.db.workspace.findUniqueOrThrow({ where: { id: workspace.id } });
-    return [{ ...serializeWorkspace(row), role: workspace.role }];
-  });
+  tool(
+    "list_workspaces",
+    "The workspaces you can act in (an agent token: its own), with your role.",
+    listWorkspacesArgs,
+    workspacesResult,
+    async () => {
+      if (!mcp.caller.workspaceScope) return { workspaces: await listWorkspaces(mcp.db, mcp.caller.userId) };
+      const workspace = await enterWorkspace(mcp, undefined);
+      const row = await mcp.db.workspace.findUniqueOrThrow({ where: { id: workspace.id } });
+      return { workspaces: [{ ...serializeWorkspace(row), role: workspace.role }] };
+    },
+  );
 
   tool(
     "list_tasks",
     "Tasks in board order (column, then position), with their open questions and latest runs. With only `column` the answer " +
       "has the column's `total`; `project_id` and `search` (part of the title) narrow it. Pages: `limit`, `offset`, `has_more`.",
     listTasksArgs,
+    taskListResult,
     async ({ workspace_id, column, project_id, search, limit, offset }) => {
       const read =
         column && project_id === undefined && search === undefined
@@ -103,12 +133,12 @@ export function createMcpServer(mcp: McpRequest): McpServer {
               limit,
               offset,
             });
-      // PostgreSQL wrote the page as JSON text (lib/tasks/load-tasks.ts); it goes out as it is.
-      return (await enterWorkspace(mcp, workspace_id, read)).body!;
+      // The database wrote the page as JSON text (lib/tasks/load-tasks.ts).
+      return JSON.parse((await enterWorkspace(mcp, workspace_id, read)).body!);
     },
   );
 
-  tool("get_task", "One task, with its open questions and latest runs.", getTaskArgs, async ({ workspace_id, task_id }) => {
+  tool("get_task", "One task, with its open questions and latest runs.", getTaskArgs, taskResponse, async ({ workspace_id, task_id }) => {
     const workspace = await enterWorkspace(mcp, workspace_id);
     const task = await loadTask(mcp.sql, workspace.id, task_id);
     if (!task) throw notFound("Task");
@@ -119,6 +149,7 @@ export function createMcpServer(mcp: McpRequest): McpServer {
     "create_task",
     "Creates a task at the end of its column (`status`, default backlog).",
     createTaskArgs,
+    taskResponse,
     async ({ workspace_id, ...body }) => createTask(mcp.db, (await enterWorkspace(mcp, workspace_id)).id, body, assignerOf(mcp.caller)),
     { humansOnlyFields: PEOPLE_ONLY_TASK_FIELDS },
   );
@@ -129,6 +160,7 @@ export function createMcpServer(mcp: McpRequest): McpServer {
       "are for people, refused to an agent token). " +
       "A new `status` puts the task at the end of that column; use move_task to place it.",
     updateTaskArgs,
+    taskResponse,
     async ({ workspace_id, task_id, ...body }) =>
       updateTask(mcp.db, (await enterWorkspace(mcp, workspace_id)).id, task_id, body, {}, assignerOf(mcp.caller)),
     { humansOnlyFields: PEOPLE_ONLY_TASK_FIELDS },
@@ -139,6 +171,7 @@ export function createMcpServer(mcp: McpRequest): McpServer {
     "Moves a task to `column`, between `after_id` (the task shown just above it) and `before_id` (just below); " +
       "with neither, to the end of the column.",
     moveTaskArgs,
+    taskResponse,
     async ({ workspace_id, task_id, ...body }) => moveTask(mcp.db, (await enterWorkspace(mcp, workspace_id)).id, task_id, body),
   );
 
@@ -148,6 +181,7 @@ export function createMcpServer(mcp: McpRequest): McpServer {
       "with `wait_seconds`, waits that long for the answer and returns it when it comes (status answered, answer). " +
       "Otherwise read it later with get_answer.",
     askQuestionArgs,
+    questionResponse,
     async ({ workspace_id, wait_seconds, ...body }) => {
       const workspace = await enterWorkspace(mcp, workspace_id);
       const question = await createQuestion(mcp.db, workspace.id, body);
@@ -161,6 +195,7 @@ export function createMcpServer(mcp: McpRequest): McpServer {
     "Adds a comment (Markdown) to a task, as you: people see it in the task's timeline. `@username` mentions a member; " +
       "`@agent-name` starts that agent profile on the task (an agent may start only its own profile).",
     commentOnTaskArgs,
+    commentResponse,
     async ({ workspace_id, task_id, body }) => {
       const workspace = await enterWorkspace(mcp, workspace_id);
       return createComment(mcp.db, workspace.id, task_id, body, workspace.caller);
@@ -171,6 +206,7 @@ export function createMcpServer(mcp: McpRequest): McpServer {
     "get_answer",
     "A question asked with ask_question: `status` is answered once a person answered, with the `answer`.",
     getAnswerArgs,
+    questionResponse,
     async ({ workspace_id, question_id }) => getQuestion(mcp.db, (await enterWorkspace(mcp, workspace_id)).id, question_id),
   );
 
@@ -178,13 +214,15 @@ export function createMcpServer(mcp: McpRequest): McpServer {
     "list_projects",
     "The workspace's projects (a task's project_id and phase refer to them).",
     listProjectsArgs,
-    async ({ workspace_id, ...query }) => listProjects(mcp.db, (await enterWorkspace(mcp, workspace_id)).id, query),
+    projectsResult,
+    async ({ workspace_id, ...query }) => ({ projects: await listProjects(mcp.db, (await enterWorkspace(mcp, workspace_id)).id, query) }),
   );
 
   tool(
     "start_run",
     "Starts the board's agent on a task (a manual run). Returns the execution; follow it with get_run_log.",
     startRunArgs,
+    execution,
     async ({ workspace_id, task_id, instructions, agent_id, force }) => {
       const workspace = await enterWorkspace(mcp, workspace_id);
       return startManualRun(mcp.db, workspace.id, task_id, workspace.caller, { instructions, agent_id, force });
@@ -195,6 +233,7 @@ export function createMcpServer(mcp: McpRequest): McpServer {
     "get_run_log",
     "Lines of an execution's log from `offset`; `complete` is true once it finished and every line was returned.",
     getRunLogArgs,
+    executionLog,
     async ({ workspace_id, execution_id, offset, limit }) =>
       readExecutionLog(mcp.db, (await enterWorkspace(mcp, workspace_id)).id, execution_id, offset, limit),
   );
@@ -236,31 +275,13 @@ export function createMcpServer(mcp: McpRequest): McpServer {
   // server is stateless (a new one per request) and its lists never change, so it never sends
   // those notifications and must not say it might.
   server.server.registerCapabilities({ tools: { listChanged: false }, resources: { listChanged: false } });
+  // The SDK's own listing publishes zod's JSON Schemas as they are, with nullable fields in two
+  // forms; this one publishes the same schemas with one (lib/mcp/json-schema.ts).
+  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
   return server;
 }
 
 async function callerWorkspaces(mcp: McpRequest): Promise<{ id: string; name: string }[]> {
   if (!mcp.caller.workspaceScope) return listWorkspaces(mcp.db, mcp.caller.userId);
   return [await enterWorkspace(mcp, undefined)];
-}
-
-/** The HTTP API's error, in its words: lib/api/handler.ts's errorResponse decides them for both. */
-async function errorOf(error: unknown, requestId: string): Promise<{ status: number; text: string }> {
-  const response = errorResponse(error, requestId);
-  const { detail } = (await response.json()) as { detail: unknown };
-  return { status: response.status, text: typeof detail === "string" ? detail : JSON.stringify(detail) };
-}
-
-async function toolError(error: unknown, requestId: string): Promise<CallToolResult> {
-  return { isError: true, content: [{ type: "text", text: (await errorOf(error, requestId)).text }] };
-}
-
-// A resource that cannot be read is a JSON-RPC error; -32002 is the MCP spec's "resource not found".
-async function resource<T>(mcp: McpRequest, read: () => Promise<T>): Promise<T> {
-  try {
-    return await read();
-  } catch (error) {
-    const { status, text } = await errorOf(error, mcp.requestId);
-    throw new McpError(status === 404 ? -32002 : status < 500 ? ErrorCode.InvalidParams : ErrorCode.InternalError, text);
-  }
 }

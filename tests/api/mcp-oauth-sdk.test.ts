@@ -98,7 +98,7 @@ describe("MCP OAuth with the SDK's client", () => {
     const refreshBefore = provider.saved!.refresh_token;
     provider.saved = { ...provider.saved!, access_token: "expired-or-revoked" };
     const again = await connect(provider);
-    expect(data(await tool(again.client, "list_workspaces", {}))).toEqual([expect.objectContaining({ id: made.ws })]);
+    expect(data(await tool(again.client, "list_workspaces", {})).workspaces).toEqual([expect.objectContaining({ id: made.ws })]);
     expect(provider.saved.access_token).not.toBe("expired-or-revoked");
     expect(provider.saved.refresh_token).not.toBe(refreshBefore);
   });

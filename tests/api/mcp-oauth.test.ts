@@ -66,7 +66,7 @@ describe("MCP OAuth: registration and the code flow", () => {
     const mcp = await connect(tokens.access_token);
     const listed = data(await tool(mcp, "list_tasks", { workspace_id: made.ws }));
     expect(listed.items.map((item: { id: string }) => item.id)).toContain(task.body.id);
-    const workspaces = data(await tool(mcp, "list_workspaces", {}));
+    const { workspaces } = data(await tool(mcp, "list_workspaces", {}));
     expect(workspaces).toEqual([expect.objectContaining({ id: made.ws, role: "owner" })]);
   });
 
@@ -81,7 +81,7 @@ describe("MCP OAuth: registration and the code flow", () => {
     expect(refreshed.body.access_token).not.toBe(tokens.access_token);
     expect(refreshed.body.refresh_token).not.toBe(tokens.refresh_token);
     const mcp = await connect(refreshed.body.access_token);
-    expect(data(await tool(mcp, "list_workspaces", {}))).toHaveLength(1);
+    expect(data(await tool(mcp, "list_workspaces", {})).workspaces).toHaveLength(1);
     const reused = await tokenRequest(baseUrl(), {
       grant_type: "refresh_token",
       refresh_token: tokens.refresh_token,

@@ -122,7 +122,9 @@ describe("MCP server: authentication", () => {
 
     const key = await newApiKey(token);
     const client = await connect(key.key);
-    expect(data(await tool(client, "list_workspaces", {}))).toEqual(expect.arrayContaining([expect.objectContaining({ id: wsId })]));
+    expect(data(await tool(client, "list_workspaces", {})).workspaces).toEqual(
+      expect.arrayContaining([expect.objectContaining({ id: wsId })]),
+    );
     expect((await server.call("DELETE", `/api/auth/api-keys/${key.id}`, { token })).status).toBe(204);
     // The next request of the same client is refused: every request is checked again.
     await expect(client.callTool({ name: "list_workspaces", arguments: {} })).rejects.toThrow(/401|Invalid or revoked token/);

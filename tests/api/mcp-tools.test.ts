@@ -78,6 +78,15 @@ describe("MCP server: tools", () => {
     expect(byName.move_task.required?.sort()).toEqual(["column", "task_id"]);
     expect(Object.keys(byName.ask_question.properties!)).toEqual(expect.arrayContaining(["task_id", "content", "options", "wait_seconds"]));
 
+    // Every tool publishes what it returns; the SDK client checks each later call's structured
+    // content against it. A nullable field has one form everywhere: a type list with "null".
+    for (const listed of tools) expect([listed.name, listed.outputSchema?.type]).toEqual([listed.name, "object"]);
+    const outputs = Object.fromEntries(tools.map((listed) => [listed.name, listed.outputSchema!]));
+    expect(Object.keys(outputs.list_workspaces.properties!)).toEqual(["workspaces"]);
+    expect(outputs.get_task.properties!.due_at).toMatchObject({ type: ["string", "null"] });
+    expect(byName.update_task.properties!.pr_url).toMatchObject({ type: ["string", "null"], format: "uri" });
+    expect(JSON.stringify(tools)).not.toContain('{"type":"null"}');
+
     const { resourceTemplates } = await owner.listResourceTemplates();
     expect(resourceTemplates.map((template) => template.uriTemplate).sort()).toEqual([
       "taskboard://workspaces/{workspace_id}/board",
@@ -86,7 +95,7 @@ describe("MCP server: tools", () => {
   });
 
   it("lists the caller's workspaces", async () => {
-    const workspaces = data(await tool(owner, "list_workspaces", {}));
+    const { workspaces } = data(await tool(owner, "list_workspaces", {}));
     expect(workspaces).toEqual([expect.objectContaining({ id: wsId, role: "owner" })]);
   });
 
@@ -133,7 +142,7 @@ describe("MCP server: tools", () => {
     expect(inProject.items.map((t: { id: string }) => t.id)).toEqual([created.id]);
     const nothing = data(await tool(owner, "list_tasks", { workspace_id: wsId, search: "no such title" }));
     expect(nothing).toEqual({ items: [], has_more: false });
-    const projects = data(await tool(owner, "list_projects", { workspace_id: wsId }));
+    const { projects } = data(await tool(owner, "list_projects", { workspace_id: wsId }));
     expect(projects.map((p: { id: string }) => p.id)).toEqual([project.body.id]);
   });
 
@@ -245,7 +254,7 @@ describe("MCP server: an agent token", () => {
     const elsewhere = await server.call("POST", "/api/workspaces", { token, json: { name: "elsewhere" } });
     expect(elsewhere.status).toBe(201);
     const agent = await connect(agentToken);
-    expect(data(await tool(agent, "list_workspaces", {}))).toEqual([expect.objectContaining({ id: wsId })]);
+    expect(data(await tool(agent, "list_workspaces", {})).workspaces).toEqual([expect.objectContaining({ id: wsId })]);
     const created = data(await tool(agent, "create_task", { title: "made by the agent" }));
     expect(created.workspace_id).toBe(wsId);
     // The event log names the agent as the one who made it, as for the HTTP API.

@@ -1,5 +1,6 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { isDeepStrictEqual } from "node:util";
 import { afterAll } from "vitest";
 import type { client } from "./api";
 
@@ -8,6 +9,7 @@ import type { client } from "./api";
 export interface ToolResult {
   isError?: boolean;
   content: { type: string; text: string }[];
+  structuredContent?: Record<string, unknown>;
 }
 
 /** A connect(credential) for the server at url(); the clients it makes are closed after the file's tests. */
@@ -31,10 +33,14 @@ export async function tool(client: Client, name: string, args: Record<string, un
   return (await client.callTool({ name, arguments: args })) as unknown as ToolResult;
 }
 
-/** A tool's JSON answer; a tool error throws. */
-export function data(result: ToolResult) {
+/** A tool's JSON answer (its structured content, which its text must repeat); a tool error throws. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each test reads the fields it knows
+export function data(result: ToolResult): any {
   if (result.isError) throw new Error(`tool error: ${result.content[0]?.text}`);
-  return JSON.parse(result.content[0].text);
+  if (!isDeepStrictEqual(result.structuredContent, JSON.parse(result.content[0].text))) {
+    throw new Error(`the tool's text is not its structured content: ${result.content[0].text.slice(0, 200)}`);
+  }
+  return result.structuredContent;
 }
 
 export async function newApiKey(call: ReturnType<typeof client>, bearer: string): Promise<{ id: string; key: string }> {
