@@ -18,7 +18,8 @@ export function oneNullableForm(schema: unknown): unknown {
   const nullAt = branches.findIndex((branch) => isNull(branch));
   const inner = branches[1 - nullAt] as Schema | undefined;
   if (nullAt === -1 || !inner || typeof inner.type !== "string") return walked;
-  const { anyOf: _anyOf, ...outer } = walked;
+  const outer = { ...walked };
+  delete outer.anyOf;
   const merged: Schema = { ...inner, ...outer, type: [inner.type, "null"] };
   if (Array.isArray(inner.enum)) merged.enum = [...inner.enum, null];
   return merged;

@@ -34,7 +34,6 @@ export async function tool(client: Client, name: string, args: Record<string, un
 }
 
 /** A tool's JSON answer (its structured content, which its text must repeat); a tool error throws. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each test reads the fields it knows
 export function data(result: ToolResult): any {
   if (result.isError) throw new Error(`tool error: ${result.content[0]?.text}`);
   if (!isDeepStrictEqual(result.structuredContent, JSON.parse(result.content[0].text))) {
