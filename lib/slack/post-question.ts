@@ -1,17 +1,14 @@
-import type { WebClient } from "@slack/web-api";
 import type { Db } from "@/lib/db/client";
 import { publicUrl } from "@/lib/config";
 import type { QuestionResponse } from "@/lib/questions/schemas";
 import { QUESTION_STATUS } from "@/lib/questions/statuses";
 import { answeredQuestionMessage, openQuestionMessage } from "@/lib/slack/question-message";
+import { linkSlackAccounts } from "@/lib/slack/link-accounts";
 import { slackClient } from "@/lib/slack/slack-client";
 
 // The outgoing half of Slack (docs/slack.md): a new question is posted to its workspace's channel,
 // an answered one's message is rewritten. Both are called by a reaction, which may call them twice for
 // one event: the stored message (slack_question_messages) says whether the post already happened.
-
-/** How many members' Slack accounts one post looks up by email at most (users.lookupByEmail is rate-limited). */
-const LOOKUPS_PER_POST = 50;
 
 export async function postQuestionToSlack(db: Db, question: QuestionResponse): Promise<void> {
   const client = slackClient();
@@ -45,31 +42,6 @@ export async function showAnswerInSlack(db: Db, question: QuestionResponse, via:
     : null;
   const name = person ? (person.displayName ?? person.username) : "someone";
   await client.chat.update({ channel: message.channel, ts: message.ts, ...answeredQuestionMessage(question, name, via) });
-}
-
-/**
- * Slack's buttons and replies name a Slack user; the board knows people by their email address. Members
- * with an address and no Slack account found yet are looked up (users.lookupByEmail).
- */
-async function linkSlackAccounts(db: Db, client: WebClient, workspaceId: string) {
-  const people = await db.user.findMany({
-    // Viewers too: they cannot answer, and are told so by name rather than as strangers.
-    where: { email: { not: null }, slackUserId: null, disabled: false, memberships: { some: { workspaceId } } },
-    select: { id: true, email: true },
-    take: LOOKUPS_PER_POST,
-  });
-  for (const person of people) {
-    const found = await client.users.lookupByEmail({ email: person.email! }).catch((error: { data?: { error?: string } }) => {
-      if (error.data?.error === "users_not_found") return null;
-      throw error;
-    });
-    const slackUserId = found?.user?.id;
-    if (!slackUserId) continue;
-    // One Slack account answers for one person: another user already linked to it keeps it.
-    await db.user.updateMany({ where: { id: person.id, email: person.email }, data: { slackUserId } }).catch((error: { code?: string }) => {
-      if (error.code !== "P2002") throw error;
-    });
-  }
 }
 
 function boardLink(question: QuestionResponse): string | null {

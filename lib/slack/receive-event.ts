@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Db } from "@/lib/db/client";
+import type { SlackOutcome } from "@/lib/slack/schemas";
 import { answerFromSlack } from "@/lib/slack/answer-from-slack";
 import { replyAnswer } from "@/lib/slack/reply-answer";
 import { slackClient } from "@/lib/slack/slack-client";
@@ -26,9 +27,7 @@ const callback = z.object({
   }),
 });
 
-export type EventOutcome = { status: number; body: Record<string, unknown>; reply?: () => Promise<void> };
-
-export async function receiveSlackEvent(db: Db, rawBody: string): Promise<EventOutcome> {
+export async function receiveSlackEvent(db: Db, rawBody: string): Promise<SlackOutcome> {
   let payload: unknown;
   try {
     payload = JSON.parse(rawBody);

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Db } from "@/lib/db/client";
+import type { SlackOutcome } from "@/lib/slack/schemas";
 import { slackConfig } from "@/lib/config";
 import { answerFromSlack } from "@/lib/slack/answer-from-slack";
 import { ANSWER_ACTION_PREFIX, parseAnswerValue } from "@/lib/slack/question-message";
@@ -18,9 +19,7 @@ const blockActions = z.object({
   actions: z.array(z.object({ action_id: z.string(), value: z.string().optional() })).min(1),
 });
 
-export type InteractionOutcome = { status: number; body: Record<string, unknown>; reply?: () => Promise<void> };
-
-export async function receiveSlackInteraction(db: Db, rawBody: string): Promise<InteractionOutcome> {
+export async function receiveSlackInteraction(db: Db, rawBody: string): Promise<SlackOutcome> {
   let payload: unknown;
   try {
     payload = JSON.parse(new URLSearchParams(rawBody).get("payload") ?? "");

@@ -19,3 +19,6 @@ export const slackAnswer = z.object({
   duplicate: z.boolean().optional().describe("An event_id taken before: a retry, nothing changed"),
   challenge: z.string().optional().describe("url_verification's challenge, echoed"),
 });
+
+/** What a Slack endpoint answers at once (within Slack's 3 s), and what it says to the person after. */
+export type SlackOutcome = { status: number; body: Record<string, unknown>; reply?: () => Promise<void> };

@@ -1,6 +1,7 @@
 import type { Db } from "@/lib/db/client";
 import { publicUrl, slackConfig } from "@/lib/config";
 import type { ChannelSender, OutgoingNotification } from "@/lib/notifications/channels";
+import { linkSlackAccount } from "@/lib/slack/link-accounts";
 import { slackClient } from "@/lib/slack/slack-client";
 
 // The `slack` channel of a person's notifications (docs/notifications.md): a direct message from the
@@ -19,12 +20,8 @@ export function slackSender(db: Db): ChannelSender {
 async function sendDirectMessage(db: Db, notification: OutgoingNotification) {
   const client = slackClient();
   if (!client) throw new Error("Slack is not configured on this server");
-  const person = await db.user.findUnique({ where: { id: notification.userId }, select: { email: true, slackUserId: true } });
-  let slackUserId = person?.slackUserId ?? null;
-  if (!slackUserId && person?.email) {
-    const found = await client.users.lookupByEmail({ email: person.email }).catch(() => null);
-    slackUserId = found?.user?.id ?? null;
-  }
+  const person = await db.user.findUnique({ where: { id: notification.userId }, select: { id: true, email: true, slackUserId: true } });
+  const slackUserId = person ? await linkSlackAccount(db, client, person) : null;
   if (!slackUserId) throw new Error("No Slack account has this person's email address (Settings → Profile)");
   const link = boardLink(notification);
   const text = `*${notification.title}*\n${notification.body}${link ? `\n<${link}|Open on the board>` : ""}`.slice(0, 3000);
