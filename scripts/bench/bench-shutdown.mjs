@@ -12,6 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { needsBuild, root, RUNNER_BUNDLE } from "../lib/build-state.mjs";
 import { benchClient, writeBenchSection } from "../lib/bench-report.mjs";
+import { descendants } from "../lib/process-tree.mjs";
 import { startServer } from "../lib/server.mjs";
 
 const STARTS = 5;
@@ -111,21 +112,6 @@ async function terminate(server) {
   server.child.kill("SIGTERM");
   while (tree.some(alive)) await sleep(20);
   return Math.round(performance.now() - sent);
-}
-
-function descendants(root) {
-  const parents = new Map();
-  for (const name of fs.readdirSync("/proc").filter((entry) => /^\d+$/.test(entry))) {
-    try {
-      const stat = fs.readFileSync(`/proc/${name}/stat`, "utf8");
-      parents.set(Number(name), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  const tree = [root];
-  for (let i = 0; i < tree.length; i++) for (const [pid, parent] of parents) if (parent === tree[i]) tree.push(pid);
-  return tree;
 }
 
 function alive(pid) {
