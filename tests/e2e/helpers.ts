@@ -131,3 +131,22 @@ export function bareRepository(files: Record<string, string> = { "README.md": "A
   git(work, "push", remote, "main");
   return remote;
 }
+
+/** The two screens every new page is looked at on (desktop and phone). */
+export const SCREEN_SIZES = [
+  { name: "desktop", width: 1440, height: 900 },
+  { name: "phone", width: 390, height: 844 },
+] as const;
+
+/**
+ * A screenshot at each of SCREEN_SIZES, scrolled to `focus` (a section further down the page), saved
+ * as tests/artifacts/screens/<name>-<size>.png; the page is left at the desktop size.
+ */
+export async function screens(page: Page, name: string, focus?: Locator) {
+  for (const size of SCREEN_SIZES) {
+    await page.setViewportSize({ width: size.width, height: size.height });
+    await focus?.evaluate((element) => element.scrollIntoView({ block: "start", inline: "start" }));
+    await page.screenshot({ path: `tests/artifacts/screens/${name}-${size.name}.png` });
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+}

@@ -1,25 +1,10 @@
-import { expect, test, type Locator, type Page } from "@playwright/test";
-import { Api, signIn } from "./helpers";
+import { expect, test } from "@playwright/test";
+import { Api, screens, signIn } from "./helpers";
 
 // People (docs/api.md, "Invitations"; docs/SECURITY.md, "Roles"): an owner invites a viewer by link
 // in Settings → Members; a new person opens it in a browser of their own, makes an account, sees the
 // board, and a write is refused in words. Also Settings → Users and the people picker. Screenshots of
 // each new screen at 1440×900 and 390×844.
-
-const SIZES = [
-  { name: "desktop", width: 1440, height: 900 },
-  { name: "phone", width: 390, height: 844 },
-] as const;
-
-/** The viewport at each size, scrolled to `focus` (a section further down the page). */
-async function screens(page: Page, name: string, focus?: Locator) {
-  for (const size of SIZES) {
-    await page.setViewportSize({ width: size.width, height: size.height });
-    await focus?.evaluate((element) => element.scrollIntoView({ block: "start", inline: "start" }));
-    await page.screenshot({ path: `tests/artifacts/screens/${name}-${size.name}.png` });
-  }
-  await page.setViewportSize({ width: 1440, height: 900 });
-}
 
 test("an invited viewer joins from a second browser, sees a read-only board, and a write is refused in words", async ({
   page,

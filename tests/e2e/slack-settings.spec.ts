@@ -1,23 +1,9 @@
-import { expect, test, type Locator, type Page } from "@playwright/test";
-import { adminToken, Api, signIn } from "./helpers";
+import { expect, test } from "@playwright/test";
+import { adminToken, Api, screens, signIn } from "./helpers";
 
 // Settings → Slack (owners) and the email address in Settings → Profile, by which Slack finds a
 // person (docs/slack.md). The browser tests' server has no Slack app, and the section says so. What
 // happens in Slack itself is tests/api/slack.test.ts's, against a fake Slack.
-
-const SIZES = [
-  { name: "desktop", width: 1440, height: 900 },
-  { name: "phone", width: 390, height: 844 },
-] as const;
-
-async function screens(page: Page, name: string, focus: Locator) {
-  for (const size of SIZES) {
-    await page.setViewportSize({ width: size.width, height: size.height });
-    await focus.evaluate((element) => element.scrollIntoView({ block: "start" }));
-    await page.screenshot({ path: `tests/artifacts/screens/${name}-${size.name}.png` });
-  }
-  await page.setViewportSize({ width: 1440, height: 900 });
-}
 
 test("an owner chooses the Slack channel, a wrong id is refused in words, and a person saves the email Slack knows them by", async ({
   page,
