@@ -34,7 +34,7 @@ export function PeoplePicker({ workspaceId, onPick }: { workspaceId: string; onP
       renderOption={(user) => (
         <>
           <span className="font-medium">{user.display_name ?? user.username}</span>
-          {user.display_name ? <span className="text-slate-600 dark:text-slate-400">@{user.username}</span> : null}
+          {user.display_name ? <span className="min-w-0 truncate text-slate-600 dark:text-slate-400">@{user.username}</span> : null}
         </>
       )}
     />
