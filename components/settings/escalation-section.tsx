@@ -5,9 +5,11 @@ import { useQuery } from "@tanstack/react-query";
 import { useUpdateWorkspace, workspaceQuery } from "@/lib/client/workspaces";
 import { ErrorText, inputClass, secondaryButton } from "@/components/ui/field";
 import { SectionState } from "@/components/ui/section-state";
+import { WatchToggle } from "@/components/settings/watch-toggle";
 
-// Settings › Unanswered questions: the workspace's question_escalation_minutes (docs/notifications.md,
-// "Escalation"). A question nobody answers for that long goes to every member who can answer.
+// Settings › Questions: who hears this workspace's questions (docs/notifications.md). The person's
+// own watch, and the workspace's question_escalation_minutes ("Escalation"): a question nobody
+// answers for that long goes to every member who can answer.
 
 export function EscalationSection({ workspaceId }: { workspaceId: string }) {
   const workspace = useQuery(workspaceQuery(workspaceId));
@@ -17,16 +19,19 @@ export function EscalationSection({ workspaceId }: { workspaceId: string }) {
       className="rounded-lg border border-slate-200 bg-white p-5 dark:border-slate-800 dark:bg-slate-900"
     >
       <h2 id="escalation-title" className="mb-2 font-semibold">
-        Unanswered questions
+        Questions in this workspace
       </h2>
       <SectionState query={workspace} what="the workspace">
         {(data) => (
-          <EscalationForm
-            key={data.question_escalation_minutes}
-            workspaceId={workspaceId}
-            saved={data.question_escalation_minutes}
-            isOwner={data.role === "owner"}
-          />
+          <>
+            <WatchToggle workspaceId={workspaceId} isViewer={data.role === "viewer"} />
+            <EscalationForm
+              key={data.question_escalation_minutes}
+              workspaceId={workspaceId}
+              saved={data.question_escalation_minutes}
+              isOwner={data.role === "owner"}
+            />
+          </>
         )}
       </SectionState>
     </section>

@@ -37,6 +37,7 @@ export const notificationKeys = {
   page: (offset: number, unreadOnly: boolean) => [...notificationKeys.all, "page", offset, unreadOnly] as const,
   settings: () => [...notificationKeys.all, "settings"] as const,
   deliveries: () => [...notificationKeys.all, "deliveries"] as const,
+  watch: (workspaceId: string) => [...notificationKeys.all, "watch", workspaceId] as const,
 };
 
 /** The server's runners (administrators; not a workspace's). */

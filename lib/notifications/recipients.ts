@@ -26,12 +26,21 @@ export async function taskAssignees(db: Reader, taskId: string): Promise<string[
   return rows.map((row) => row.userId!);
 }
 
-/** A new question's audience: the task's assignees who may answer; with none, the workspace's owners. */
+/**
+ * A new question's audience: the task's assignees who may answer (with none, the workspace's
+ * owners), and everyone who watches the workspace and may answer.
+ */
 export async function questionAudience(db: Reader, workspaceId: string, taskId: string): Promise<string[]> {
   const assignees = await membersAmong(db, workspaceId, await taskAssignees(db, taskId), true);
-  if (assignees.length > 0) return assignees;
-  const owners = await db.membership.findMany({ where: { workspaceId, role: "owner" }, select: { userId: true } });
-  return owners.map((row) => row.userId);
+  const watchers = await db.membership.findMany({
+    where: { workspaceId, watching: true, role: { not: "viewer" } },
+    select: { userId: true },
+  });
+  const first =
+    assignees.length > 0
+      ? assignees
+      : (await db.membership.findMany({ where: { workspaceId, role: "owner" }, select: { userId: true } })).map((row) => row.userId);
+  return [...new Set([...first, ...watchers.map((row) => row.userId)])];
 }
 
 /** Everyone who may answer a question of the workspace: its owners and members. */

@@ -117,3 +117,9 @@ function isTimeZone(zone: string): boolean {
     return false;
   }
 }
+
+/** Watching a workspace: hearing of every question asked in it, not only of one's own tasks'. */
+export const watchBody = z.object({
+  watching: z.boolean().describe("true: tell me of every question in this workspace (owners and members; viewers are never asked)."),
+});
+export const watchResponse = watchBody;

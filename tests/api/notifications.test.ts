@@ -93,6 +93,44 @@ describe("who hears a question", () => {
   });
 });
 
+describe("watching a workspace", () => {
+  it("a member who watches hears every question, besides the assignees; stopping ends it", async () => {
+    const watched = (await newWorkspace(owner.token)).id;
+    await join(watched, member, "member");
+    await join(watched, viewer, "viewer");
+    const watch = (user: User, json?: unknown) =>
+      call(json ? "PUT" : "GET", `/api/workspaces/${watched}/watch`, { token: user.token, ...(json ? { json } : {}) });
+    expect([(await watch(member)).status, (await watch(member)).body]).toEqual([200, { watching: false }]);
+    expect((await watch(member, { watching: true })).body).toEqual({ watching: true });
+    expect((await watch(member)).body).toEqual({ watching: true });
+
+    // Assigned to the owner: the owner hears it as its assignee, the member as a watcher.
+    const task = await createTask(owner.token, watched, { assignees: [{ kind: "user", id: owner.id }] });
+    const question = await ask(task.id, {}, watched);
+    expect((await about(member, task.id)).filter((n) => n.kind === "question").map((n) => n.question_id)).toEqual([question.id]);
+    expect((await about(owner, task.id)).filter((n) => n.kind === "question").map((n) => n.question_id)).toEqual([question.id]);
+
+    expect((await watch(member, { watching: false })).body).toEqual({ watching: false });
+    const later = await createTask(owner.token, watched, { assignees: [{ kind: "user", id: owner.id }] });
+    await ask(later.id, {}, watched);
+    expect(await about(member, later.id)).toEqual([]);
+  });
+
+  it("refuses a viewer in words, bad input with 422, and a stranger or no credentials", async () => {
+    const viewerWatch = await call("PUT", `/api/workspaces/${ws}/watch`, { token: viewer.token, json: { watching: true } });
+    expect([viewerWatch.status, viewerWatch.body.detail]).toEqual([
+      403,
+      expect.stringMatching(/^Viewers can read this workspace but not change it/),
+    ]);
+    const bad = await call("PUT", `/api/workspaces/${ws}/watch`, { token: member.token, json: { watching: "yes" } });
+    expect(bad.status).toBe(422);
+    expect(bad.body.detail[0]).toMatchObject({ loc: ["body", "watching"] });
+    expect((await call("PUT", `/api/workspaces/${ws}/watch`, { token: stranger.token, json: { watching: true } })).status).toBe(404);
+    expect((await call("GET", `/api/workspaces/${ws}/watch`)).status).toBe(401);
+    expect((await call("GET", `/api/workspaces/${ws}/watch`, { token: "not-a-token" })).status).toBe(401);
+  });
+});
+
 describe("mentions and assignments", () => {
   it("a comment's mention notifies the member named, not its author", async () => {
     const task = await createTask(owner.token, ws);

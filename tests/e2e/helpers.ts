@@ -67,10 +67,10 @@ export class Api {
   }
 }
 
-export async function signIn(page: Page, next = "/") {
+export async function signIn(page: Page, next = "/", who: { username: string; password: string } = ADMIN) {
   await page.goto(`/login?callbackUrl=${encodeURIComponent(next)}`);
-  await page.getByLabel("Username").fill(ADMIN.username);
-  await page.getByLabel("Password").fill(ADMIN.password);
+  await page.getByLabel("Username").fill(who.username);
+  await page.getByLabel("Password").fill(who.password);
   await page.getByRole("button", { name: "Sign in" }).click();
   await page.waitForURL((url) => !url.pathname.startsWith("/login"));
 }

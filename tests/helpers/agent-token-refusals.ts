@@ -33,6 +33,8 @@ export function agentTokenRefusals(context: {
     },
     { name: "delete an API key", method: "DELETE", path: () => `/api/auth/api-keys/${fixtures().keyId}` },
     { name: "list users", method: "GET", path: () => "/api/users" },
+    { name: "read a person's watch of the workspace", method: "GET", path: ws("/watch") },
+    { name: "watch the workspace's questions", method: "PUT", path: ws("/watch"), json: () => ({ watching: true }) },
     { name: "create a user", method: "POST", path: () => "/api/users", json: () => ({ username: "intruder", password: "intruder-pass" }) },
     {
       name: "change a user",

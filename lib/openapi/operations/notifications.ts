@@ -9,7 +9,10 @@ import {
   notificationPage,
   notificationSettings,
   notificationSettingsResponse,
+  watchBody,
+  watchResponse,
 } from "@/lib/notifications/schemas";
+import { workspaceParams } from "@/lib/workspaces/schemas";
 
 // The caller's own notifications (docs/notifications.md). People only: agent tokens get 403.
 export const notificationOperations: OperationSpec[] = [
@@ -56,5 +59,24 @@ export const notificationOperations: OperationSpec[] = [
     tags: ["notifications"],
     query: listDeliveriesQuery,
     responses: { 200: { description: "Deliveries, newest first", schema: z.array(deliveryResponse) } },
+  },
+  {
+    method: "get",
+    path: "/api/workspaces/{id}/watch",
+    operationId: "getWorkspaceWatch",
+    summary: "Whether you watch this workspace: hear of every question asked in it, not only your tasks'",
+    tags: ["notifications"],
+    params: workspaceParams,
+    responses: { 200: { description: "Your watch", schema: watchResponse } },
+  },
+  {
+    method: "put",
+    path: "/api/workspaces/{id}/watch",
+    operationId: "putWorkspaceWatch",
+    summary: "Watch this workspace's questions, or stop (owners and members; a viewer is never asked, so 403)",
+    tags: ["notifications"],
+    params: workspaceParams,
+    body: watchBody,
+    responses: { 200: { description: "Your watch", schema: watchResponse } },
   },
 ];

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "memberships" ADD COLUMN     "watching" BOOLEAN NOT NULL DEFAULT false;
