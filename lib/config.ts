@@ -210,6 +210,28 @@ export function smtpConfig(): { url: string; from: string } | null {
   return url && from ? { url, from } : null;
 }
 
+/** How long a person with the digest on collects notifications into one mail (docs/email.md): EMAIL_DIGEST_MINUTES, 15. */
+export function emailDigestMs(): number {
+  const minutes = Number(process.env.EMAIL_DIGEST_MINUTES ?? 15);
+  return Number.isFinite(minutes) && minutes >= 0 ? minutes * 60_000 : 15 * 60_000;
+}
+
+/**
+ * Replies to mailed questions (docs/email.md): read from the IMAP mailbox INCOMING_EMAIL_IMAP_URL
+ * (imap://user:password@host:143, imaps:// for TLS; INCOMING_EMAIL_MAILBOX, INBOX by default), sent
+ * to INCOMING_EMAIL_ADDRESS, which holds `%{key}` (reply+%{key}@board.example.com). Both or
+ * nothing; an address without `%{key}` is refused at start.
+ */
+export function incomingEmailConfig(): { imapUrl: URL; address: string; mailbox: string } | null {
+  const url = process.env.INCOMING_EMAIL_IMAP_URL?.trim();
+  const address = process.env.INCOMING_EMAIL_ADDRESS?.trim();
+  if (!url || !address) return null;
+  if (address.split("%{key}").length !== 2 || !/^[^@\s]+@[^@\s]+$/.test(address)) {
+    throw new Error(`INCOMING_EMAIL_ADDRESS must be one address holding %{key} once, like reply+%{key}@board.example.com (got ${address})`);
+  }
+  return { imapUrl: new URL(url), address, mailbox: process.env.INCOMING_EMAIL_MAILBOX?.trim() || "INBOX" };
+}
+
 /**
  * The Slack app (docs/slack.md): SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET, both or nothing, and
  * SLACK_API_URL (Slack's own by default; a fake Slack in tests). Null while unconfigured.

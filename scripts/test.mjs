@@ -31,7 +31,7 @@ if (!chromium) {
 
 if (!ensureSandboxTools()) {
   console.error(
-    `[test] The agent sandbox's programs are missing (the tests run real agents in it). Install them with:\n\n    ${SANDBOX_INSTALL_COMMAND}\n\nthen run npm test again.`,
+    `[test] Programs the tests run are missing (the agent sandbox's, and the mail tests' IMAP server). Install them with:\n\n    ${SANDBOX_INSTALL_COMMAND}\n\nthen run npm test again.`,
   );
   process.exit(1);
 }

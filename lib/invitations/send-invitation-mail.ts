@@ -1,5 +1,4 @@
-import nodemailer from "nodemailer";
-import { smtpConfig } from "@/lib/config";
+import { sendMail } from "@/lib/net/send-mail";
 
 export interface InvitationMail {
   to: string;
@@ -12,24 +11,15 @@ export interface InvitationMail {
 
 /** Mails an invitation's link through SMTP_URL; false when the server has no SMTP configured. */
 export async function sendInvitationMail(mail: InvitationMail): Promise<boolean> {
-  const smtp = smtpConfig();
-  if (!smtp) return false;
-  const transport = nodemailer.createTransport(smtp.url);
-  try {
-    await transport.sendMail({
-      from: smtp.from,
-      to: mail.to,
-      subject: `${mail.invitedBy} invited you to ${mail.workspaceName} on the task board`,
-      text: [
-        `${mail.invitedBy} invited you to the workspace "${mail.workspaceName}" as ${mail.role}.`,
-        "",
-        `Open this link to join: ${mail.url}`,
-        "",
-        `The link works once and expires on ${mail.expiresAt.slice(0, 10)}. If you did not expect it, ignore this mail.`,
-      ].join("\n"),
-    });
-    return true;
-  } finally {
-    transport.close();
-  }
+  return sendMail({
+    to: mail.to,
+    subject: `${mail.invitedBy} invited you to ${mail.workspaceName} on the task board`,
+    text: [
+      `${mail.invitedBy} invited you to the workspace "${mail.workspaceName}" as ${mail.role}.`,
+      "",
+      `Open this link to join: ${mail.url}`,
+      "",
+      `The link works once and expires on ${mail.expiresAt.slice(0, 10)}. If you did not expect it, ignore this mail.`,
+    ].join("\n"),
+  });
 }

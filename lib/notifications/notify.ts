@@ -1,9 +1,11 @@
 import crypto from "node:crypto";
-import type { Tx } from "@/lib/db/client";
+import type { Db, Tx } from "@/lib/db/client";
 import type { NotificationKind, NotificationChannel } from "@/lib/notifications/kinds";
 import { configuredChannels } from "@/lib/notifications/channels";
 import { quietUntil } from "@/lib/notifications/quiet-hours";
 import { settingsOf } from "@/lib/notifications/settings";
+import { emailDigestMs } from "@/lib/config";
+import { nudgeDeliveries } from "@/lib/notifications/delivery-nudge";
 
 export interface NewNotification {
   userId: string;
@@ -56,8 +58,22 @@ export async function createNotifications(tx: Tx, items: NewNotification[]): Pro
     if (inserted === 0) continue;
     written++;
     const sendAt = quietUntil(now, prefs);
-    await tx.notificationDelivery.createMany({ data: channels.map((channel) => delivery(id, channel, now, sendAt)) });
+    // With the digest on, a mail waits a while so what follows it goes in the same message
+    // (lib/email/email-sender.ts gathers them); a question is never held back.
+    const mailAt =
+      prefs.digest && item.kind !== "question" ? new Date(Math.max(sendAt.getTime(), now.getTime() + emailDigestMs())) : sendAt;
+    await tx.notificationDelivery.createMany({
+      data: channels.map((channel) => delivery(id, channel, now, channel === "email" ? mailAt : sendAt)),
+    });
   }
+  return written;
+}
+
+/** createNotifications in a transaction of its own; once committed, the deliveries' worker is woken. */
+export async function notify(db: Db, items: NewNotification[]): Promise<number> {
+  if (items.length === 0) return 0;
+  const written = await db.$transaction((tx) => createNotifications(tx, items));
+  if (written > 0) nudgeDeliveries();
   return written;
 }
 

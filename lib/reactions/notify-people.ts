@@ -2,7 +2,7 @@ import type { Db } from "@/lib/db/client";
 import type { WorkspaceEvent } from "@/lib/events/event-types";
 import type { Reaction } from "@/lib/reactions/reaction";
 import { previousEventData } from "@/lib/reactions/previous-event";
-import { createNotifications, type NewNotification } from "@/lib/notifications/notify";
+import { notify, type NewNotification } from "@/lib/notifications/notify";
 import { membersAmong, questionAudience } from "@/lib/notifications/recipients";
 
 interface QuestionData {
@@ -41,7 +41,7 @@ export const notifyPeople: Reaction = {
     const items = await notificationsFor(db, event);
     const actor = event.actor.type === "user" ? event.actor.user_id : null;
     const kept = items.filter((item) => item.userId !== actor || item.kind === "question");
-    if (kept.length > 0) await db.$transaction((tx) => createNotifications(tx, kept));
+    await notify(db, kept);
   },
 };
 

@@ -2,7 +2,7 @@ import type { Reaction } from "@/lib/reactions/reaction";
 import type { ExecutionResponse } from "@/lib/runs/schemas";
 import { agentTokenName } from "@/lib/runs/finish-execution";
 import { RUN_STATUS } from "@/lib/runs/statuses";
-import { createNotifications } from "@/lib/notifications/notify";
+import { notify } from "@/lib/notifications/notify";
 import { membersAmong, taskAssignees } from "@/lib/notifications/recipients";
 
 const OUTCOMES: Record<string, string> = {
@@ -28,20 +28,18 @@ export const notifyRuns: Reaction = {
     const token = await db.authToken.findFirst({ where: { kind: "agent", name: agentTokenName(execution.id) }, select: { userId: true } });
     const people = [...(token ? [token.userId] : []), ...(await taskAssignees(db, event.task_id))];
     const recipients = await membersAmong(db, event.workspace_id, people);
-    await db.$transaction((tx) =>
-      createNotifications(
-        tx,
-        recipients.map((userId) => ({
-          userId,
-          workspaceId: event.workspace_id,
-          kind: "run_finished" as const,
-          source: `run:${execution.id}`,
-          taskId: event.task_id,
-          executionId: execution.id,
-          title: `Run ${OUTCOMES[execution.status]}: ${task.title}`,
-          body: execution.error_message ?? "",
-        })),
-      ),
+    await notify(
+      db,
+      recipients.map((userId) => ({
+        userId,
+        workspaceId: event.workspace_id,
+        kind: "run_finished" as const,
+        source: `run:${execution.id}`,
+        taskId: event.task_id,
+        executionId: execution.id,
+        title: `Run ${OUTCOMES[execution.status]}: ${task.title}`,
+        body: execution.error_message ?? "",
+      })),
     );
   },
 };

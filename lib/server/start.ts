@@ -14,6 +14,8 @@ import { startDeliveryPruning } from "@/lib/webhooks/prune-deliveries";
 import { startNotificationWorker } from "@/lib/notifications/notification-worker";
 import { registerChannelSender } from "@/lib/notifications/channels";
 import { slackSender } from "@/lib/slack/slack-sender";
+import { emailSender } from "@/lib/email/email-sender";
+import { startIncomingMail } from "@/lib/email/incoming-mail";
 import { installShutdown } from "@/lib/server/shutdown";
 
 export async function startServer() {
@@ -43,7 +45,10 @@ export async function startServer() {
     // Notifications: questions nobody answered in time, and the deliveries that need a sender
     // (docs/notifications.md); the notify reactions above turn events into notifications.
     registerChannelSender("slack", slackSender(db));
+    registerChannelSender("email", emailSender(db));
     startNotificationWorker(db);
+    // Replies to mailed questions, when INCOMING_EMAIL_IMAP_URL is set (docs/email.md).
+    startIncomingMail(db);
     // SIGTERM: event streams end, the embedded runner hands back its runs, then the server closes.
     installShutdown();
   } catch (error) {

@@ -1,5 +1,6 @@
 import type { Db } from "@/lib/db/client";
-import { publicUrl, slackConfig } from "@/lib/config";
+import { slackConfig } from "@/lib/config";
+import { boardLink } from "@/lib/notifications/board-link";
 import type { ChannelSender, OutgoingNotification } from "@/lib/notifications/channels";
 import { linkSlackAccount } from "@/lib/slack/link-accounts";
 import { slackClient } from "@/lib/slack/slack-client";
@@ -26,11 +27,4 @@ async function sendDirectMessage(db: Db, notification: OutgoingNotification) {
   const link = boardLink(notification);
   const text = `*${notification.title}*\n${notification.body}${link ? `\n<${link}|Open on the board>` : ""}`.slice(0, 3000);
   await client.chat.postMessage({ channel: slackUserId, text, unfurl_links: false });
-}
-
-function boardLink(notification: OutgoingNotification): string | null {
-  const base = publicUrl();
-  if (!base) return null;
-  const task = notification.taskId ? `?task=${encodeURIComponent(notification.taskId)}` : "";
-  return new URL(`/w/${notification.workspaceId}${task}`, base).toString();
 }

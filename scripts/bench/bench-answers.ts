@@ -17,7 +17,7 @@ import { needsBuild, root } from "../lib/build-state.mjs";
 import { benchClient, writeBenchSection } from "../lib/bench-report.mjs";
 import { descendants } from "../lib/process-tree.mjs";
 import { freePort, startServer } from "../lib/server.mjs";
-import { sleep, slackChannel, SLACK_CHANNEL, type AnswerChannel, type Person } from "./answers/channels";
+import { emailChannel, sleep, slackChannel, SLACK_CHANNEL, type AnswerChannel, type Person } from "./answers/channels";
 
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 10);
 const BURST = Number(process.env.BENCH_BURST ?? 200);
@@ -30,7 +30,7 @@ if (needsBuild()) {
   if (build.status !== 0) process.exit(1);
 }
 
-const channels: AnswerChannel[] = [await slackChannel({ [EMAIL]: "UANN" })];
+const channels: AnswerChannel[] = [await slackChannel({ [EMAIL]: "UANN" }), await emailChannel()];
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "taskboard-bench-answers-"));
 const port = await freePort();
 const env = Object.assign(
@@ -91,7 +91,8 @@ async function answerOnce(channel: AnswerChannel, i: number): Promise<number> {
   let question: { id: string; content: string } | undefined;
   while (!(question = (await call("GET", `/api/workspaces/${wsId}/questions?task_id=${task.id}&status=open`, undefined, admin)).body[0]))
     await sleep(20);
-  const sent = await channel.answer(server.url, ann, question.id, question.id, i % 2);
+  // The task's link is in every message of its question (Slack finds the post by the question's id).
+  const sent = await channel.answer(server.url, ann, question.id, `task=${task.id}`, i % 2);
   for (;;) {
     const log = (await call("GET", `/api/workspaces/${wsId}/executions/${run.id}/log`, undefined, admin)).body;
     const line = log.entries.find((entry: unknown) => JSON.stringify(entry).includes("Permission answered"));

@@ -2,6 +2,7 @@
 // at its local stand-in (the same ones the tests use), how to answer it there as a person would,
 // and how many messages each question got (to count duplicates after a kill -9).
 import { startFakeSlack } from "../../../tests/fixtures/fake-slack";
+import { startDovecot, startSmtpCapture } from "../../../tests/fixtures/mail-servers";
 
 export const SLACK_CHANNEL = "C0BENCH";
 const SIGNING_SECRET = "bench-signing-secret";
@@ -19,7 +20,10 @@ export interface AnswerChannel {
   env: Record<string, string>;
   /** Whatever the channel needs of a person before questions reach them (a push subscription…). */
   enrol(serverUrl: string, person: Person): Promise<void>;
-  /** Waits for the question's message, then answers its option `index` as `person`; resolves when the reply is handed over (epoch ms). */
+  /**
+   * Waits for the question's message (its id, or `marker`: words only its message holds), then answers
+   * its option `index` as `person`; resolves with the moment the reply was handed over (epoch ms).
+   */
   answer(serverUrl: string, person: Person, questionId: string, marker: string, index: number): Promise<number>;
   /** How many messages carried `marker` (a question's unique words) to the person. */
   deliveries(marker: string): number;
@@ -65,3 +69,48 @@ export async function slackChannel(people: Record<string, string>): Promise<Answ
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export async function emailChannel(): Promise<AnswerChannel> {
+  const smtp = await startSmtpCapture();
+  const mailbox = "board@bench.example.com";
+  const imap = await startDovecot({ [mailbox]: "bench-mailbox-password" });
+  const mailWith = async (to: string, marker: string) => {
+    for (;;) {
+      const mail = smtp.mails.find((m) => JSON.stringify(m.to).includes(to) && (m.text ?? "").includes(marker) && m.replyTo);
+      if (mail) return mail;
+      await sleep(20);
+    }
+  };
+  return {
+    name: "Email reply (IMAP IDLE)",
+    env: {
+      SMTP_URL: smtp.url,
+      MAIL_FROM: "Taskboard <board@bench.example.com>",
+      INCOMING_EMAIL_IMAP_URL: imap.urlFor(mailbox),
+      INCOMING_EMAIL_ADDRESS: "reply+%{key}@bench.example.com",
+      PUBLIC_URL: "http://board.bench.test",
+    },
+    enrol: async () => {},
+    async answer(_serverUrl, person, _questionId, marker, index) {
+      const mail = await mailWith(person.email, marker);
+      const raw = [
+        `From: ${person.email}`,
+        `To: ${mail.replyTo!.value[0].address}`,
+        `Subject: Re: ${mail.subject}`,
+        `Message-ID: <${Date.now()}.${Math.random().toString(36).slice(2)}@bench.example.com>`,
+        `Date: ${new Date().toUTCString()}`,
+        "Content-Type: text/plain; charset=utf-8",
+        "",
+        String(index + 1),
+      ].join("\r\n");
+      const sent = Date.now();
+      await imap.deliver(mailbox, raw);
+      return sent;
+    },
+    deliveries: (marker) => smtp.mails.filter((m) => (m.text ?? "").includes(marker)).length,
+    close: async () => {
+      await imap.stop();
+      await smtp.close();
+    },
+  };
+}
