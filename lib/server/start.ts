@@ -14,6 +14,7 @@ import { startDeliveryPruning } from "@/lib/webhooks/prune-deliveries";
 import { startNotificationWorker } from "@/lib/notifications/notification-worker";
 import { registerChannelSender } from "@/lib/notifications/channels";
 import { slackSender } from "@/lib/slack/slack-sender";
+import { pushSender } from "@/lib/push/push-sender";
 import { installShutdown } from "@/lib/server/shutdown";
 
 export async function startServer() {
@@ -43,6 +44,7 @@ export async function startServer() {
     // Notifications: questions nobody answered in time, and the deliveries that need a sender
     // (docs/notifications.md); the notify reactions above turn events into notifications.
     registerChannelSender("slack", slackSender(db));
+    registerChannelSender("push", pushSender(db));
     startNotificationWorker(db);
     // SIGTERM: event streams end, the embedded runner hands back its runs, then the server closes.
     installShutdown();
