@@ -236,7 +236,16 @@ export function vapidSubject(): string {
   return base?.protocol === "https:" ? base.origin : "mailto:taskboard@localhost";
 }
 
-/** PUSH_ALLOW_PRIVATE_ENDPOINTS=1 lets push subscriptions point at loopback and private addresses (tests, local push services). */
-export function pushAllowPrivateEndpoints(): boolean {
-  return ["1", "true"].includes(process.env.PUSH_ALLOW_PRIVATE_ENDPOINTS ?? "");
+/**
+ * PUSH_ALLOW_PRIVATE_ENDPOINTS lets push subscriptions point at loopback and private addresses (a
+ * local push service, tests): `1` or `true` allows every such address, a comma-separated list of
+ * addresses allows those alone. Unset: none.
+ */
+export function pushAllowPrivateEndpoints(): true | string[] {
+  const raw = process.env.PUSH_ALLOW_PRIVATE_ENDPOINTS?.trim() ?? "";
+  if (raw === "1" || raw === "true") return true;
+  return raw
+    .split(",")
+    .map((address) => address.trim())
+    .filter(Boolean);
 }

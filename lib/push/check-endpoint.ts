@@ -9,8 +9,13 @@ import { ValidationError } from "@/lib/platform/errors";
 /** The address to send to, or a 422 saying why the endpoint is refused. */
 export async function checkPushEndpoint(endpoint: string): Promise<Target> {
   const url = new URL(endpoint);
+  const allowed = pushAllowPrivateEndpoints();
+  const policy =
+    allowed === true
+      ? true
+      : { exempt: (address: string) => allowed.includes(address), remedy: "PUSH_ALLOW_PRIVATE_ENDPOINTS lists the addresses allowed" };
   try {
-    return await resolveTarget(url.hostname, pushAllowPrivateEndpoints(), "PUSH_ALLOW_PRIVATE_ENDPOINTS");
+    return await resolveTarget(url.hostname, policy);
   } catch (error) {
     const msg = error instanceof ForbiddenAddressError ? error.message : `The push endpoint's host ${url.hostname} did not resolve`;
     throw new ValidationError([{ type: "value_error", loc: ["body", "endpoint"], msg, input: endpoint }]);

@@ -3,6 +3,7 @@ import type { LookupFunction } from "node:net";
 import webpush, { WebPushError } from "web-push";
 import type { Db } from "@/lib/db/client";
 import { vapidSubject } from "@/lib/config";
+import { ValidationError } from "@/lib/platform/errors";
 import type { ChannelSender, OutgoingNotification } from "@/lib/notifications/channels";
 import { checkPushEndpoint } from "@/lib/push/check-endpoint";
 import { pushPayload, pushTopic } from "@/lib/push/push-payload";
@@ -64,6 +65,7 @@ function pinnedAgent(target: { address: string; family: 4 | 6 }): https.Agent {
 }
 
 function describe(error: unknown): string {
+  if (error instanceof ValidationError) return error.entries.map((entry) => entry.msg).join("; ");
   if (error instanceof WebPushError) return `HTTP ${error.statusCode}${error.body ? ` ${String(error.body).slice(0, 200)}` : ""}`;
   return error instanceof Error ? error.message : String(error);
 }
