@@ -2,6 +2,7 @@ import type { Db } from "@/lib/db/client";
 import { startLogConsumer } from "@/lib/events/consume-log";
 import { escalateOneQuestion, msUntilNextEscalation } from "@/lib/notifications/escalate-questions";
 import { msUntilNextDelivery, sendOneDelivery } from "@/lib/notifications/send-deliveries";
+import { onNotificationNudge } from "@/lib/notifications/nudge-worker";
 
 // The notifications' timed work, on the event-log consumer's loop (lib/events/consume-log.ts): it
 // wakes on every event (a new question, a changed escalation setting) and when the next escalation
@@ -19,5 +20,6 @@ export function startNotificationWorker(db: Db): () => void {
       const waits = (await Promise.all([msUntilNextEscalation(db), msUntilNextDelivery(db)])).filter((ms): ms is number => ms !== null);
       return waits.length ? Math.min(...waits) : null;
     },
+    onNudge: onNotificationNudge,
   });
 }

@@ -36,14 +36,18 @@ async function sendPush(db: Db, notification: OutgoingNotification) {
   for (const subscription of subscriptions) {
     try {
       const target = await checkPushEndpoint(subscription.endpoint);
-      await webpush.sendNotification({ endpoint: subscription.endpoint, keys: { p256dh: subscription.p256dh, auth: subscription.auth } }, payload, {
-        vapidDetails: { subject: vapidSubject(), ...keys },
-        TTL: TTL_SECONDS,
-        topic: pushTopic(notification.idempotencyKey),
-        urgency: notification.questionId ? "high" : "normal",
-        timeout: TIMEOUT_MS,
-        agent: pinnedAgent(target),
-      });
+      await webpush.sendNotification(
+        { endpoint: subscription.endpoint, keys: { p256dh: subscription.p256dh, auth: subscription.auth } },
+        payload,
+        {
+          vapidDetails: { subject: vapidSubject(), ...keys },
+          TTL: TTL_SECONDS,
+          topic: pushTopic(notification.idempotencyKey),
+          urgency: notification.questionId ? "high" : "normal",
+          timeout: TIMEOUT_MS,
+          agent: pinnedAgent(target),
+        },
+      );
     } catch (error) {
       if (error instanceof WebPushError && (error.statusCode === 404 || error.statusCode === 410)) {
         await db.pushSubscription.deleteMany({ where: { id: subscription.id } });

@@ -3,6 +3,7 @@ import type { WorkspaceEvent } from "@/lib/events/event-types";
 import type { Reaction } from "@/lib/reactions/reaction";
 import { previousEventData } from "@/lib/reactions/previous-event";
 import { createNotifications, type NewNotification } from "@/lib/notifications/notify";
+import { nudgeNotificationWorker } from "@/lib/notifications/nudge-worker";
 import { membersAmong, questionAudience } from "@/lib/notifications/recipients";
 
 interface QuestionData {
@@ -41,7 +42,7 @@ export const notifyPeople: Reaction = {
     const items = await notificationsFor(db, event);
     const actor = event.actor.type === "user" ? event.actor.user_id : null;
     const kept = items.filter((item) => item.userId !== actor || item.kind === "question");
-    if (kept.length > 0) await db.$transaction((tx) => createNotifications(tx, kept));
+    if (kept.length > 0 && (await db.$transaction((tx) => createNotifications(tx, kept))) > 0) nudgeNotificationWorker();
   },
 };
 

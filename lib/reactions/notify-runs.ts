@@ -3,6 +3,7 @@ import type { ExecutionResponse } from "@/lib/runs/schemas";
 import { agentTokenName } from "@/lib/runs/finish-execution";
 import { RUN_STATUS } from "@/lib/runs/statuses";
 import { createNotifications } from "@/lib/notifications/notify";
+import { nudgeNotificationWorker } from "@/lib/notifications/nudge-worker";
 import { membersAmong, taskAssignees } from "@/lib/notifications/recipients";
 
 const OUTCOMES: Record<string, string> = {
@@ -28,7 +29,7 @@ export const notifyRuns: Reaction = {
     const token = await db.authToken.findFirst({ where: { kind: "agent", name: agentTokenName(execution.id) }, select: { userId: true } });
     const people = [...(token ? [token.userId] : []), ...(await taskAssignees(db, event.task_id))];
     const recipients = await membersAmong(db, event.workspace_id, people);
-    await db.$transaction((tx) =>
+    const created = await db.$transaction((tx) =>
       createNotifications(
         tx,
         recipients.map((userId) => ({
@@ -43,5 +44,6 @@ export const notifyRuns: Reaction = {
         })),
       ),
     );
+    if (created > 0) nudgeNotificationWorker();
   },
 };

@@ -104,7 +104,7 @@ describe("a person's push subscriptions", () => {
     for (const [json, loc, words] of [
       [{ endpoint: "not a url", keys }, "endpoint", /url/i],
       [{ endpoint: "https://push.example.com/x" }, "keys", /required/i],
-      [{ endpoint: "https://push.example.com/x", keys: { p256dh: "a b", auth: keys.auth } }, "p256dh", /base64url/],
+      [{ endpoint: "https://push.example.com/x", keys: { p256dh: "a b", auth: keys.auth } }, "p256dh", /should match pattern/],
       [{ endpoint: "http://push.example.com/x", keys }, "endpoint", /must be an https URL/],
       [{ endpoint: "https://10.1.2.3/push/x", keys }, "endpoint", /private, loopback or reserved/],
       [{ endpoint: "https://[::1]:14411/push/x", keys }, "endpoint", /private, loopback or reserved/],
@@ -117,7 +117,9 @@ describe("a person's push subscriptions", () => {
     }
 
     // Someone else's endpoint is not theirs to delete.
-    expect((await server.call("DELETE", subscriptions, { token: people.vic.token, json: { endpoint: subscription.endpoint } })).status).toBe(404);
+    expect(
+      (await server.call("DELETE", subscriptions, { token: people.vic.token, json: { endpoint: subscription.endpoint } })).status,
+    ).toBe(404);
     expect((await server.call("DELETE", subscriptions, { token: ann, json: {} })).status).toBe(422);
     expect((await server.call("DELETE", subscriptions, { token: ann, json: { endpoint: subscription.endpoint } })).status).toBe(204);
     expect((await server.call("GET", subscriptions, { token: ann })).body.subscriptions).toEqual([]);
@@ -129,7 +131,9 @@ describe("a person's push subscriptions", () => {
     expect(run.status).toBe(202);
     const agent = await eventually(async () => {
       const log = await server.call("GET", `${base()}/executions/${run.body.id}/log`, { token });
-      return outputLines(log.body).find((line) => line.startsWith("TOKEN="))?.slice("TOKEN=".length);
+      return outputLines(log.body)
+        .find((line) => line.startsWith("TOKEN="))
+        ?.slice("TOKEN=".length);
     }, 30_000);
     for (const [method, json] of [
       ["GET", undefined],
@@ -205,12 +209,14 @@ describe("an agent's question by push", () => {
     expect(payload.actions.map((action: { title: string }) => action.title)).toEqual(["PostgreSQL", "SQLite", "Answer…"]);
 
     expect((await server.call("DELETE", `${base()}/members/${people.vic.id}`, { token })).status).toBe(204);
-    expect((await server.call("POST", `${base()}/members`, { token, json: { username: people.vic.username, role: "viewer" } })).status).toBe(201);
+    expect(
+      (await server.call("POST", `${base()}/members`, { token, json: { username: people.vic.username, role: "viewer" } })).status,
+    ).toBe(201);
     const refused = await answer(payload.actions[0].key, "PostgreSQL");
     expect(refused.status).toBe(403);
     expect(refused.body.detail).toMatch(/^Viewers cannot answer questions/);
-    const still = await server.call("GET", `${base()}/questions/${asked.body.id}`, { token });
-    expect(still.body).toMatchObject({ status: "open", answer: null });
+    const still = await server.call("GET", `${base()}/questions?task_id=${task.id}`, { token });
+    expect(still.body[0]).toMatchObject({ id: asked.body.id, status: "open", answer: null });
   });
 });
 
@@ -219,7 +225,10 @@ describe("a subscription the push service says is gone", () => {
     const kept = await subscribe("ann");
     const dropped = await subscribe("ann");
     push.gone(dropped.endpoint);
-    const task = await newTask(server.call, token, wsId, { title: "Write the release notes", assignees: [{ kind: "user", id: people.ann.id }] });
+    const task = await newTask(server.call, token, wsId, {
+      title: "Write the release notes",
+      assignees: [{ kind: "user", id: people.ann.id }],
+    });
     const message = await messageTo(kept.endpoint, (payload) => payload.url.includes(task.id), "the assignment's push message");
     expect(message.payload.actions).toEqual([]);
     expect(push.refused).toContainEqual({ endpoint: dropped.endpoint, status: 410, why: "subscription expired" });
@@ -235,7 +244,10 @@ describe("an expired answer key", () => {
   it("is refused in words while the question stays open", async () => {
     const subscription = await subscribe("ann");
     const task = await newTask(server.call, token, wsId, { title: "late", assignees: [{ kind: "user", id: people.ann.id }] });
-    const asked = await server.call("POST", `${base()}/questions`, { token, json: { task_id: task.id, content: "Ship it?", options: ["Yes", "No"] } });
+    const asked = await server.call("POST", `${base()}/questions`, {
+      token,
+      json: { task_id: task.id, content: "Ship it?", options: ["Yes", "No"] },
+    });
     expect(asked.status).toBe(201);
     const { payload } = await messageTo(subscription.endpoint, (p) => p.url.includes(task.id) && p.actions?.length > 0, "the question");
     // PGlite is one process's: the server stops while the clock is turned for its keys.
@@ -244,7 +256,7 @@ describe("an expired answer key", () => {
     server = await engineServer(store, env(), "push", SERVER_PORT);
     const expired = await answer(payload.actions[0].key, "Yes");
     expect([expired.status, expired.body.detail]).toEqual([401, "This answer link has expired. Answer the question on the board instead."]);
-    const still = await server.call("GET", `${base()}/questions/${asked.body.id}`, { token });
-    expect(still.body).toMatchObject({ status: "open", answer: null });
+    const still = await server.call("GET", `${base()}/questions?task_id=${task.id}`, { token });
+    expect(still.body[0]).toMatchObject({ id: asked.body.id, status: "open", answer: null });
   });
 });
