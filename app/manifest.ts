@@ -6,8 +6,7 @@ export default function manifest(): MetadataRoute.Manifest {
   return {
     name: "Taskboard",
     short_name: "Taskboard",
-    description:
-      "The task board where people and AI coding agents work together",
+    description: "The task board where people and AI coding agents work together",
     start_url: "/",
     scope: "/",
     display: "standalone",

@@ -7,11 +7,9 @@ import { useEffect } from "react";
 export function ServiceWorker() {
   useEffect(() => {
     if (!("serviceWorker" in navigator)) return;
-    navigator.serviceWorker
-      .register("/sw.js", { scope: "/" })
-      .catch((error: Error) => {
-        console.warn(`The service worker did not register: ${error.message}`);
-      });
+    navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch((error: Error) => {
+      console.warn(`The service worker did not register: ${error.message}`);
+    });
   }, []);
   return null;
 }

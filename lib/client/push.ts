@@ -11,16 +11,10 @@ import type { pushSubscriptionsResponse } from "@/lib/push/schemas";
 export type PushSubscriptions = z.output<typeof pushSubscriptionsResponse>;
 
 /** What this browser can do: no Push API, the person said no, or a subscription (or none yet). */
-export type PushDeviceState =
-  "unsupported" | "insecure" | "denied" | "subscribed" | "off";
+export type PushDeviceState = "unsupported" | "insecure" | "denied" | "subscribed" | "off";
 
 function supported(): boolean {
-  return (
-    typeof window !== "undefined" &&
-    "serviceWorker" in navigator &&
-    "PushManager" in window &&
-    "Notification" in window
-  );
+  return typeof window !== "undefined" && "serviceWorker" in navigator && "PushManager" in window && "Notification" in window;
 }
 
 async function currentSubscription(): Promise<PushSubscription | null> {
@@ -28,18 +22,12 @@ async function currentSubscription(): Promise<PushSubscription | null> {
   return registration.pushManager.getSubscription();
 }
 
-async function deviceState(
-  subscriptions: PushSubscriptions,
-): Promise<PushDeviceState> {
-  if (typeof window !== "undefined" && !window.isSecureContext)
-    return "insecure";
+async function deviceState(subscriptions: PushSubscriptions): Promise<PushDeviceState> {
+  if (typeof window !== "undefined" && !window.isSecureContext) return "insecure";
   if (!supported()) return "unsupported";
   if (Notification.permission === "denied") return "denied";
   const mine = await currentSubscription();
-  return mine &&
-    subscriptions.subscriptions.some((s) => s.endpoint === mine.endpoint)
-    ? "subscribed"
-    : "off";
+  return mine && subscriptions.subscriptions.some((s) => s.endpoint === mine.endpoint) ? "subscribed" : "off";
 }
 
 /** The person's subscriptions, the server's public key, and this browser's state. */
@@ -47,9 +35,7 @@ export function usePushDevice() {
   return useQuery({
     queryKey: notificationKeys.push(),
     queryFn: async () => {
-      const subscriptions = await api<PushSubscriptions>(
-        "/api/me/push-subscriptions",
-      );
+      const subscriptions = await api<PushSubscriptions>("/api/me/push-subscriptions");
       return { ...subscriptions, state: await deviceState(subscriptions) };
     },
   });
@@ -61,10 +47,7 @@ export function useEnablePush() {
   return useMutation({
     mutationFn: async (publicKey: string) => {
       const permission = await Notification.requestPermission();
-      if (permission !== "granted")
-        throw new Error(
-          "This browser did not allow notifications, so push stays off.",
-        );
+      if (permission !== "granted") throw new Error("This browser did not allow notifications, so push stays off.");
       const registration = await navigator.serviceWorker.ready;
       const subscription =
         (await registration.pushManager.getSubscription()) ??
@@ -77,8 +60,7 @@ export function useEnablePush() {
         json: subscription.toJSON(),
       });
     },
-    onSettled: () =>
-      client.invalidateQueries({ queryKey: notificationKeys.push() }),
+    onSettled: () => client.invalidateQueries({ queryKey: notificationKeys.push() }),
   });
 }
 
@@ -95,16 +77,12 @@ export function useDisablePush() {
       }).catch(() => undefined);
       await subscription.unsubscribe();
     },
-    onSettled: () =>
-      client.invalidateQueries({ queryKey: notificationKeys.push() }),
+    onSettled: () => client.invalidateQueries({ queryKey: notificationKeys.push() }),
   });
 }
 
 function fromBase64url(text: string): Uint8Array<ArrayBuffer> {
-  const raw = atob(
-    text.replace(/-/g, "+").replace(/_/g, "/") +
-      "===".slice((text.length + 3) % 4),
-  );
+  const raw = atob(text.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((text.length + 3) % 4));
   const bytes = new Uint8Array(new ArrayBuffer(raw.length));
   for (let i = 0; i < raw.length; i++) bytes[i] = raw.charCodeAt(i);
   return bytes;

@@ -15,8 +15,7 @@ export const pushOperations: OperationSpec[] = [
     method: "get",
     path: "/api/me/push-subscriptions",
     operationId: "listPushSubscriptions",
-    summary:
-      "Your browsers subscribed to push, and the server's VAPID public key to subscribe with",
+    summary: "Your browsers subscribed to push, and the server's VAPID public key to subscribe with",
     tags: ["notifications"],
     responses: {
       200: {
@@ -29,8 +28,7 @@ export const pushOperations: OperationSpec[] = [
     method: "post",
     path: "/api/me/push-subscriptions",
     operationId: "subscribePush",
-    summary:
-      "Subscribe this browser: the body is PushSubscription.toJSON(); an https endpoint at a public address",
+    summary: "Subscribe this browser: the body is PushSubscription.toJSON(); an https endpoint at a public address",
     tags: ["notifications"],
     body: subscribePushBody,
     responses: {
@@ -56,8 +54,7 @@ export const pushOperations: OperationSpec[] = [
     method: "post",
     path: "/api/push/answers",
     operationId: "answerFromPush",
-    summary:
-      "Answer a question from a push notification's action: the action's key is the credential (no session)",
+    summary: "Answer a question from a push notification's action: the action's key is the credential (no session)",
     tags: ["notifications"],
     auth: false,
     body: pushAnswerBody,
@@ -67,12 +64,10 @@ export const pushOperations: OperationSpec[] = [
         schema: questionResponse,
       },
       401: {
-        description:
-          "The key is not valid, its question was deleted, or it expired: `detail` says which",
+        description: "The key is not valid, its question was deleted, or it expired: `detail` says which",
       },
       403: {
-        description:
-          "The person may not answer (a viewer, no longer a member, disabled) or it was answered already: `detail` in words",
+        description: "The person may not answer (a viewer, no longer a member, disabled) or it was answered already: `detail` in words",
       },
     },
   },
