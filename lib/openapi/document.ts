@@ -22,7 +22,6 @@ import { runnerOperations } from "@/lib/openapi/operations/runners";
 import { runnerProtocolOperations } from "@/lib/openapi/operations/runner-protocol";
 import { reactionOperations } from "@/lib/openapi/operations/reactions";
 import { slackOperations } from "@/lib/openapi/operations/slack";
-import { pushOperations } from "@/lib/openapi/operations/push";
 import { notificationOperations } from "@/lib/openapi/operations/notifications";
 import { paginatedTasksResponse, taskResponse, taskRunResponse } from "@/lib/tasks/schemas";
 import { paginatedCardsResponse, taskCard } from "@/lib/tasks/card-schemas";
@@ -61,7 +60,6 @@ export const OPERATIONS: OperationSpec[] = [
   ...runnerProtocolOperations,
   ...reactionOperations,
   ...notificationOperations,
-  ...pushOperations,
 ];
 
 /** Schemas shown once under components.schemas and referenced by name wherever they occur. */
