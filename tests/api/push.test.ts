@@ -231,6 +231,8 @@ describe("a subscription the push service says is gone", () => {
     });
     const message = await messageTo(kept.endpoint, (payload) => payload.url.includes(task.id), "the assignment's push message");
     expect(message.payload.actions).toEqual([]);
+    // The person's subscriptions are sent to one after another: the dropped one's 410 may come after.
+    await eventually(async () => push.refused.find((refusal) => refusal.endpoint === dropped.endpoint), 20_000, "the 410");
     expect(push.refused).toContainEqual({ endpoint: dropped.endpoint, status: 410, why: "subscription expired" });
     await eventually(async () => {
       const listed = await server.call("GET", subscriptions, { token: people.ann.token });
