@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import localFont from "next/font/local";
 import { Providers } from "@/components/providers";
+import { ServiceWorker } from "@/components/service-worker";
 import { THEME_SCRIPT } from "@/lib/client/theme";
 import "./globals.css";
 
@@ -25,6 +26,7 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
       </head>
       <body className="min-h-screen font-sans">
         <Providers>{children}</Providers>
+        <ServiceWorker />
       </body>
     </html>
   );

@@ -243,3 +243,31 @@ export function slackConfig(): { botToken: string; signingSecret: string; apiUrl
   const apiUrl = (process.env.SLACK_API_URL?.trim() || "https://slack.com/api").replace(/\/+$/, "");
   return { botToken, signingSecret, apiUrl };
 }
+
+/**
+ * Browser push's VAPID subject (docs/notifications.md, "Browser push"): how a push service reaches
+ * the server's operator. VAPID_SUBJECT (a mailto: or https: URL), else `mailto:` and MAIL_FROM's
+ * address, else the public URL when it is https, else mailto:taskboard@localhost.
+ */
+export function vapidSubject(): string {
+  const set = process.env.VAPID_SUBJECT?.trim();
+  if (set) return set;
+  const from = process.env.MAIL_FROM?.trim().match(/<([^>]+)>/)?.[1] ?? process.env.MAIL_FROM?.trim();
+  if (from) return `mailto:${from}`;
+  const base = publicUrl();
+  return base?.protocol === "https:" ? base.origin : "mailto:taskboard@localhost";
+}
+
+/**
+ * PUSH_ALLOW_PRIVATE_ENDPOINTS lets push subscriptions point at loopback and private addresses (a
+ * local push service, tests): `1` or `true` allows every such address, a comma-separated list of
+ * addresses allows those alone. Unset: none.
+ */
+export function pushAllowPrivateEndpoints(): true | string[] {
+  const raw = process.env.PUSH_ALLOW_PRIVATE_ENDPOINTS?.trim() ?? "";
+  if (raw === "1" || raw === "true") return true;
+  return raw
+    .split(",")
+    .map((address) => address.trim())
+    .filter(Boolean);
+}

@@ -11,6 +11,7 @@ import {
   type NotificationSettingsState,
 } from "@/lib/client/notifications";
 import { NotificationDeliveries } from "@/components/settings/notification-deliveries";
+import { PushDevice } from "@/components/settings/push-device";
 
 // Settings › Notifications: the person's own preferences (not the workspace's): which kinds reach
 // them on which channel, quiet hours in their time zone, a digest; and their recent deliveries.
@@ -30,6 +31,7 @@ export function NotificationsSection() {
       <SectionState query={settings} what="your notification settings">
         {(data) => <SettingsForm saved={data} />}
       </SectionState>
+      <PushDevice />
       <NotificationDeliveries />
     </section>
   );

@@ -38,6 +38,7 @@ export const notificationKeys = {
   settings: () => [...notificationKeys.all, "settings"] as const,
   deliveries: () => [...notificationKeys.all, "deliveries"] as const,
   watch: (workspaceId: string) => [...notificationKeys.all, "watch", workspaceId] as const,
+  push: () => [...notificationKeys.all, "push"] as const,
 };
 
 /** The server's runners (administrators; not a workspace's). */

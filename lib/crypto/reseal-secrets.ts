@@ -39,6 +39,13 @@ export async function resealSecrets(db: Db): Promise<number> {
     });
     count += updated;
   }
+  const secrets = await db.serverSecret.findMany({ select: { name: true, value: true } });
+  for (const row of secrets.filter((secret) => needsReseal(secret.value))) {
+    const sealed = resealed(row.value, `the server secret ${row.name}`);
+    if (!sealed) continue;
+    const { count: updated } = await db.serverSecret.updateMany({ where: { name: row.name, value: row.value }, data: { value: sealed } });
+    count += updated;
+  }
   return count;
 }
 

@@ -25,7 +25,10 @@ export interface ChannelSender {
 
 type ExternalChannel = Exclude<NotificationChannel, "in_app">;
 
-const senders = new Map<ExternalChannel, ChannelSender>();
+// On globalThis: Next bundles routes and instrumentation (lib/server/start.ts, which registers the
+// senders) separately, and a route (GET /api/me/notification-settings) must see the same senders.
+const state = globalThis as typeof globalThis & { __taskboardChannelSenders?: Map<ExternalChannel, ChannelSender> };
+const senders = (state.__taskboardChannelSenders ??= new Map<ExternalChannel, ChannelSender>());
 
 /** Registers the sender of a channel (at start-up, or by a test). */
 export function registerChannelSender(channel: ExternalChannel, sender: ChannelSender): void {

@@ -2,7 +2,7 @@ import type { Db } from "@/lib/db/client";
 import { startLogConsumer } from "@/lib/events/consume-log";
 import { escalateOneQuestion, msUntilNextEscalation } from "@/lib/notifications/escalate-questions";
 import { msUntilNextDelivery, sendOneDelivery } from "@/lib/notifications/send-deliveries";
-import { onDeliveriesNudge } from "@/lib/notifications/delivery-nudge";
+import { onNotificationNudge } from "@/lib/notifications/nudge-worker";
 
 // The notifications' timed work, on the event-log consumer's loop (lib/events/consume-log.ts): it
 // wakes on every event (a new question, a changed escalation setting) and when the next escalation
@@ -16,7 +16,7 @@ export function startNotificationWorker(db: Db): () => void {
     name: "notifications",
     lanes: () => 1,
     workOnce: async () => (await escalateOneQuestion(db)) || (await sendOneDelivery(db)),
-    onNudge: onDeliveriesNudge,
+    onNudge: onNotificationNudge,
     msUntilNextAttempt: async () => {
       const waits = (await Promise.all([msUntilNextEscalation(db), msUntilNextDelivery(db)])).filter((ms): ms is number => ms !== null);
       return waits.length ? Math.min(...waits) : null;

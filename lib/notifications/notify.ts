@@ -5,7 +5,7 @@ import { configuredChannels } from "@/lib/notifications/channels";
 import { quietUntil } from "@/lib/notifications/quiet-hours";
 import { settingsOf } from "@/lib/notifications/settings";
 import { emailDigestMs } from "@/lib/config";
-import { nudgeDeliveries } from "@/lib/notifications/delivery-nudge";
+import { nudgeNotificationWorker } from "@/lib/notifications/nudge-worker";
 
 export interface NewNotification {
   userId: string;
@@ -73,7 +73,7 @@ export async function createNotifications(tx: Tx, items: NewNotification[]): Pro
 export async function notify(db: Db, items: NewNotification[]): Promise<number> {
   if (items.length === 0) return 0;
   const written = await db.$transaction((tx) => createNotifications(tx, items));
-  if (written > 0) nudgeDeliveries();
+  if (written > 0) nudgeNotificationWorker();
   return written;
 }
 

@@ -16,6 +16,7 @@ import { registerChannelSender } from "@/lib/notifications/channels";
 import { slackSender } from "@/lib/slack/slack-sender";
 import { emailSender } from "@/lib/email/email-sender";
 import { startIncomingMail } from "@/lib/email/incoming-mail";
+import { pushSender } from "@/lib/push/push-sender";
 import { installShutdown } from "@/lib/server/shutdown";
 
 export async function startServer() {
@@ -46,6 +47,7 @@ export async function startServer() {
     // (docs/notifications.md); the notify reactions above turn events into notifications.
     registerChannelSender("slack", slackSender(db));
     registerChannelSender("email", emailSender(db));
+    registerChannelSender("push", pushSender(db));
     startNotificationWorker(db);
     // Replies to mailed questions, when INCOMING_EMAIL_IMAP_URL is set (docs/email.md).
     startIncomingMail(db);

@@ -30,7 +30,7 @@ const LAYERS: Record<number, string[]> = {
     "lib/events",
     "lib/notifications",
   ],
-  3: ["lib/github/client", "lib/github/connection", "lib/git", "lib/slack", "lib/email"],
+  3: ["lib/github/client", "lib/github/connection", "lib/git", "lib/slack", "lib/email", "lib/push"],
   4: [
     "lib/github/sync",
     "lib/reactions",

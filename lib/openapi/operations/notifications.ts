@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { OperationSpec } from "@/lib/openapi/types";
+import { pushOperations } from "@/lib/openapi/operations/push";
 import {
   deliveryResponse,
   listDeliveriesQuery,
@@ -79,4 +80,6 @@ export const notificationOperations: OperationSpec[] = [
     body: watchBody,
     responses: { 200: { description: "Your watch", schema: watchResponse } },
   },
+  // Browser push's routes: its subscriptions are the person's own, like the preferences above.
+  ...pushOperations,
 ];

@@ -1,0 +1,75 @@
+import https from "node:https";
+import type { LookupFunction } from "node:net";
+import webpush, { WebPushError } from "web-push";
+import type { Db } from "@/lib/db/client";
+import { vapidSubject } from "@/lib/config";
+import { ValidationError } from "@/lib/platform/errors";
+import type { ChannelSender, OutgoingNotification } from "@/lib/notifications/channels";
+import { checkPushEndpoint } from "@/lib/push/check-endpoint";
+import { pushPayload, pushTopic } from "@/lib/push/push-payload";
+import { vapidKeys } from "@/lib/push/vapid-keys";
+
+// The `push` channel of a person's notifications (docs/notifications.md, "Browser push"): a Web Push
+// message (RFC 8030, encrypted per RFC 8291 and signed with VAPID by the web-push library) to every
+// browser the person subscribed. The push service answering 404 or 410 means the browser dropped the
+// subscription, so it is forgotten. The delivery fails (and is retried) only when no browser took it;
+// a retry reaches the ones that did under the same Topic, which replaces rather than repeats.
+
+const TTL_SECONDS = 24 * 3600;
+const TIMEOUT_MS = 10_000;
+
+export function pushSender(db: Db): ChannelSender {
+  return {
+    // The VAPID keys are made by the server itself, so push needs no setting.
+    configured: () => true,
+    send: (notification) => sendPush(db, notification),
+  };
+}
+
+async function sendPush(db: Db, notification: OutgoingNotification) {
+  const subscriptions = await db.pushSubscription.findMany({ where: { userId: notification.userId } });
+  // Nothing to do for a person with no subscribed browser: the delivery is done, not failed.
+  if (subscriptions.length === 0) return;
+  const keys = await vapidKeys(db);
+  const payload = JSON.stringify(await pushPayload(db, notification));
+  const errors: string[] = [];
+  for (const subscription of subscriptions) {
+    try {
+      const target = await checkPushEndpoint(subscription.endpoint);
+      await webpush.sendNotification(
+        { endpoint: subscription.endpoint, keys: { p256dh: subscription.p256dh, auth: subscription.auth } },
+        payload,
+        {
+          vapidDetails: { subject: vapidSubject(), ...keys },
+          TTL: TTL_SECONDS,
+          topic: pushTopic(notification.idempotencyKey),
+          urgency: notification.questionId ? "high" : "normal",
+          timeout: TIMEOUT_MS,
+          agent: pinnedAgent(target),
+        },
+      );
+    } catch (error) {
+      if (error instanceof WebPushError && (error.statusCode === 404 || error.statusCode === 410)) {
+        await db.pushSubscription.deleteMany({ where: { id: subscription.id } });
+        continue;
+      }
+      errors.push(`${new URL(subscription.endpoint).host}: ${describe(error)}`);
+    }
+  }
+  if (errors.length === subscriptions.length) throw new Error(errors.join("; ").slice(0, 2000));
+}
+
+/** Connects to the address checked, whatever the endpoint's name resolves to by now (DNS rebinding). */
+function pinnedAgent(target: { address: string; family: 4 | 6 }): https.Agent {
+  const lookup: LookupFunction = (_hostname, options, callback) => {
+    if (options.all) (callback as (error: null, addresses: { address: string; family: number }[]) => void)(null, [target]);
+    else callback(null, target.address, target.family);
+  };
+  return new https.Agent({ lookup, keepAlive: false });
+}
+
+function describe(error: unknown): string {
+  if (error instanceof ValidationError) return error.entries.map((entry) => entry.msg).join("; ");
+  if (error instanceof WebPushError) return `HTTP ${error.statusCode}${error.body ? ` ${String(error.body).slice(0, 200)}` : ""}`;
+  return error instanceof Error ? error.message : String(error);
+}
