@@ -17,7 +17,7 @@ import { needsBuild, root } from "../lib/build-state.mjs";
 import { benchClient, writeBenchSection } from "../lib/bench-report.mjs";
 import { descendants } from "../lib/process-tree.mjs";
 import { freePort, startServer } from "../lib/server.mjs";
-import { emailChannel, sleep, slackChannel, SLACK_CHANNEL, type AnswerChannel, type Person } from "./answers/channels";
+import { emailChannel, pushChannel, sleep, slackChannel, SLACK_CHANNEL, type AnswerChannel, type Person } from "./answers/channels";
 
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 10);
 const BURST = Number(process.env.BENCH_BURST ?? 200);
@@ -30,7 +30,7 @@ if (needsBuild()) {
   if (build.status !== 0) process.exit(1);
 }
 
-const channels: AnswerChannel[] = [await slackChannel({ [EMAIL]: "UANN" }), await emailChannel()];
+const channels: AnswerChannel[] = [await slackChannel({ [EMAIL]: "UANN" }), await pushChannel(), await emailChannel()];
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "taskboard-bench-answers-"));
 const port = await freePort();
 const env = Object.assign(

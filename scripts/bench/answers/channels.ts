@@ -3,6 +3,7 @@
 // and how many messages each question got (to count duplicates after a kill -9).
 import { startFakeSlack } from "../../../tests/fixtures/fake-slack";
 import { startDovecot, startSmtpCapture } from "../../../tests/fixtures/mail-servers";
+import { startPushService } from "../../../tests/fixtures/push-service";
 
 export const SLACK_CHANNEL = "C0BENCH";
 const SIGNING_SECRET = "bench-signing-secret";
@@ -112,5 +113,42 @@ export async function emailChannel(): Promise<AnswerChannel> {
       await imap.stop();
       await smtp.close();
     },
+  };
+}
+
+export async function pushChannel(): Promise<AnswerChannel> {
+  const push = await startPushService();
+  const messageFor = async (marker: string) => {
+    for (;;) {
+      const message = push.messages.find((m) => m.payload?.actions?.length > 0 && JSON.stringify(m.payload).includes(marker));
+      if (message) return message;
+      await sleep(20);
+    }
+  };
+  return {
+    name: "Push action (RFC 8030, decrypted)",
+    env: { PUSH_ALLOW_PRIVATE_ENDPOINTS: "127.0.0.1", NODE_EXTRA_CA_CERTS: push.caFile },
+    async enrol(serverUrl, person) {
+      const response = await fetch(`${serverUrl}/api/me/push-subscriptions`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${person.token}`, "content-type": "application/json" },
+        body: JSON.stringify(push.subscription()),
+      });
+      if (response.status !== 201) throw new Error(`push subscription: ${response.status} ${await response.text()}`);
+    },
+    async answer(serverUrl, _person, _questionId, marker, index) {
+      const action = (await messageFor(marker)).payload.actions[index];
+      // What the service worker sends when the person taps the action.
+      const sent = Date.now();
+      const response = await fetch(`${serverUrl}/api/push/answers`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ key: action.key, answer: action.answer }),
+      });
+      if (response.status !== 200) throw new Error(`push answer: ${response.status} ${await response.text()}`);
+      return sent;
+    },
+    deliveries: (marker) => push.messages.filter((m) => JSON.stringify(m.payload).includes(marker)).length,
+    close: () => push.close(),
   };
 }
