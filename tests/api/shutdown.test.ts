@@ -16,6 +16,7 @@ import {
   runningAgent,
 } from "../helpers/engine";
 import { openStream } from "../helpers/sse";
+import { descendants } from "../../scripts/lib/process-tree.mjs";
 
 // SIGTERM on the server, as a deploy, `docker stop` (10 s, then SIGKILL) or a pod's stop sends it
 // (lib/server/shutdown.ts, docs/runners.md "Stopping the server"): the server and its embedded
@@ -45,19 +46,7 @@ async function serve(label: string, env: Record<string, string> = {}, store?: St
 
 /** The server's process and all of its descendants (the embedded runner, its agents), read from /proc. */
 function processTree(root: number): { pid: number; command: string }[] {
-  const parents = new Map<number, number>();
-  for (const name of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${name}/stat`, "utf8");
-      parents.set(Number(name), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  const tree = [root];
-  for (let i = 0; i < tree.length; i++) for (const [pid, parent] of parents) if (parent === tree[i]) tree.push(pid);
-  return tree.map((pid) => {
+  return (descendants(root) as number[]).map((pid) => {
     let command = "";
     try {
       command = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ");
