@@ -38,7 +38,7 @@ export function WorkspaceHeader({
   ];
   const openCount = openQuestions.data?.length ?? 0;
   return (
-    <AppHeader username={username}>
+    <AppHeader username={username} nav={nav}>
       <span
         className="min-w-0 flex-1 truncate font-medium text-slate-700 md:max-w-32 md:flex-none xl:max-w-44 dark:text-slate-200"
         title={name}
@@ -53,11 +53,8 @@ export function WorkspaceHeader({
           Viewer<span className="hidden sm:inline"> · read only</span>
         </span>
       ) : null}
-      {/* Below md the pages are a second row of their own that scrolls sideways, so all four stay one tap away. */}
-      <nav
-        aria-label="Workspace"
-        className="flex gap-1 max-md:order-last max-md:-mx-3 max-md:w-[calc(100%+1.5rem)] max-md:overflow-x-auto max-md:px-3"
-      >
+      {/* Below md the pages are in the top bar's menu (components/phone-menu.tsx). */}
+      <nav aria-label="Workspace" className="flex gap-1 max-md:hidden">
         {nav.map((item) => {
           const current = pathname === item.href;
           return (

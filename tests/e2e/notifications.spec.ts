@@ -108,6 +108,11 @@ test("the theme switch chooses dark, keeps it across a reload with no light flas
   await signIn(page, `/w/${ws.id}`);
   for (const [label, size] of SIZES) {
     await page.setViewportSize(size);
+    // On a phone the theme switch is in the top bar's menu.
+    const openMenu = async () => {
+      if (label === "phone") await page.locator("header").getByRole("button", { name: "Menu" }).click();
+    };
+    await openMenu();
     const theme = page.locator("header").getByRole("combobox", { name: "Theme" });
     await expect(theme).toHaveValue("system");
     await expect(page.locator("html")).not.toHaveClass(/\bdark\b/);
@@ -117,6 +122,7 @@ test("the theme switch chooses dark, keeps it across a reload with no light flas
     await page.reload({ waitUntil: "commit" });
     await page.waitForSelector("body", { state: "attached" });
     expect(await page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(true);
+    await openMenu();
     await expect(theme).toHaveValue("dark");
     await screenshot(page, `theme-dark-${label}`);
     await theme.selectOption("system");
