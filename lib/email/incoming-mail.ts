@@ -37,6 +37,9 @@ async function readMailbox(db: Db, config: NonNullable<ReturnType<typeof incomin
     secure: imapUrl.protocol === "imaps:",
     auth: { user: decodeURIComponent(imapUrl.username), pass: decodeURIComponent(imapUrl.password) },
     logger: false,
+    // imapflow goes back into IDLE this long after the last command (15 s by default): until then the
+    // server cannot tell of a new reply. The reader's commands come in short bursts, so at once.
+    autoIdleDelay: 200,
   });
   let wake: () => void = () => {};
   let arrived = true;
