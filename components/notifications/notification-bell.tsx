@@ -45,11 +45,12 @@ function useUnreadTitle(unread: number) {
       if (document.title !== next) document.title = next;
     };
     apply();
-    // Next sets the title when the page changes: put the count back in front of the new one.
-    const title = document.querySelector("title");
-    const observer = title ? new MutationObserver(apply) : null;
-    if (title) observer!.observe(title, { childList: true });
-    return () => observer?.disconnect();
+    // Next sets the title when the page changes, at times by putting a new <title> element in the
+    // head: watch the whole head, and put the count back in front of the new title. Writing the title
+    // again only when it differs ends the loop its own write starts.
+    const observer = new MutationObserver(apply);
+    observer.observe(document.head, { childList: true, subtree: true, characterData: true });
+    return () => observer.disconnect();
   }, [unread]);
 }
 
