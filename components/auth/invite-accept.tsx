@@ -8,6 +8,7 @@ import { useState } from "react";
 import { invitationPreviewQuery, useAcceptInvitation } from "@/lib/client/invitations";
 import { ErrorText, Field, primaryButton, secondaryButton, Spinner } from "@/components/ui/field";
 import { ROLE_WORDS } from "@/components/settings/role-select";
+import { formatDateTime } from "@/lib/client/dates";
 
 /**
  * The invitation page: what the link opens, then either "Join" as the signed-in person, or a new
@@ -53,7 +54,7 @@ export function InviteAccept({
       <h1 className="mb-1 text-2xl font-semibold">Join {workspace}</h1>
       <p className="mb-6 text-sm text-slate-600 dark:text-slate-400">
         You are invited as <strong>{role}</strong>. {ROLE_WORDS[role]}. The link works once and expires on{" "}
-        {preview.data.expires_at.slice(0, 10)}.
+        <time dateTime={preview.data.expires_at}>{formatDateTime(preview.data.expires_at)}</time>.
       </p>
       <ErrorText>{accept.error ? `Not joined: ${accept.error.message}` : ""}</ErrorText>
       {signedInAs ? (

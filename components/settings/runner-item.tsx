@@ -1,10 +1,10 @@
 "use client";
 
-import { useEffect, useRef, useState } from "react";
 import { useDeleteRunner } from "@/lib/client/runners";
 import { timeAgo } from "@/lib/client/relative-time";
 import type { Runner } from "@/lib/client/types";
-import { dangerButton, ErrorText, secondaryButton } from "@/components/ui/field";
+import { ErrorText } from "@/components/ui/field";
+import { ConfirmDelete } from "@/components/ui/confirm-delete";
 import { useToast } from "@/components/ui/toast";
 import { formatDateTime } from "@/lib/client/dates";
 
@@ -104,59 +104,20 @@ function Detail({ term, children }: { term: string; children: React.ReactNode })
 function DeleteRunner({ runner }: { runner: Runner }) {
   const remove = useDeleteRunner();
   const toast = useToast();
-  const [confirming, setConfirming] = useState(false);
-  const deleteButton = useRef<HTMLButtonElement>(null);
-  const cancelled = useRef(false);
-  // Back from the confirmation by Cancel, the keyboard stays where it was.
-  useEffect(() => {
-    if (!confirming && cancelled.current) {
-      cancelled.current = false;
-      deleteButton.current?.focus();
-    }
-  }, [confirming]);
-  if (!confirming) {
-    return (
-      <button
-        ref={deleteButton}
-        type="button"
-        className={secondaryButton}
-        aria-label={`Delete runner ${runner.name}`}
-        onClick={() => setConfirming(true)}
-      >
-        Delete
-      </button>
-    );
-  }
   return (
-    <div role="group" aria-label={`Confirm deleting runner ${runner.name}`} className="flex flex-wrap items-center gap-2">
-      <span>
-        Delete it? Its token stops working at once{runner.running > 0 ? `, and the ${runner.running} run(s) it holds end failed` : ""}.
-      </span>
-      <button
-        type="button"
-        className={dangerButton}
-        disabled={remove.isPending}
-        onClick={() =>
+    <>
+      <ConfirmDelete
+        label={`Delete runner ${runner.name}`}
+        confirmLabel={`Delete ${runner.name}`}
+        warning={`Its token stops working at once${runner.running > 0 ? `, and the ${runner.running} run(s) it holds end failed` : ""}.`}
+        pending={remove.isPending}
+        onDelete={() =>
           remove.mutate(runner.id, {
             onSuccess: () => toast(`Runner ${runner.name} deleted; its token no longer works.`),
           })
         }
-      >
-        Delete {runner.name}
-      </button>
-      {/* Focus lands on Cancel: a second Enter must not delete. */}
-      <button
-        type="button"
-        className={secondaryButton}
-        autoFocus
-        onClick={() => {
-          cancelled.current = true;
-          setConfirming(false);
-        }}
-      >
-        Cancel
-      </button>
+      />
       <ErrorText>{remove.error ? `Not deleted: ${remove.error.message}` : ""}</ErrorText>
-    </div>
+    </>
   );
 }

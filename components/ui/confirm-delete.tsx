@@ -3,12 +3,14 @@
 import { useRef, useState } from "react";
 import { dangerButton, secondaryButton } from "@/components/ui/field";
 
-// "Delete" that asks once, in place: the first press shows the real (red) button and Cancel; Cancel
-// puts the keyboard back on "Delete", so nobody loses their place.
+// "Delete" that asks once, in place: the first press shows what will happen, the real (red) button
+// and Cancel. The keyboard lands on Cancel, so a second Enter never deletes, and Cancel puts it back
+// on "Delete", so nobody loses their place.
 
 export function ConfirmDelete({
   label,
   confirmLabel,
+  warning,
   pending,
   onDelete,
 }: {
@@ -16,6 +18,8 @@ export function ConfirmDelete({
   label: string;
   /** The red button's words ("Delete this schedule"). */
   confirmLabel: string;
+  /** What deleting it does besides, in words, shown beside the red button. */
+  warning?: string;
   pending: boolean;
   onDelete: () => void;
 }) {
@@ -28,13 +32,15 @@ export function ConfirmDelete({
       </button>
     );
   return (
-    <span className="inline-flex gap-2">
-      <button type="button" className={dangerButton} disabled={pending} onClick={onDelete} autoFocus>
+    <span role="group" aria-label={`Confirm: ${label}`} className="inline-flex flex-wrap items-center gap-2">
+      {warning ? <span className="text-sm">{warning}</span> : null}
+      <button type="button" className={dangerButton} disabled={pending} onClick={onDelete}>
         {pending ? "Deleting…" : confirmLabel}
       </button>
       <button
         type="button"
         className={secondaryButton}
+        autoFocus
         onClick={() => {
           setConfirming(false);
           requestAnimationFrame(() => first.current?.focus());

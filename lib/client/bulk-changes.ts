@@ -3,10 +3,10 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { api } from "@/lib/client/api";
 import type { Assignee } from "@/lib/client/assignees";
-import { findTask, flatItems, placeTask, type ColumnData } from "@/lib/client/board-cache";
-import { boardKeys } from "@/lib/client/query-keys";
+import { findTask, placeTask } from "@/lib/client/board-cache";
+import { useMoveBack } from "@/lib/client/task-moves";
 import { useUndoableDelete } from "@/lib/client/undoable-delete";
-import { DEFAULT_SORT, type Card, type Task } from "@/lib/client/types";
+import type { Card, Task } from "@/lib/client/types";
 import type { ColumnKey } from "@/lib/tasks/columns";
 
 // Several selected cards moved, assigned or deleted together (issue #37), with one Undo for the
@@ -40,39 +40,20 @@ export interface BulkResult {
 export function useBulkChanges(workspaceId: string) {
   const client = useQueryClient();
   const removeOne = useUndoableDelete(workspaceId);
+  const moveBack = useMoveBack(workspaceId);
   const url = (taskId: string) => `/api/workspaces/${workspaceId}/tasks/${taskId}`;
   const current = (task: Card) => findTask(client, workspaceId, task.id) ?? task;
-  const ordered = (column: ColumnKey) =>
-    flatItems(client.getQueryData<ColumnData>(boardKeys.columnSorted(workspaceId, column, DEFAULT_SORT))).map((card) => card.id);
   const send = async (taskId: string, path: string, method: string, json: unknown) => {
     const saved = await api<Task>(`${url(taskId)}${path}`, { method, json });
     placeTask(client, workspaceId, saved);
   };
 
-  /** To the end of `column`; Undo puts each back between its old neighbours, in their old order. */
+  /** To the end of `column`; Undo puts each back at its old place (useMoveBack). */
   const move = async (tasks: Card[], column: ColumnKey): Promise<BulkResult> => {
     const before = tasks.map(current);
-    const places = new Map(before.map((task) => [task.id, ordered(task.status)]));
     for (const task of before) placeTask(client, workspaceId, { ...task, status: column });
     const failed = await eachBounded(before, CONCURRENCY, (task) => send(task.id, "/move", "POST", { column }));
-    const undo = async () => {
-      // One at a time, top to bottom: each goes below its old upper neighbour, which is back already.
-      let failures = 0;
-      const moved = new Set(before.map((t) => t.id));
-      const indexOf = (task: Card) => places.get(task.id)?.indexOf(task.id) ?? -1;
-      const topDown = [...before].sort((a, b) => indexOf(a) - indexOf(b));
-      for (const task of topDown) {
-        const order = places.get(task.id) ?? [];
-        const index = order.indexOf(task.id);
-        const below = order.slice(index + 1).find((id) => !moved.has(id));
-        const anchor = index > 0 ? { after_id: order[index - 1] } : index === 0 && below ? { before_id: below } : {};
-        await send(task.id, "/move", "POST", { column: task.status, ...anchor }).catch(() =>
-          send(task.id, "/move", "POST", { column: task.status }).catch(() => failures++),
-        );
-      }
-      return failures;
-    };
-    return { failed, undo };
+    return { failed, undo: () => eachBounded(before, CONCURRENCY, moveBack) };
   };
 
   /** The same assignees on every task; Undo gives each its own list back. */

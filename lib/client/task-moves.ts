@@ -1,31 +1,47 @@
 "use client";
 
 import { useQueryClient } from "@tanstack/react-query";
-import { flatItems, type ColumnData } from "@/lib/client/board-cache";
+import { api, ApiClientError } from "@/lib/client/api";
+import { flatItems, placeTask, type ColumnData } from "@/lib/client/board-cache";
 import { boardKeys } from "@/lib/client/query-keys";
 import { useMoveTask } from "@/lib/client/tasks";
-import { DEFAULT_SORT, type Card } from "@/lib/client/types";
+import { DEFAULT_SORT, type Card, type Task } from "@/lib/client/types";
 import type { ColumnKey } from "@/lib/tasks/columns";
 
-// "Move to …" from a card's menu: to the top of another column, and back to exactly where it was
-// (between the same neighbours) when the person presses Undo.
+// "Move to …" from a card's menu (to the top of another column) and the Undo of a move, one card's
+// or a selection's.
+
+/**
+ * Undo of a move: the task back in its old column at its old `position` exactly (PATCH with
+ * `position`), so it needs none of its old neighbours loaded, and several can go back in any order.
+ * If another task took that spot meanwhile (409), it goes to the end of its old column.
+ */
+export function useMoveBack(workspaceId: string) {
+  const client = useQueryClient();
+  return async (before: Card): Promise<void> => {
+    const url = `/api/workspaces/${workspaceId}/tasks/${before.id}`;
+    placeTask(client, workspaceId, before);
+    try {
+      const saved = await api<Task>(url, { method: "PATCH", json: { status: before.status, position: before.position } }).catch((error) => {
+        if (!(error instanceof ApiClientError && error.status === 409)) throw error;
+        return api<Task>(`${url}/move`, { method: "POST", json: { column: before.status } });
+      });
+      placeTask(client, workspaceId, saved);
+    } catch (error) {
+      // Where the card really is now is the server's to say.
+      client.invalidateQueries({ queryKey: boardKeys.columns(workspaceId) });
+      throw error;
+    }
+  };
+}
 
 export function useMoveToColumn(workspaceId: string) {
   const client = useQueryClient();
   const move = useMoveTask(workspaceId);
-  const ordered = (column: ColumnKey) =>
-    flatItems(client.getQueryData<ColumnData>(boardKeys.columnSorted(workspaceId, column, DEFAULT_SORT)));
+  const moveBack = useMoveBack(workspaceId);
   return (task: Card, column: ColumnKey, onError: (error: Error) => void) => {
-    const from = ordered(task.status as ColumnKey);
-    const index = from.findIndex((card) => card.id === task.id);
-    const back = {
-      column: task.status as ColumnKey,
-      after_id: index > 0 ? from[index - 1].id : null,
-      before_id: index >= 0 && index + 1 < from.length ? from[index + 1].id : null,
-    };
-    const top = ordered(column)[0];
+    const top = flatItems(client.getQueryData<ColumnData>(boardKeys.columnSorted(workspaceId, column, DEFAULT_SORT)))[0];
     move.mutate({ task, column, after_id: null, before_id: top?.id ?? null }, { onError });
-    /** Undo: the task back between its old neighbours. */
-    return () => move.mutate({ task: { ...task, status: column }, ...back }, { onError });
+    return () => void moveBack(task).catch(onError);
   };
 }

@@ -11,6 +11,7 @@ import { resealSecrets } from "@/lib/crypto/reseal-secrets";
 import { startDeliveryWorker } from "@/lib/webhooks/deliver-webhooks";
 import { startReactions } from "@/lib/reactions/run-reactions";
 import { startDeliveryPruning } from "@/lib/webhooks/prune-deliveries";
+import { startExpirySweeps } from "@/lib/server/sweep-expired";
 import { startNotificationWorker } from "@/lib/notifications/notification-worker";
 import { registerChannelSender } from "@/lib/notifications/channels";
 import { slackSender } from "@/lib/slack/slack-sender";
@@ -43,6 +44,7 @@ export async function startServer() {
     // Reactions (lib/reactions/) read the same log the same way, each from its own cursor.
     await startReactions(db, kind);
     startDeliveryPruning(db);
+    startExpirySweeps(db);
     // Notifications: questions nobody answered in time, and the deliveries that need a sender
     // (docs/notifications.md); the notify reactions above turn events into notifications.
     registerChannelSender("slack", slackSender(db));

@@ -98,3 +98,42 @@ test("a card's ⋯ menu assigns it to people and agents with the assignee picker
   const backlog = await api.call<{ items: { assignees: { kind: string }[] }[] }>("GET", `/api/workspaces/${ws.id}/board/column/backlog`);
   expect(backlog.items[0].assignees.map((a) => a.kind)).toEqual(["user"]);
 });
+
+test("Undo puts moved cards back at their old places when the board is filtered and their neighbours are not loaded", async ({
+  page,
+  request,
+}) => {
+  const api = await Api.asAdmin(request);
+  const ws = await api.workspace();
+  for (const [title, tags] of [
+    ["Alpha", ["red"]],
+    ["Beta", []],
+    ["Gamma", ["red"]],
+    ["Delta", []],
+    ["Epsilon", ["red"]],
+  ] as const)
+    await api.task(ws.id, { title, status: "todo", tags });
+  await page.setViewportSize({ width: 1440, height: 900 });
+  // Opened filtered: the unfiltered column (Beta, Delta) was never loaded in this browser.
+  await signIn(page, `/w/${ws.id}?tag=red`);
+  await expect(page.getByTitle(/^Live:/)).toBeVisible();
+  const todo = column(page, "To do");
+  await expect(todo.getByRole("group")).toHaveCount(3);
+  const card = (title: string) => page.getByRole("group", { name: title });
+  const bar = page.getByRole("toolbar", { name: "Selected tasks" });
+
+  await card("Alpha").click({ modifiers: ["Shift"] });
+  await card("Gamma").click({ modifiers: ["Shift"] });
+  await bar.getByLabel("Move selected tasks to").selectOption("done");
+  await expect.poll(() => todoTitles(api, ws.id)).toEqual(["Beta", "Delta", "Epsilon"]);
+  await page.getByRole("status").filter({ hasText: "Moved 2 tasks to Done" }).getByRole("button", { name: "Undo" }).click();
+  await expect.poll(() => todoTitles(api, ws.id)).toEqual(["Alpha", "Beta", "Gamma", "Delta", "Epsilon"]);
+  await expect(todo.getByRole("group")).toHaveCount(3);
+
+  // One card through its ⋯ menu, the same.
+  await card("Gamma").getByRole("button", { name: "Actions for Gamma" }).click();
+  await page.getByRole("menuitem", { name: "Move to Done" }).click();
+  await expect.poll(() => todoTitles(api, ws.id)).toEqual(["Alpha", "Beta", "Delta", "Epsilon"]);
+  await page.getByRole("status").filter({ hasText: "Moved “Gamma” to Done" }).getByRole("button", { name: "Undo" }).click();
+  await expect.poll(() => todoTitles(api, ws.id)).toEqual(["Alpha", "Beta", "Gamma", "Delta", "Epsilon"]);
+});

@@ -25,6 +25,8 @@ test("an invited viewer joins from a second browser, sees a read-only board, and
   await expect(members.getByRole("button", { name: "Copy" })).toBeVisible();
   await expect(members.getByText("vera@example.com", { exact: true })).toBeVisible();
   await screens(page, "settings-members-invitations", members.getByText("Invite by link"));
+  // The invite page writes its expiry the way the rest of the board writes dates.
+  const expires = (await members.getByText(/^expires /).first().textContent())!.replace(/^expires /, "");
 
   const other = await browser.newContext({ baseURL: new URL(link).origin });
   try {
@@ -32,6 +34,7 @@ test("an invited viewer joins from a second browser, sees a read-only board, and
     await newcomer.goto(new URL(link).pathname);
     await expect(newcomer.getByRole("heading", { name: `Join ${ws.name}` })).toBeVisible();
     await expect(newcomer.getByText("You are invited as")).toContainText("viewer");
+    await expect(newcomer.getByText("You are invited as")).toContainText(`expires on ${expires}.`);
     await screens(newcomer, "invite-page");
     const username = `vera_${Date.now()}`;
     await newcomer.getByLabel("Username").fill(username);

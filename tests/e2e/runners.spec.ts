@@ -128,7 +128,7 @@ test("add a runner in Settings, start it with the command shown, see it online a
     // Delete it, after a confirmation: its token stops working and the runner process stops.
     await page.goto(`/w/${ws.id}/settings`);
     await row.getByRole("button", { name: `Delete runner ${name}` }).click();
-    const confirm = row.getByRole("group", { name: `Confirm deleting runner ${name}` });
+    const confirm = row.getByRole("group", { name: `Confirm: Delete runner ${name}` });
     await expect(confirm.getByRole("button", { name: "Cancel" })).toBeFocused();
     await confirm.getByRole("button", { name: "Cancel" }).click();
     await expect(row.getByRole("button", { name: `Delete runner ${name}` })).toBeFocused();
