@@ -12,6 +12,7 @@ import { RepositorySection } from "@/components/settings/repository-section";
 import { CodehostSection } from "@/components/settings/codehost-section";
 import { MembersSection } from "@/components/settings/members-section";
 import { ApiKeysSection } from "@/components/settings/api-keys-section";
+import { ConnectedAppsSection } from "@/components/settings/connected-apps-section";
 import { RunnersSection } from "@/components/settings/runners-section";
 import { WorkspaceRunnersSection } from "@/components/settings/workspace-runners-section";
 import { currentUserQuery } from "@/lib/client/current-user";
@@ -39,6 +40,7 @@ export function SettingsPage({ workspaceId, boardUrl }: { workspaceId: string; b
       <NotificationsSection />
       <EscalationSection workspaceId={workspaceId} />
       <ApiKeysSection />
+      <ConnectedAppsSection />
       <WorkspaceRunnersSection workspaceId={workspaceId} />
       <AdminRunners boardUrl={boardUrl} />
     </main>

@@ -11,6 +11,8 @@ export function ConfirmDelete({
   label,
   confirmLabel,
   warning,
+  verb = "Delete",
+  busy = "Deleting…",
   pending,
   onDelete,
 }: {
@@ -20,6 +22,9 @@ export function ConfirmDelete({
   confirmLabel: string;
   /** What deleting it does besides, in words, shown beside the red button. */
   warning?: string;
+  /** The first button's words, and the red one's while it works (Disconnect, Disconnecting…). */
+  verb?: string;
+  busy?: string;
   pending: boolean;
   onDelete: () => void;
 }) {
@@ -28,14 +33,14 @@ export function ConfirmDelete({
   if (!confirming)
     return (
       <button ref={first} type="button" className={secondaryButton} aria-label={label} onClick={() => setConfirming(true)}>
-        Delete
+        {verb}
       </button>
     );
   return (
     <span role="group" aria-label={`Confirm: ${label}`} className="inline-flex flex-wrap items-center gap-2">
       {warning ? <span className="text-sm">{warning}</span> : null}
       <button type="button" className={dangerButton} disabled={pending} onClick={onDelete}>
-        {pending ? "Deleting…" : confirmLabel}
+        {pending ? busy : confirmLabel}
       </button>
       <button
         type="button"

@@ -111,7 +111,8 @@ const CALLER_CTE = `WITH caller AS (
 
 const CREDENTIAL = statement("authenticate_credential", `${CALLER_CTE} SELECT caller.*, NULL::text AS body FROM caller`);
 
-const TOUCH_API_KEY = statement("authenticate_touch_api_key", "UPDATE auth_tokens SET last_used_at = $2 WHERE id = $1");
+// "Last used" of an API key, and of an MCP client's access tokens (Settings → Connected apps).
+const TOUCH_TOKEN = statement("authenticate_touch_api_key", "UPDATE auth_tokens SET last_used_at = $2 WHERE id = $1");
 
 async function callerForSecret(
   sql: Sql,
@@ -126,9 +127,12 @@ async function callerForSecret(
     throw unauthorized("Invalid or revoked token");
   }
   if (token.expires_at && token.expires_at <= now) throw unauthorized("Token expired");
-  if (token.kind === "api_key" && (!token.last_used_at || now.getTime() - token.last_used_at.getTime() > 60_000)) {
-    // At most one write a minute per key, however often it is used.
-    await sql(TOUCH_API_KEY, [token.id, now]);
+  if (
+    (token.kind === "api_key" || token.kind === "mcp_access") &&
+    (!token.last_used_at || now.getTime() - token.last_used_at.getTime() > 60_000)
+  ) {
+    // At most one write a minute per token, however often it is used.
+    await sql(TOUCH_TOKEN, [token.id, now]);
   }
   const caller: Caller = {
     userId: token.user_id,

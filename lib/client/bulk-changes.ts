@@ -5,6 +5,7 @@ import { api } from "@/lib/client/api";
 import type { Assignee } from "@/lib/client/assignees";
 import { findTask, placeTask } from "@/lib/client/board-cache";
 import { useMoveBack } from "@/lib/client/task-moves";
+import { placeFromServer } from "@/lib/client/tasks";
 import { useUndoableDelete } from "@/lib/client/undoable-delete";
 import type { Card, Task } from "@/lib/client/types";
 import type { ColumnKey } from "@/lib/tasks/columns";
@@ -45,7 +46,7 @@ export function useBulkChanges(workspaceId: string) {
   const current = (task: Card) => findTask(client, workspaceId, task.id) ?? task;
   const send = async (taskId: string, path: string, method: string, json: unknown) => {
     const saved = await api<Task>(`${url(taskId)}${path}`, { method, json });
-    placeTask(client, workspaceId, saved);
+    placeFromServer(client, workspaceId, saved);
   };
 
   /** To the end of `column`; Undo puts each back at its old place (useMoveBack). */

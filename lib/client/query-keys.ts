@@ -25,6 +25,10 @@ export const apiKeyKeys = {
   all: ["api-keys"] as const,
 };
 
+export const connectedClientKeys = {
+  all: ["oauth-clients"] as const,
+};
+
 /** The signed-in person (GET /api/auth/me). */
 export const currentUserKeys = {
   me: ["current-user"] as const,

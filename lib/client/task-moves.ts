@@ -4,7 +4,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { api, ApiClientError } from "@/lib/client/api";
 import { flatItems, placeTask, type ColumnData } from "@/lib/client/board-cache";
 import { boardKeys } from "@/lib/client/query-keys";
-import { useMoveTask } from "@/lib/client/tasks";
+import { placeFromServer, useMoveTask } from "@/lib/client/tasks";
 import { DEFAULT_SORT, type Card, type Task } from "@/lib/client/types";
 import type { ColumnKey } from "@/lib/tasks/columns";
 
@@ -26,7 +26,7 @@ export function useMoveBack(workspaceId: string) {
         if (!(error instanceof ApiClientError && error.status === 409)) throw error;
         return api<Task>(`${url}/move`, { method: "POST", json: { column: before.status } });
       });
-      placeTask(client, workspaceId, saved);
+      placeFromServer(client, workspaceId, saved);
     } catch (error) {
       // Where the card really is now is the server's to say.
       client.invalidateQueries({ queryKey: boardKeys.columns(workspaceId) });

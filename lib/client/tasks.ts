@@ -131,6 +131,7 @@ export function isStaleBoard(error: unknown): boolean {
   return error instanceof ApiClientError && error.status === 409;
 }
 
-function placeFromServer(client: QueryClient, workspaceId: string, task: Task) {
+/** The task where the server says it is; a filtered column it may now belong to is fetched again. */
+export function placeFromServer(client: QueryClient, workspaceId: string, task: Task) {
   for (const key of placeTask(client, workspaceId, task)) client.invalidateQueries({ queryKey: key, exact: true });
 }

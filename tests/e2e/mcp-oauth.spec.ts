@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { ADMIN } from "./helpers";
+import { ADMIN, Api, screens } from "./helpers";
 
 // An MCP client signing a person in over OAuth (docs/mcp.md, "OAuth"): the client part (registration,
 // the authorization URL with PKCE, the code exchange) through the request context, the person's part
@@ -84,6 +84,27 @@ test("a signed-out person signs in, sees who asks, allows, and the client's toke
   });
   expect(tools.status()).toBe(200);
   expect(await tools.text()).toContain('"name":"list_tasks"');
+
+  // Settings → Connected apps lists it, used just now; Disconnect asks, then ends its token.
+  const ws = await (await Api.asAdmin(request)).workspace();
+  await page.goto(`/w/${ws.id}/settings`);
+  const section = page.getByRole("region", { name: "Connected apps" });
+  const app = section.getByRole("listitem", { name: "Claude Code (taskboard)" }).first();
+  await expect(app).toContainText("Returns to 127.0.0.1:9");
+  await expect(app).toContainText("last used");
+  await screens(page, "settings-connected-apps", section);
+  await app.getByRole("button", { name: "Disconnect Claude Code (taskboard)" }).click();
+  const confirm = app.getByRole("group", { name: "Confirm: Disconnect Claude Code (taskboard)" });
+  await expect(confirm).toContainText("It stops working at once");
+  await expect(confirm.getByRole("button", { name: "Cancel" })).toBeFocused();
+  await confirm.getByRole("button", { name: "Disconnect Claude Code (taskboard)" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Disconnected Claude Code (taskboard)." })).toBeVisible();
+  await expect(section.getByRole("listitem", { name: "Claude Code (taskboard)" })).toHaveCount(0);
+  const after = await request.post("/api/mcp", {
+    headers: { authorization: `Bearer ${access_token}`, accept: "application/json, text/event-stream" },
+    data: { jsonrpc: "2.0", id: 1, method: "tools/list" },
+  });
+  expect(after.status()).toBe(401);
 });
 
 test("Deny sends the client access_denied and no code", async ({ page, request }) => {

@@ -26,7 +26,10 @@ test("an invited viewer joins from a second browser, sees a read-only board, and
   await expect(members.getByText("vera@example.com", { exact: true })).toBeVisible();
   await screens(page, "settings-members-invitations", members.getByText("Invite by link"));
   // The invite page writes its expiry the way the rest of the board writes dates.
-  const expires = (await members.getByText(/^expires /).first().textContent())!.replace(/^expires /, "");
+  const expires = (await members
+    .getByText(/^expires /)
+    .first()
+    .textContent())!.replace(/^expires /, "");
 
   const other = await browser.newContext({ baseURL: new URL(link).origin });
   try {

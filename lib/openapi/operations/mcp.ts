@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { OperationSpec } from "@/lib/openapi/types";
+import { clientIdParams, connectedClientsResponse } from "@/lib/oauth/schemas";
 
 // The MCP endpoint speaks JSON-RPC 2.0 (Model Context Protocol, streamable HTTP transport); its
 // methods and tools are described by the protocol itself (tools/list), and in docs/mcp.md.
@@ -39,6 +40,28 @@ export const mcpOperations: OperationSpec[] = [
       406: { description: "The Accept header lacks application/json or text/event-stream", schema: jsonRpcError },
       413: { description: "Body larger than 1 MiB", schema: jsonRpcError },
       415: { description: "Content-Type is not application/json", schema: jsonRpcError },
+    },
+  },
+  // The programs a person connected over OAuth (Settings → Connected apps). People only: agent
+  // tokens get 403, and an MCP client's own OAuth token works on /api/mcp alone.
+  {
+    method: "get",
+    path: "/api/me/oauth-clients",
+    operationId: "listConnectedClients",
+    summary: "The MCP clients you allowed over OAuth, newest first, with when each last called /api/mcp",
+    tags: ["mcp"],
+    responses: { 200: { description: "Your connected apps", schema: connectedClientsResponse } },
+  },
+  {
+    method: "delete",
+    path: "/api/me/oauth-clients/{client_id}",
+    operationId: "disconnectClient",
+    summary: "Revoke what you allowed a client: its refresh and access tokens stop working at once",
+    tags: ["mcp"],
+    params: clientIdParams,
+    responses: {
+      204: { description: "Disconnected" },
+      404: { description: "You have allowed no client with this id" },
     },
   },
 ];
