@@ -5,7 +5,8 @@ import { QUESTION_STATUS } from "@/lib/questions/statuses";
 // A key lets one person answer one question without signing in: it rides in a push notification's
 // actions and in a mailed question's reply address (docs/notifications.md). 256 random bits, of
 // which only the SHA-256 is stored, so a leaked database holds no usable key. It is dead once the
-// question is answered or gone (the row cascades) and after MAX_AGE_MS.
+// question is answered or gone (the row cascades) and after MAX_AGE_MS; lib/server/sweep-expired.ts
+// deletes it 30 days after that.
 
 const MAX_AGE_MS = 7 * 24 * 3_600_000;
 
@@ -19,8 +20,6 @@ export interface AnswerKeyGrant {
 
 export async function issueAnswerKey(db: Db, grant: AnswerKeyGrant): Promise<string> {
   const key = crypto.randomBytes(32).toString("base64url");
-  // Keys are few per person; sweeping a person's expired ones here keeps the table from growing.
-  await db.answerKey.deleteMany({ where: { userId: grant.userId, expiresAt: { lt: new Date() } } });
   await db.answerKey.create({
     data: { ...grant, keyHash: hashKey(key), expiresAt: new Date(Date.now() + MAX_AGE_MS) },
     select: { id: true },

@@ -41,7 +41,8 @@ it("deletes what expired and keeps what still means something", async () => {
   const question = await createQuestion(db, ws.id, createQuestionBody.parse({ task_id: task.id, content: "Which?" }));
   const key = (keyHash: string, expiresAt: Date) =>
     db.answerKey.create({ data: { keyHash, questionId: question.id, userId: user.id, channel: "push", expiresAt } });
-  await key("k-old", days(-1));
+  await key("k-old", days(-31));
+  await key("k-expired", days(-1));
   await key("k-live", days(6));
 
   await db.emailReceipt.create({ data: { messageId: "<old@x>", receivedAt: days(-31) } });
@@ -64,7 +65,7 @@ it("deletes what expired and keeps what still means something", async () => {
   ]);
   const hashes = await db.authToken.findMany({ where: { userId: user.id }, select: { tokenHash: true } });
   expect(hashes.map((row) => row.tokenHash).sort()).toEqual(["t-key", "t-recent"]);
-  expect((await db.answerKey.findMany({ select: { keyHash: true } })).map((row) => row.keyHash)).toEqual(["k-live"]);
+  expect((await db.answerKey.findMany({ select: { keyHash: true } })).map((row) => row.keyHash).sort()).toEqual(["k-expired", "k-live"]);
   expect((await db.emailReceipt.findMany({ select: { messageId: true } })).map((row) => row.messageId)).toEqual(["<new@x>"]);
 
   // A second pass finds nothing more.

@@ -38,9 +38,11 @@ const SWEEPS: { what: string; sql: string }[] = [
             LIMIT ${BATCH})`,
   },
   {
-    // A push action's or a mail reply's key past its 7 days answers nothing (lib/questions/answer-keys.ts).
+    // A push action's or a mail reply's key past its 7 days answers nothing (lib/questions/answer-keys.ts),
+    // but for 30 days more it still says "expired" rather than "not valid" to whoever uses it.
     what: "expired answer keys",
-    sql: `DELETE FROM answer_keys WHERE id IN (SELECT id FROM answer_keys WHERE expires_at < now() LIMIT ${BATCH})`,
+    sql: `DELETE FROM answer_keys WHERE id IN (
+            SELECT id FROM answer_keys WHERE expires_at < now() - interval '30 days' LIMIT ${BATCH})`,
   },
   {
     // A reply read twice is recognised by its Message-ID; after 30 days its message has long been
