@@ -1,9 +1,7 @@
 import crypto from "node:crypto";
-import type { AddressInfo } from "node:net";
-import { simpleParser, type ParsedMail } from "mailparser";
-import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { engineServer, eventually, newStore, workspaceOn, type EngineServer, type Store } from "../helpers/engine";
+import { startSmtpCapture, type SmtpCapture } from "../fixtures/mail-servers";
 
 // A server of its own: SMTP_URL is read at start (a real SMTP server from `smtp-server` receives
 // what nodemailer sends), and the expiry and agent-token cases need rows no route makes, written
@@ -12,35 +10,23 @@ import { engineServer, eventually, newStore, workspaceOn, type EngineServer, typ
 const FROM = "Taskboard <board@example.com>";
 let store: Store;
 let server: EngineServer;
-let smtp: SMTPServer;
+let smtp: SmtpCapture;
 let token: string;
 let wsId: string;
-const mails: ParsedMail[] = [];
+const mails = () => smtp.mails;
 
-function startSmtp(): Promise<number> {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    onData(stream, _session, done) {
-      simpleParser(stream).then((mail) => (mails.push(mail), done()), done);
-    },
-  });
-  return new Promise((resolve) => smtp.listen(0, "127.0.0.1", () => resolve((smtp.server.address() as AddressInfo).port)));
-}
-
-const env = (port: number) => ({ SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: FROM, RUNNER_EMBEDDED: "false" });
-let smtpPort: number;
+const env = () => ({ SMTP_URL: smtp.url, MAIL_FROM: FROM, RUNNER_EMBEDDED: "false" });
 
 beforeAll(async () => {
   store = await newStore("invitation-mail");
-  smtpPort = await startSmtp();
-  server = await engineServer(store, env(smtpPort), "invitation-mail");
+  smtp = await startSmtpCapture();
+  server = await engineServer(store, env(), "invitation-mail");
   ({ token, wsId } = await workspaceOn(server));
 }, 120_000);
 
 afterAll(async () => {
   await server?.stop();
-  await new Promise((resolve) => smtp?.close(() => resolve(null)));
+  await smtp?.close(); // closed already by the "mail server is down" case, which is harmless
   await store?.drop();
 });
 
@@ -51,7 +37,7 @@ describe("an invitation with an email, SMTP configured", () => {
   it("is mailed with its link, from MAIL_FROM, after the answer; the mailed link joins", async () => {
     const created = await invite({ email: "ana@example.com", role: "member" });
     expect(created.status).toBe(201);
-    const mail = await eventually(async () => mails.find((m) => m.text?.includes(created.body.url)), 15_000, "the invitation mail");
+    const mail = await eventually(async () => mails().find((m) => m.text?.includes(created.body.url)), 15_000, "the invitation mail");
     expect(mail.from?.value).toEqual([{ name: "Taskboard", address: "board@example.com" }]);
     expect((mail.to as { text: string }).text).toBe("ana@example.com");
     expect(mail.subject).toMatch(/^admin invited you to ws-\d+ on the task board$/);
@@ -65,16 +51,16 @@ describe("an invitation with an email, SMTP configured", () => {
   });
 
   it("sends nothing without an email", async () => {
-    const before = mails.length;
+    const before = mails().length;
     const created = await invite({ role: "viewer" });
     const marker = await invite({ email: "marker@example.com" });
-    await eventually(async () => mails.find((m) => m.text?.includes(marker.body.url)), 15_000, "the marker mail");
-    expect(mails.slice(before).map((m) => (m.to as { text: string }).text)).toEqual(["marker@example.com"]);
-    expect(mails.some((m) => m.text?.includes(created.body.url))).toBe(false);
+    await eventually(async () => mails().find((m) => m.text?.includes(marker.body.url)), 15_000, "the marker mail");
+    expect(mails().slice(before).map((m) => (m.to as { text: string }).text)).toEqual(["marker@example.com"]);
+    expect(mails().some((m) => m.text?.includes(created.body.url))).toBe(false);
   });
 
   it("is still made (201) when the mail server is down: the mail's failure never fails the request", async () => {
-    await new Promise((resolve) => smtp.close(() => resolve(null)));
+    await smtp.close();
     const created = await invite({ email: "nobody@example.com", role: "member" });
     expect(created.status).toBe(201);
     expect((await server.call("GET", `/api/invitations/${tokenOf(created.body.url)}`)).status).toBe(200);
@@ -105,7 +91,7 @@ describe("after a restart with rows written directly", () => {
         wsId,
       ]);
     }
-    server = await engineServer(store, env(smtpPort), "invitation-mail-2");
+    server = await engineServer(store, env(), "invitation-mail-2");
 
     const expired = await server.call("GET", `/api/invitations/${tokenOf(expiring.body.url)}`);
     expect(expired.status).toBe(410);
