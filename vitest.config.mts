@@ -1,11 +1,24 @@
+import fs from "node:fs";
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
-// Two projects (docs/testing.md). "unit": files beside their code and tests of the repository as a
-// whole; they never wait for a build or a server. "api": the service over HTTP, against the
-// production server started by tests/setup/global-server.ts. Both run on the database named by
-// TEST_DATABASE (pglite by default; scripts/test.mjs runs the suite once per database).
+// Three projects (docs/testing.md). "unit" and "unit-db": files beside their code and tests of the
+// repository as a whole; they never wait for a build or a server. "api": the service over HTTP,
+// against the production server started by tests/setup/global-server.ts. All run on the database
+// named by TEST_DATABASE (pglite by default; scripts/test.mjs runs the suite once per database,
+// "unit" only on the first).
 const database = process.env.TEST_DATABASE === "postgresql" ? "postgres" : "pglite";
+
+// Unit tests that open a database of the kind under test (through tests/helpers/db.ts or
+// fresh-database.ts) are the project "unit-db", which the PostgreSQL pass runs again; the others
+// do not depend on the database and run once (scripts/test.mjs).
+const UNIT = ["lib", "components", "tests/unit"];
+const unitDb = UNIT.flatMap((dir) =>
+  fs
+    .readdirSync(dir, { recursive: true, encoding: "utf8" })
+    .map((file) => path.join(dir, file))
+    .filter((file) => file.endsWith(".test.ts") && /helpers\/(db|fresh-database)"/.test(fs.readFileSync(file, "utf8"))),
+);
 
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
@@ -21,9 +34,14 @@ export default defineConfig({
         extends: true,
         test: {
           name: "unit",
-          include: ["lib/**/*.test.ts", "components/**/*.test.ts", "tests/unit/**/*.test.ts"],
+          include: UNIT.map((dir) => `${dir}/**/*.test.ts`),
+          exclude: unitDb,
           globalSetup: ["tests/setup/database-setup.ts"],
         },
+      },
+      {
+        extends: true,
+        test: { name: "unit-db", include: unitDb, globalSetup: ["tests/setup/database-setup.ts"] },
       },
       {
         extends: true,

@@ -36,9 +36,10 @@ if (!ensureSandboxTools()) {
   process.exit(1);
 }
 
-const passes = [() => vitest("pglite", {})];
+const passes = [() => vitest("pglite", {}, [])];
 if (await postgresReachable()) {
-  passes.push(() => vitest("postgresql", { TEST_DATABASE: "postgresql" }));
+  // The "unit" project does not touch a database: it ran in the first pass (vitest.config.mts).
+  passes.push(() => vitest("postgresql", { TEST_DATABASE: "postgresql" }, ["--project", "unit-db", "--project", "api"]));
 } else if (process.env.CI === "true") {
   problems.push(`PostgreSQL is not reachable at ${redact(postgresAdminUrl())}; under CI the PostgreSQL pass is mandatory`);
   totals.failed++;
@@ -56,11 +57,11 @@ for (const problem of problems) console.error(`[test] FAILED: ${problem}`);
 console.log(`\nTests: ${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ""}`);
 process.exit(totals.failed > 0 || problems.length > 0 ? 1 : 0);
 
-async function vitest(label, env) {
+async function vitest(label, env, projects) {
   const report = path.join(artifacts, `vitest-${label}.json`);
   fs.rmSync(report, { force: true });
   console.log(`\n[test] vitest on ${label}`);
-  const status = await pass(label, "npx", ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`], env);
+  const status = await pass(label, "npx", ["vitest", "run", ...projects, "--reporter=default", "--reporter=json", `--outputFile.json=${report}`], env);
   const counted = readJson(report);
   if (counted) {
     totals.passed += counted.numPassedTests;
