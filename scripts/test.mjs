@@ -61,7 +61,12 @@ async function vitest(label, env, projects) {
   const report = path.join(artifacts, `vitest-${label}.json`);
   fs.rmSync(report, { force: true });
   console.log(`\n[test] vitest on ${label}`);
-  const status = await pass(label, "npx", ["vitest", "run", ...projects, "--reporter=default", "--reporter=json", `--outputFile.json=${report}`], env);
+  const status = await pass(
+    label,
+    "npx",
+    ["vitest", "run", ...projects, "--reporter=default", "--reporter=json", `--outputFile.json=${report}`],
+    env,
+  );
   const counted = readJson(report);
   if (counted) {
     totals.passed += counted.numPassedTests;

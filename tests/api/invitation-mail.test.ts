@@ -55,7 +55,11 @@ describe("an invitation with an email, SMTP configured", () => {
     const created = await invite({ role: "viewer" });
     const marker = await invite({ email: "marker@example.com" });
     await eventually(async () => mails().find((m) => m.text?.includes(marker.body.url)), 15_000, "the marker mail");
-    expect(mails().slice(before).map((m) => (m.to as { text: string }).text)).toEqual(["marker@example.com"]);
+    expect(
+      mails()
+        .slice(before)
+        .map((m) => (m.to as { text: string }).text),
+    ).toEqual(["marker@example.com"]);
     expect(mails().some((m) => m.text?.includes(created.body.url))).toBe(false);
   });
 
