@@ -2,6 +2,7 @@ import type { Caller } from "@/lib/auth/authenticate";
 import { mcpResource, originOf } from "@/lib/auth/mcp-audience";
 import { nodePair } from "@/lib/oauth/node-bridge";
 import { MCP_SCOPE, providerFor } from "@/lib/oauth/provider";
+import { redirectHost } from "@/lib/oauth/redirect-host";
 
 // The person's answer on the consent page (app/oauth/consent/[uid]): Allow grants the client the
 // MCP endpoint, as the signed-in person, with their own rights; Deny sends the client
@@ -42,13 +43,5 @@ export async function consentRequest(origin: string, uid: string) {
   const client = await provider.Client.find(String(interaction.params.client_id));
   if (!client) return null;
   const redirect = String(interaction.params.redirect_uri ?? client.redirectUris[0] ?? "");
-  return { clientName: client.clientName || client.clientId, redirectHost: hostOf(redirect) };
-}
-
-function hostOf(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return url;
-  }
+  return { clientName: client.clientName || client.clientId, redirectHost: redirectHost(redirect) };
 }

@@ -1,6 +1,7 @@
 import type { Db } from "@/lib/db/client";
 import { hashSecret } from "@/lib/auth/tokens";
 import type { ConnectedClient } from "@/lib/oauth/schemas";
+import { redirectHost } from "@/lib/oauth/redirect-host";
 
 // The clients a person has allowed, from oidc-provider's records (lib/oauth/adapter.ts): one per
 // client however many grants it holds, newest first. Three reads, whatever the number of clients.
@@ -59,18 +60,10 @@ export async function listConnectedClients(db: Db, userId: string): Promise<Conn
       return {
         client_id: clientId,
         name: client?.client_name || clientId,
-        redirect_hosts: [...new Set((client?.redirect_uris ?? []).map(hostOf))],
+        redirect_hosts: [...new Set((client?.redirect_uris ?? []).map(redirectHost))],
         connected_at: entry.connectedAt.toISOString(),
         last_used_at: uses.length ? new Date(Math.max(...uses.map(Number))).toISOString() : null,
       };
     })
     .sort((a, b) => b.connected_at.localeCompare(a.connected_at));
-}
-
-function hostOf(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return url;
-  }
 }
