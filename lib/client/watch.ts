@@ -22,9 +22,10 @@ export function useSetWatch(workspaceId: string) {
   return useMutation({
     mutationFn: (watching: boolean) => api<Watch>(`/api/workspaces/${workspaceId}/watch`, { method: "PUT", json: { watching } }),
     onMutate: async (watching) => {
-      await client.cancelQueries({ queryKey: key });
+      // Set before any await: the checkbox is controlled, and a tick with the old value would undo the click.
       const before = client.getQueryData<Watch>(key);
       client.setQueryData<Watch>(key, { watching });
+      await client.cancelQueries({ queryKey: key });
       return { before };
     },
     onError: (_error, _watching, context) => client.setQueryData(key, context?.before),
