@@ -1,10 +1,10 @@
 "use client";
 
 import { useQueryClient } from "@tanstack/react-query";
-import { api, ApiClientError } from "@/lib/client/api";
+import { api } from "@/lib/client/api";
 import { flatItems, placeTask, type ColumnData } from "@/lib/client/board-cache";
 import { boardKeys } from "@/lib/client/query-keys";
-import { placeFromServer, useMoveTask } from "@/lib/client/tasks";
+import { isStaleBoard, placeFromServer, useMoveTask } from "@/lib/client/tasks";
 import { DEFAULT_SORT, type Card, type Task } from "@/lib/client/types";
 import type { ColumnKey } from "@/lib/tasks/columns";
 
@@ -23,7 +23,7 @@ export function useMoveBack(workspaceId: string) {
     placeTask(client, workspaceId, before);
     try {
       const saved = await api<Task>(url, { method: "PATCH", json: { status: before.status, position: before.position } }).catch((error) => {
-        if (!(error instanceof ApiClientError && error.status === 409)) throw error;
+        if (!isStaleBoard(error)) throw error;
         return api<Task>(`${url}/move`, { method: "POST", json: { column: before.status } });
       });
       placeFromServer(client, workspaceId, saved);
