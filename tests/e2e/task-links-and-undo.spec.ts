@@ -25,6 +25,7 @@ test("an opened task is in the address: Back closes it, its link opens it, and t
 
   // Escape returns the keyboard to the card it was opened from.
   await card.click();
+  await expect(dialog.getByLabel("Title")).toHaveValue("Share me"); // a person presses Escape on what they see
   await page.keyboard.press("Escape");
   await expect(dialog).toHaveCount(0);
   await expect(card).toBeFocused();
