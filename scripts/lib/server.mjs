@@ -77,6 +77,9 @@ async function waitForHealth(url, child, output) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output.join("")}`);
     try {
       const response = await fetch(`${url}/api/health`);
+      // Read to the end: an unread body keeps its connection busy, and the server's stop then
+      // waits its full close timeout (3 s) for it.
+      await response.arrayBuffer();
       if (response.ok) return;
     } catch {
       // not listening yet
