@@ -1,5 +1,6 @@
 "use client";
 
+import { useState } from "react";
 import { useWatch, useSetWatch } from "@/lib/client/watch";
 import { ErrorText } from "@/components/ui/field";
 
@@ -9,6 +10,10 @@ import { ErrorText } from "@/components/ui/field";
 export function WatchToggle({ workspaceId, isViewer }: { workspaceId: string; isViewer: boolean }) {
   const watch = useWatch(workspaceId);
   const setWatch = useSetWatch(workspaceId);
+  // The click's value, held in React state until the save settles: the query cache tells its
+  // readers a macrotask later, and a controlled checkbox shows the old value until then (a browser
+  // test's check() saw the click "change nothing" in that moment).
+  const [clicked, setClicked] = useState<boolean | null>(null);
   if (isViewer) {
     return (
       <p className="mb-4 text-sm text-slate-600 dark:text-slate-400">Viewers are never asked questions, so there is nothing to watch.</p>
@@ -20,9 +25,12 @@ export function WatchToggle({ workspaceId, isViewer }: { workspaceId: string; is
         <input
           type="checkbox"
           className="h-5 w-5"
-          checked={watch.data?.watching ?? false}
+          checked={clicked ?? watch.data?.watching ?? false}
           disabled={watch.isPending}
-          onChange={(event) => setWatch.mutate(event.target.checked)}
+          onChange={(event) => {
+            setClicked(event.target.checked);
+            setWatch.mutate(event.target.checked, { onSettled: () => setClicked(null) });
+          }}
         />
         Tell me of every question asked in this workspace
       </label>

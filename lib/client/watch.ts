@@ -22,7 +22,7 @@ export function useSetWatch(workspaceId: string) {
   return useMutation({
     mutationFn: (watching: boolean) => api<Watch>(`/api/workspaces/${workspaceId}/watch`, { method: "PUT", json: { watching } }),
     onMutate: async (watching) => {
-      // Set before any await: the checkbox is controlled, and a tick with the old value would undo the click.
+      // Other readers of the watch (and a reload of this screen) see the new value at once.
       const before = client.getQueryData<Watch>(key);
       client.setQueryData<Watch>(key, { watching });
       await client.cancelQueries({ queryKey: key });
