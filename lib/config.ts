@@ -191,9 +191,23 @@ export function runnerLeaseSeconds(): number {
  * drives by hand over the protocol reports nothing unless the test does.
  */
 export function runStopWaitMs(): number {
-  const raw = process.env.RUN_STOP_WAIT_SECONDS?.trim();
-  const value = Number(raw);
-  return raw && Number.isFinite(value) && value >= 0 ? value * 1000 : 15_000;
+  return waitMs(process.env.RUN_STOP_WAIT_SECONDS, 15_000);
+}
+
+/**
+ * RUN_START_WAIT_SECONDS: how long the answer to a run's start waits for an online runner with a
+ * free slot to start its agent (lib/runs/await-runner.ts), so it can say `running`; 0 answers at
+ * once (`queued`). Tests whose runners are driven by hand over the protocol set 0: their runner
+ * claims only when the test says so.
+ */
+export function runStartWaitMs(): number {
+  return waitMs(process.env.RUN_START_WAIT_SECONDS, 3000);
+}
+
+/** Seconds (fractions allowed, 0 for none) from the environment, in milliseconds; the fallback otherwise. */
+function waitMs(raw: string | undefined, fallbackMs: number): number {
+  const value = Number(raw?.trim());
+  return raw?.trim() && Number.isFinite(value) && value >= 0 ? value * 1000 : fallbackMs;
 }
 
 // RUNNERS_REQUIRE_SANDBOX follows AGENT_SANDBOX by default, so it is read beside it (lib/sandbox/mode.ts).

@@ -1,20 +1,19 @@
 import type { Db } from "@/lib/db/client";
-import { runnerLeaseSeconds, runStopWaitMs } from "@/lib/config";
+import { runnerLeaseSeconds, runStartWaitMs, runStopWaitMs } from "@/lib/config";
 import { onWorkspaceEvents } from "@/lib/events/wake";
 import { isActiveRunStatus, STARTED_RUN_STATUSES } from "@/lib/runs/statuses";
 
 // Answers that wait a moment for a runner, so they say what happened rather than what was asked.
 // A run started by a person or a script answers once a runner has started its agent (runner_pid
 // set), so the answer says `running` in the common case; it waits only while some online runner
-// has a free slot (otherwise the run stays queued and says so at once), and at most START_WAIT_MS.
+// has a free slot (otherwise the run stays queued and says so at once), and at most
+// RUN_START_WAIT_SECONDS (3 s).
 // A cancel answers once the runner has stopped the agent and reported it (its lease is let go), at
 // most RUN_STOP_WAIT_SECONDS (15 s): a heartbeat, the ACP agent's moment to end its turn, the kill grace.
 
-const START_WAIT_MS = 3000;
-
 export async function awaitStart(db: Db, workspaceId: string, executionId: string): Promise<void> {
   if (!(await runnerRoom(db))) return;
-  await waitUntil(db, workspaceId, executionId, START_WAIT_MS, (row) => row.runnerPid !== null || !isActiveRunStatus(row.status));
+  await waitUntil(db, workspaceId, executionId, runStartWaitMs(), (row) => row.runnerPid !== null || !isActiveRunStatus(row.status));
 }
 
 /** After a cancel was recorded: until the runner holding the run has reported it (only a runner-held run waits). */

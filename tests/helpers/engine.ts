@@ -61,7 +61,14 @@ export async function engineServer(store: Store, env: Record<string, string>, la
     dataDir: store.dataDir,
     label,
     port,
-    env: { ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, ...env },
+    // A runner driven by hand claims only when its test says so: a start that waited for it would
+    // wait its whole 3 s (RUN_START_WAIT_SECONDS) in every test.
+    env: {
+      ADMIN_USERNAME: ADMIN.username,
+      ADMIN_PASSWORD: ADMIN.password,
+      ...(env.RUNNER_EMBEDDED === "false" ? { RUN_START_WAIT_SECONDS: "0" } : {}),
+      ...env,
+    },
   });
   const call = client(server.url);
   if (env.RUNNER_EMBEDDED !== "false") await embeddedRunnerOnline(call, label);
