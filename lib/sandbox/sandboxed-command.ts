@@ -58,10 +58,26 @@ const NET_DIR = "/run/taskboard-net";
 const ROOT_PREFIX = "taskboard-sandbox-";
 const PROXY_PORT = 3128;
 
-// Inside: one socat per relayed port (TCP on 127.0.0.1 → the Unix socket of network.ts), waiting
-// until each listens (so the agent's first connection finds it), then the agent itself. Signals
-// are reset to their defaults: the sh that starts bwrap outside ignores SIGTERM (see below).
-const INIT = `relays=$1; shift
+// Outside: bubblewrap's own process stays the sandbox's init (PID 1) for as long as anything runs
+// in it, the relays included, and holds the standard output and error it was given: the runner,
+// which reads the agent's output until those pipes close, would wait for the relays long after the
+// agent ended (2 s, its quiet period, on every run). So bwrap gets /dev/null and a file for its own
+// messages, and the agent's pipes travel as fds 3 and 4, which bwrap's init closes (it keeps no
+// extra descriptors) and the inner script puts back. bwrap's messages follow once it has ended.
+// SIGTERM is ignored here and in bwrap (see below), and the exit status is bwrap's.
+const OUTER = `trap "" TERM
+messages=$1; shift
+exec 3>&1 4>&2 >/dev/null 2>"$messages"
+"$@"; status=$?
+[ -s "$messages" ] && cat "$messages" >&4
+exit $status`;
+
+// Inside: the agent's output back on fds 1 and 2, one socat per relayed port (TCP on 127.0.0.1 →
+// the Unix socket of network.ts), waiting until each listens (so the agent's first connection
+// finds it), then the agent itself. Signals are reset to their defaults: the sh that starts bwrap
+// outside ignores SIGTERM (see below).
+const INIT = `exec 1>&3 2>&4 3>&- 4>&-
+relays=$1; shift
 for relay in $relays; do
   socat TCP4-LISTEN:\${relay%%=*},bind=127.0.0.1,reuseaddr,fork UNIX-CONNECT:${NET_DIR}/\${relay#*=} </dev/null >/dev/null 2>&1 &
 done
@@ -124,7 +140,7 @@ export async function sandboxedCommand(request: SandboxRequest): Promise<Sandbox
     // until the agent (signals reset inside) has ended; the SIGKILL after the grace period ends all.
     return {
       command: "/bin/sh",
-      args: ["-c", 'trap "" TERM; exec "$@"', "sandbox", "bwrap", ...bwrap, "--", ...inner],
+      args: ["-c", OUTER, "sandbox", path.join(root, "bwrap-messages"), "bwrap", ...bwrap, "--", ...inner],
       env,
       kind: "bubblewrap",
       cleanup,

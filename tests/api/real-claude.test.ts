@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -178,9 +179,10 @@ describe("Claude Code from its preset", () => {
     const tree = processesOf(started.id);
     expect(tree.length).toBeGreaterThan(1); // the adapter and the CLI it started
     // The adapter runs from the server's own installation, inside the sandbox (the run's process
-    // is bubblewrap's), with a private HOME of its own.
+    // is the sandbox's outer shell, and bubblewrap its child), with a private HOME of its own.
     const { runner_pid } = (await world.server.call("GET", `${world.base()}/executions/${started.id}`, { token: world.token })).body;
-    expect(fs.readFileSync(`/proc/${runner_pid}/cmdline`, "utf8")).toMatch(/^bwrap\0/);
+    expect(fs.readFileSync(`/proc/${runner_pid}/cmdline`, "utf8")).toMatch(/^\/bin\/sh\0-c\0/);
+    expect(execFileSync("ps", ["-o", "comm=", "--ppid", String(runner_pid)], { encoding: "utf8" }).split("\n")).toContain("bwrap");
     const adapterPath = path.resolve("node_modules/@zed-industries/claude-agent-acp/dist/index.js");
     const commandLines = tree.flatMap((pid) => {
       try {
