@@ -40,7 +40,9 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv, input = ""
 }
 
 const groupMembers = (pid: number) =>
-  execFileSync("ps", ["-o", "comm=", "-g", String(pid)], { encoding: "utf8" }).split("\n").filter(Boolean);
+  execFileSync("ps", ["-o", "comm=", "-g", String(pid)], { encoding: "utf8" })
+    .split("\n")
+    .filter(Boolean);
 
 describe("a sandboxed command's output", () => {
   it("ends when the agent does, while the network relays still run; input, output and exit status pass through", async () => {

@@ -136,7 +136,9 @@ describe("webhook delivery", () => {
         "the endpoint to be disabled",
       );
       expect(disabled.disabled_reason).toMatch(
-        new RegExp(`^Disabled .*: every attempt to deliver event #\\d+ failed for ${FAST_RETRIES.WEBHOOK_RETRY_WINDOW_SECONDS} s \\(\\d+ attempts; last: HTTP 503\\)`),
+        new RegExp(
+          `^Disabled .*: every attempt to deliver event #\\d+ failed for ${FAST_RETRIES.WEBHOOK_RETRY_WINDOW_SECONDS} s \\(\\d+ attempts; last: HTTP 503\\)`,
+        ),
       );
       const page = await server.call("GET", `/api/workspaces/${wsId}/webhooks/${hook.id}/deliveries`, { token });
       expect(page.body.items[0]).toMatchObject({ status: "failed", response_code: 503 });
