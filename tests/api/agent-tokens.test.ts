@@ -1,25 +1,16 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  engineServer,
-  eventually,
-  FIXTURE_AGENT,
-  newStore,
-  newTask,
-  outputLines,
-  workspaceOn,
-  type EngineServer,
-  type Store,
-} from "../helpers/engine";
+import { newWorkspace } from "../helpers/api";
+import { eventually, fixtureAgentWorkspace, newTask, outputLines } from "../helpers/engine";
 import { agentTokenRefusals, type RefusalFixtures } from "../helpers/agent-token-refusals";
 
 // The token a run hands its agent (TASKBOARD_API_TOKEN), taken from a live run of the fixture
 // agent, against everything it must not do. The run is started by the admin, who owns both
-// workspaces: what the token may do comes from the token, not from its user's rights.
+// workspaces: what the token may do comes from the token, not from its user's rights. On the
+// shared server, in a workspace whose default agent is the fixture.
 
-let store: Store;
-let server: EngineServer;
+let server: Awaited<ReturnType<typeof fixtureAgentWorkspace>>["server"];
 let admin: string;
 let wsId: string;
 let otherWsId: string;
@@ -27,10 +18,8 @@ let agent: string;
 let executionId: string;
 
 beforeAll(async () => {
-  store = await newStore("agent-tokens");
-  server = await engineServer(store, { AGENT_COMMAND: FIXTURE_AGENT, AGENT_TIMEOUT_SECONDS: "300", AGENT_LOG_FLUSH_MS: "100" });
-  ({ token: admin, wsId } = await workspaceOn(server));
-  ({ wsId: otherWsId } = await workspaceOn(server));
+  ({ server, token: admin, wsId } = await fixtureAgentWorkspace());
+  otherWsId = (await newWorkspace(admin)).id;
   const task = await newTask(server.call, admin, wsId, { title: "hold" });
   const started = await server.call("POST", `/api/workspaces/${wsId}/tasks/${task.id}/runs`, {
     token: admin,
@@ -48,8 +37,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   if (executionId) await server?.call("POST", `/api/workspaces/${wsId}/executions/${executionId}/cancel`, { token: admin });
-  await server?.stop();
-  await store?.drop();
 });
 
 const as = (method: string, path: string, json?: unknown) => server.call(method, path, { token: agent, json });

@@ -1,34 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  engineServer,
-  finished,
-  FIXTURE_AGENT,
-  newStore,
-  newTask,
-  outputLines,
-  workspaceOn,
-  type EngineServer,
-  type Store,
-} from "../helpers/engine";
+import { beforeAll, describe, expect, it } from "vitest";
+import { finished, fixtureAgentWorkspace, newTask, outputLines } from "../helpers/engine";
 
 // Fix conflicts (the interface's row 9) and the execution routes, with the fixture agent; a fix's
-// instructions come from the template, so the task's title tells the fixture what to do.
+// instructions come from the template, so the task's title tells the fixture what to do. On the
+// shared server, in a workspace whose default agent is the fixture.
 
-let store: Store;
-let server: EngineServer;
+let server: Awaited<ReturnType<typeof fixtureAgentWorkspace>>["server"];
 let token: string;
 let wsId: string;
 const PR = "https://github.com/acme/app/pull/42";
 
 beforeAll(async () => {
-  store = await newStore("executions");
-  server = await engineServer(store, { AGENT_COMMAND: FIXTURE_AGENT, AGENT_LOG_FLUSH_MS: "200" });
-  ({ token, wsId } = await workspaceOn(server));
-});
-
-afterAll(async () => {
-  await server?.stop();
-  await store?.drop();
+  ({ server, token, wsId } = await fixtureAgentWorkspace());
 });
 
 const base = () => `/api/workspaces/${wsId}`;

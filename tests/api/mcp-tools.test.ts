@@ -1,43 +1,26 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { openStream } from "../helpers/sse";
-import {
-  engineServer,
-  eventually,
-  FIXTURE_AGENT,
-  newStore,
-  outputLines,
-  workspaceOn,
-  type EngineServer,
-  type Store,
-} from "../helpers/engine";
+import { eventually, fixtureAgentWorkspace, outputLines } from "../helpers/engine";
 import { data, mcpConnector, newApiKey as createApiKey, tool } from "../helpers/mcp";
 
-// The MCP server's tools (POST /api/mcp) through the SDK's own client, on a server of its own whose agent
-// is the test fixture (start_run, and a live agent token to act with). Errors, resources and authentication,
+// The MCP server's tools (POST /api/mcp) through the SDK's own client, on the shared server, in a workspace whose
+// default agent is the test fixture (start_run, and a live agent token to act with). Errors, resources and authentication,
 // which need no agent, are in mcp-protocol.test.ts on the shared server.
 
-let store: Store;
-let server: EngineServer;
+let server: Awaited<ReturnType<typeof fixtureAgentWorkspace>>["server"];
 let token: string;
+let username: string;
 let wsId: string;
 let apiKey: string;
 let owner: Client;
 
 beforeAll(async () => {
-  store = await newStore("mcp");
-  server = await engineServer(store, { AGENT_COMMAND: FIXTURE_AGENT, AGENT_LOG_FLUSH_MS: "100" }, "mcp");
-  ({ token, wsId } = await workspaceOn(server));
+  ({ server, token, username, wsId } = await fixtureAgentWorkspace());
   apiKey = (await newApiKey(token)).key;
   owner = await connect(apiKey);
 });
 
-afterAll(async () => {
-  await server?.stop();
-  await store?.drop();
-});
-
-// Registered after the server's afterAll, so it runs before it: clients close before the server stops.
 const connect = mcpConnector(() => server.url);
 const newApiKey = (bearer: string) => createApiKey(server.call, bearer);
 
@@ -250,7 +233,7 @@ describe("MCP server: an agent token", () => {
     }, 20_000);
     expect(agentToken).toMatch(/^tbg_/);
 
-    // The run's owner (the admin) is a member of a second workspace; the agent token must not reach it.
+    // The run's owner is a member of a second workspace; the agent token must not reach it.
     const elsewhere = await server.call("POST", "/api/workspaces", { token, json: { name: "elsewhere" } });
     expect(elsewhere.status).toBe(201);
     const agent = await connect(agentToken);
@@ -263,7 +246,7 @@ describe("MCP server: an agent token", () => {
       for (;;) {
         const event = JSON.parse((await stream.next(10_000, "the agent's task.created")).data!);
         if (event.type !== "task.created" || event.data.id !== created.id) continue;
-        expect(event.actor).toMatchObject({ type: "agent", username: "admin" });
+        expect(event.actor).toMatchObject({ type: "agent", username });
         break;
       }
     } finally {

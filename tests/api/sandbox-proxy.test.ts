@@ -1,7 +1,8 @@
 import http from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { engineServer, finished, newStore, newTask, workspaceOn, type EngineServer, type Store } from "../helpers/engine";
+import { baseUrl, client, newUser, newWorkspace } from "../helpers/api";
+import { finished, newTask } from "../helpers/engine";
 
 // The sandbox's proxy in a real run (issue #35, finding 8): a command agent under bubblewrap asks
 // the proxy for a listed name that resolves to a loopback address (`localhost`, the one such name
@@ -11,8 +12,9 @@ import { engineServer, finished, newStore, newTask, workspaceOn, type EngineServ
 
 const AGENT = path.resolve(import.meta.dirname, "../fixtures/proxy-agent.mjs");
 
-let store: Store;
-let server: EngineServer;
+// On the shared server: the agent is this workspace's own profile, its network list the profile's
+// (a profile's command is an administrator's to choose).
+let made: { token: string; ws: string };
 let local: http.Server;
 let port: number;
 
@@ -20,19 +22,18 @@ beforeAll(async () => {
   local = http.createServer((_request, response) => response.end("local server reached\n"));
   await new Promise<void>((resolve) => local.listen(0, "127.0.0.1", resolve));
   port = (local.address() as { port: number }).port;
-  store = await newStore("sandbox-proxy");
-  server = await engineServer(store, { AGENT_LOG_FLUSH_MS: "100" }, "sandbox-proxy");
-}, 180_000);
+  const owner = await newUser({ isAdmin: true });
+  made = { token: owner.token, ws: (await newWorkspace(owner.token)).id };
+});
 
-afterAll(async () => {
-  await server?.stop();
-  await store?.drop();
+afterAll(() => {
   local?.close();
 });
 
 describe("the sandbox's proxy in a real run", () => {
   it("refuses a listed name that resolves to loopback, and reaches the same server listed by its address", async () => {
-    const { token, wsId } = await workspaceOn(server);
+    const server = { call: client(baseUrl()) };
+    const { token, ws: wsId } = made;
     const ws = `/api/workspaces/${wsId}`;
     const profile = await server.call("POST", `${ws}/agents`, {
       token,

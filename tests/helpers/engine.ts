@@ -5,13 +5,14 @@ import pg from "pg";
 import { inject } from "vitest";
 import { seedPglite, startServer } from "../../scripts/lib/server.mjs";
 import { createScratchDatabase } from "../../scripts/lib/postgres.mjs";
-import { client } from "./api";
+import { client, newUser, newWorkspace } from "./api";
 import { openStream, type SseStream } from "./sse";
 
 // Servers of their own for the runner and scheduler tests: each needs its own agent command,
 // limits or restarts. The database kind follows TEST_DATABASE like the shared server's.
 
-export const FIXTURE_AGENT = `${process.execPath} ${path.resolve(import.meta.dirname, "../fixtures/agent.mjs")}`;
+const FIXTURE_AGENT_FILE = path.resolve(import.meta.dirname, "../fixtures/agent.mjs");
+export const FIXTURE_AGENT = `${process.execPath} ${FIXTURE_AGENT_FILE}`;
 const ADMIN = { username: "admin", password: "engine-admin-password" };
 
 export const databaseKind = () => inject("databaseKind");
@@ -106,6 +107,24 @@ export async function workspaceOn(server: { call: ReturnType<typeof client> }) {
   const ws = await server.call("POST", "/api/workspaces", { token, json: { name: `ws-${Date.now()}` } });
   if (ws.status !== 201) throw new Error(`workspace: ${ws.status}`);
   return { token, wsId: ws.body.id as string };
+}
+
+/**
+ * On the shared server: an administrator's workspace whose default agent is the test fixture, as
+ * a profile of its own (a profile's command is an administrator's to choose), so a file that needs
+ * only the fixture agent starts no server (docs/testing.md).
+ */
+export async function fixtureAgentWorkspace() {
+  const url = inject("baseUrl");
+  const call = client(url);
+  const owner = await newUser({ isAdmin: true });
+  const wsId = (await newWorkspace(owner.token)).id;
+  const profile = await call("POST", `/api/workspaces/${wsId}/agents`, {
+    token: owner.token,
+    json: { name: "fixture", kind: "command", command: process.execPath, args: [FIXTURE_AGENT_FILE], is_default: true },
+  });
+  if (profile.status !== 201) throw new Error(`fixture agent profile: ${profile.status} ${JSON.stringify(profile.body)}`);
+  return { server: { url, call }, token: owner.token, username: owner.username, wsId, agentId: profile.body.id as string };
 }
 
 export async function newTask(call: ReturnType<typeof client>, token: string, wsId: string, fields: Record<string, unknown>) {
