@@ -21,7 +21,8 @@ function request(script: string): SandboxRequest {
     env: { NODE_ENV: "test", PATH: process.env.PATH },
     networkAllow: [],
     network: "allowlist",
-    boardUrl: "http://127.0.0.1:9",
+    // Nothing listens there: the relay to it is started all the same, and nothing connects.
+    boardUrl: "http://127.0.0.1:39999",
     isDemo: false,
   };
 }
