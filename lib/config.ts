@@ -206,8 +206,9 @@ export function runStartWaitMs(): number {
 
 /** Seconds (fractions allowed, 0 for none) from the environment, in milliseconds; the fallback otherwise. */
 function waitMs(raw: string | undefined, fallbackMs: number): number {
-  const value = Number(raw?.trim());
-  return raw?.trim() && Number.isFinite(value) && value >= 0 ? value * 1000 : fallbackMs;
+  const text = raw?.trim();
+  const value = Number(text);
+  return text && Number.isFinite(value) && value >= 0 ? value * 1000 : fallbackMs;
 }
 
 // RUNNERS_REQUIRE_SANDBOX follows AGENT_SANDBOX by default, so it is read beside it (lib/sandbox/mode.ts).

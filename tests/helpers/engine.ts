@@ -5,7 +5,7 @@ import pg from "pg";
 import { inject } from "vitest";
 import { seedPglite, startServer } from "../../scripts/lib/server.mjs";
 import { createScratchDatabase } from "../../scripts/lib/postgres.mjs";
-import { client, newUser, newWorkspace } from "./api";
+import { baseUrl, client, newUser, newWorkspace } from "./api";
 import { openStream, type SseStream } from "./sse";
 
 // Servers of their own for the runner and scheduler tests: each needs its own agent command,
@@ -115,7 +115,7 @@ export async function workspaceOn(server: { call: ReturnType<typeof client> }) {
  * only the fixture agent starts no server (docs/testing.md).
  */
 export async function fixtureAgentWorkspace() {
-  const url = inject("baseUrl");
+  const url = baseUrl();
   const call = client(url);
   const owner = await newUser({ isAdmin: true });
   const wsId = (await newWorkspace(owner.token)).id;
