@@ -25,6 +25,10 @@ const SECURITY_HEADERS = [
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   poweredByHeader: false,
+  // Next loads every route's code when the server starts, so the first requests answer at full
+  // speed. A server that lives seconds and answers a few routes (the tests start about a hundred)
+  // spends most of its start on that: PRELOAD_ROUTES=false loads each route when it is first asked.
+  experimental: { preloadEntriesOnStart: process.env.PRELOAD_ROUTES !== "false" },
   // These load WebAssembly and data files by path at run time, which bundling would break.
   // oidc-provider names its stored records after its classes, which minification would rename.
   serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "@prisma/adapter-pg", "@prisma/client", "pg", "oidc-provider"],

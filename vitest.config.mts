@@ -24,8 +24,9 @@ export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
     pool: "forks",
-    // TEST_WORKERS: for measuring what fits this machine (docs/testing.md); 2 is what held without flakes.
-    maxWorkers: Number(process.env.TEST_WORKERS) || 2,
+    // Three on 2 cores: with two, a pass left the CPU idle while files waited on their servers
+    // (docs/testing.md, measured). TEST_WORKERS sets another count.
+    maxWorkers: Number(process.env.TEST_WORKERS) || 3,
     // Generous: several tests start their own servers (restarts, crashes) on a 2-core machine.
     testTimeout: 60_000,
     hookTimeout: 60_000,

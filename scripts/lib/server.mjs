@@ -12,6 +12,9 @@ import { root } from "./build-state.mjs";
  * @param {{ databaseUrl?: string, env?: Record<string, string>, label?: string, dataDir?: string, port?: number, nodeArgs?: string[] }} [options]
  */
 export async function startServer({ databaseUrl, env = {}, label = "server", dataDir: givenDataDir, port: givenPort, nodeArgs = [] } = {}) {
+  // TASKBOARD_CPU_PROF_DIR: every server a test run starts writes its CPU profile there (docs/testing.md).
+  const profileDir = process.env.TASKBOARD_CPU_PROF_DIR;
+  if (profileDir) nodeArgs = [...nodeArgs, "--cpu-prof", `--cpu-prof-dir=${profileDir}`];
   const port = givenPort ?? (await freePort());
   const dataDir = givenDataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), `taskboard-${label}-`));
   seedPglite(databaseUrl, dataDir);

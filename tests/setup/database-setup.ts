@@ -9,6 +9,9 @@ export default async function setup(project: TestProject) {
   // JavaScript, shared with the benchmarks) read it there; the workers inherit it.
   process.env.TASKBOARD_PGLITE_TEMPLATE ??= await pgliteTemplate();
   if (kind === "postgresql") process.env.TASKBOARD_POSTGRES_TEMPLATE ??= await postgresTemplate();
+  // The test servers (about a hundred a pass) each live seconds and answer a few routes: loading all
+  // routes at start cost each about 0.7 s (docs/testing.md, docs/configuration.md).
+  process.env.PRELOAD_ROUTES ??= "false";
   project.provide("databaseKind", kind);
 }
 
