@@ -18,7 +18,9 @@ export default async function setup(project: TestProject) {
   const server = await startServer({
     databaseUrl: scratch?.url,
     label: `api-${kind}`,
-    env: { ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password },
+    // Four agent slots: three vitest workers, each file of which may hold one run open (a `hold N`
+    // agent), still leave one for a file that starts a run and expects it to start.
+    env: { ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, AGENT_MAX_CONCURRENT: "4" },
   });
   project.provide("baseUrl", server.url);
   project.provide("databaseUrl", scratch?.url ?? "");
