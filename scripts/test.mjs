@@ -24,8 +24,9 @@ const prepared = await Promise.all([
   pass("lint", "npm", ["run", "-s", "lint"], {}),
   needsBuild() ? pass("build", "npm", ["run", "build"], {}) : 0,
 ]);
-if (prepared.some((status) => status !== 0)) {
-  console.error(`[test] ${prepared[0] !== 0 ? "lint" : "build"} failed`);
+const failedSteps = ["lint", "build"].filter((_, i) => prepared[i] !== 0);
+if (failedSteps.length > 0) {
+  console.error(`[test] ${failedSteps.join(" and ")} failed`);
   console.log("\nTests: 0 passed, 1 failed");
   process.exit(1);
 }
