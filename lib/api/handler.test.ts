@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { errorResponse } from "@/lib/api/handler";
+import { errorResponse, json } from "@/lib/api/handler";
 import { HttpError } from "@/lib/platform/errors";
 
 describe("errorResponse, the one place errors become responses", () => {
@@ -23,5 +23,18 @@ describe("errorResponse, the one place errors become responses", () => {
   it("turns Prisma's unique-violation into 409", async () => {
     const response = errorResponse(Object.assign(new Error("Unique constraint failed"), { code: "P2002" }), "r");
     expect(response.status).toBe(409);
+  });
+});
+
+describe("json answers and compression", () => {
+  it("tells Next's compression to leave an answer under 1 kB alone, and lets a larger one be gzipped", async () => {
+    const small = json({ id: "x".repeat(900) });
+    expect(small.headers.get("cache-control")).toBe("no-transform");
+    expect(small.headers.get("content-type")).toBe("application/json");
+    const large = json({ id: "x".repeat(1100) }, 201, { "x-extra": "1" });
+    expect(large.headers.get("cache-control")).toBeNull();
+    expect(large.status).toBe(201);
+    expect(large.headers.get("x-extra")).toBe("1");
+    expect(await large.json()).toEqual({ id: "x".repeat(1100) });
   });
 });

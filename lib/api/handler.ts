@@ -13,6 +13,7 @@ import { countSqlStatements } from "@/lib/db/sql-count";
 import { startAnswering } from "@/lib/db/requests-first";
 import { actingAs } from "@/lib/events/actor";
 import { afterReactions } from "@/lib/api/after-reactions";
+import { jsonHeaders } from "@/lib/api/json-headers";
 import type { EventActor } from "@/lib/events/event-types";
 
 // Every route handler is one of these wrappers around a small function. The wrapper does, in this
@@ -161,12 +162,12 @@ export function withWorkspaceRead<S extends Schemas>(
 }
 
 export function json(data: unknown, status = 200, headers?: Record<string, string>): Response {
-  return Response.json(data, { status, headers });
+  return jsonText(JSON.stringify(data), status, headers);
 }
 
 /** A body that is JSON text already (PostgreSQL wrote it; see lib/tasks/load-tasks.ts). */
-export function jsonText(body: string, status = 200): Response {
-  return new Response(body, { status, headers: { "content-type": "application/json" } });
+export function jsonText(body: string, status = 200, headers?: Record<string, string>): Response {
+  return new Response(body, { status, headers: { ...headers, ...jsonHeaders(body) } });
 }
 
 export function noContent(): Response {

@@ -1,7 +1,7 @@
 import { OPERATIONS } from "@/lib/openapi/document";
 
-// Which methods each API path answers, from the operations /openapi.json documents: proxy.ts
-// answers any other method with 405 and an Allow header in the API's error format (Next's own
+// Which methods each API path answers, from the operations /openapi.json documents:
+// lib/api/http-guard.ts answers any other method with 405 and an Allow header in the API's error format (Next's own
 // 405 has an empty body).
 
 interface Route {

@@ -125,6 +125,7 @@ describe("paths and methods Next cannot route", () => {
     expect(api.body).toEqual({ detail: "Not Found" });
     const page = await call("GET", "/w/%ff/settings");
     expect(page.status).toBe(404);
+    expect(page.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
   });
 
   it("TRACE is a 405 with Allow on any path", async () => {
@@ -153,6 +154,9 @@ describe("paths and methods Next cannot route", () => {
     expect(health.body).toEqual({ detail: "Method Not Allowed" });
     expect(health.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
     expect(health.headers.get("x-request-id")).toBeTruthy();
+    // Answered before Next (lib/api/http-guard.ts), with the headers Next gives its own answers.
+    expect(health.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+    expect(health.headers.get("x-content-type-options")).toBe("nosniff");
     const board = await call("DELETE", ws("/board"), { token });
     expect(board.status).toBe(405);
     const task = await call("PUT", ws("/tasks/some-id"), { token });
@@ -213,6 +217,20 @@ describe("task fields", () => {
       expect(created.status).toBe(201);
       expect(created.body.position).toBe(1e9 + 1 + i);
     }
+  });
+});
+
+describe("compression", () => {
+  it("gzips a large answer for a client that accepts it, and sends a small one as it is", async () => {
+    for (let i = 0; i < 3; i++) await createTask(token, wsId, { title: `compressed ${i}`, status: "backlog" });
+    const headers = { authorization: `Bearer ${token}`, "accept-encoding": "gzip" };
+    const board = await fetch(baseUrl() + ws("/board"), { headers });
+    expect(board.headers.get("content-encoding")).toBe("gzip");
+    const backlog = (await board.json()).columns.find((column: { key: string }) => column.key === "backlog");
+    expect(backlog.items.length).toBeGreaterThanOrEqual(3);
+    const health = await fetch(`${baseUrl()}/api/health`, { headers });
+    expect(health.headers.get("content-encoding")).toBeNull();
+    expect(await health.json()).toMatchObject({ status: "ok" });
   });
 });
 

@@ -1,5 +1,5 @@
 // Unknown API paths answer in the API's error format rather than with Next's HTML 404 page
-// (proxy.ts answers any other method).
+// (lib/api/http-guard.ts answers any other method).
 function notFound() {
   return Response.json({ detail: "Not Found" }, { status: 404 });
 }

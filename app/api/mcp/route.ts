@@ -2,8 +2,8 @@ import { withUser } from "@/lib/api/handler";
 import { serveMcp } from "@/lib/mcp/serve";
 import { withResourceMetadata } from "@/lib/oauth/resource-metadata";
 
-// The Model Context Protocol over streamable HTTP (docs/mcp.md), stateless: POST only (proxy.ts
-// answers GET and DELETE 405, as the transport specification allows). A Bearer credential
+// The Model Context Protocol over streamable HTTP (docs/mcp.md), stateless: POST only
+// (lib/api/http-guard.ts answers GET and DELETE 405, as the transport specification allows). A Bearer credential
 // only: never the browser's cookie. Agent tokens are let in: each tool call then checks its
 // workspace as withWorkspace does (lib/mcp/workspace.ts), which keeps them inside their own.
 // OAuth access tokens (docs/mcp.md, "OAuth") count here, and only here; a 401 names the
