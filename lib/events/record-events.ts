@@ -24,7 +24,8 @@ export interface NewEvent {
  * transactions writing events for one workspace take ids in the order they commit: a reader that
  * has seen id N never later finds a smaller id appear (docs/events.md). The lock is held until
  * commit, so taking it last keeps it short and keeps the lock order "rows, columns, then head"
- * (no deadlock with the column locks of lib/tasks/positions.ts).
+ * (no deadlock with the column locks of lib/tasks/positions.ts). Lock and append are one
+ * statement (appendSql); only a workspace's first events, which have no head row yet, take two.
  */
 export async function recordEvents(tx: Tx, workspaceId: string, events: NewEvent[]): Promise<void> {
   if (events.length === 0) return;
@@ -42,19 +43,26 @@ export async function recordTaskEvent(tx: Tx, workspaceId: string, type: EventTy
 }
 
 async function append(tx: Tx, workspaceId: string, events: NewEvent[], statement: string) {
-  await tx.$executeRawUnsafe(LOCK_HEAD, workspaceId);
   const rows = events.map((event) => ({
     type: event.type,
     task_id: event.taskId,
     ...(event.data === undefined ? {} : { data: event.data }),
   }));
-  const [head] = await tx.$queryRawUnsafe<{ last_id: string; data?: string | null }[]>(
-    statement,
-    workspaceId,
-    JSON.stringify(currentActor()),
-    JSON.stringify(rows),
-    STREAM_ONLY_EVENT_TYPES,
-  );
+  const appendEvents = () =>
+    tx.$queryRawUnsafe<{ last_id: string; data?: string | null }[]>(
+      statement,
+      workspaceId,
+      JSON.stringify(currentActor()),
+      JSON.stringify(rows),
+      STREAM_ONLY_EVENT_TYPES,
+    );
+  let [head] = await appendEvents();
+  if (!head) {
+    // The workspace's first events: with no head row to lock, the statement appended nothing. The
+    // row is made (and locked until commit) first, as a concurrent first writer waits on it.
+    await tx.$executeRawUnsafe(CREATE_HEAD, workspaceId);
+    [head] = await appendEvents();
+  }
   noteRecorded(
     workspaceId,
     head.last_id,
@@ -70,17 +78,23 @@ export async function recordEventsOfWorkspaces(tx: Tx, events: (NewEvent & { wor
   for (const workspaceId of [...byWorkspace.keys()].sort()) await recordEvents(tx, workspaceId, byWorkspace.get(workspaceId)!);
 }
 
-// A no-op update when the row exists: its point is the row lock, held until commit.
-const LOCK_HEAD = `INSERT INTO workspace_event_heads (workspace_id) VALUES ($1)
+// A no-op update when the row exists (another first writer made it meanwhile): its point is the
+// row lock, held until commit.
+const CREATE_HEAD = `INSERT INTO workspace_event_heads (workspace_id) VALUES ($1)
   ON CONFLICT (workspace_id) DO UPDATE SET last_id = workspace_event_heads.last_id`;
 
 // $1 workspace, $2 the actor (JSON), $3 the events (JSON array of {type, task_id, data?}), in order,
 // $4 the stream-only types (they move last_id, not last_background_id). `data`: each event's payload.
 // `returnData`: the last event's data comes back too, as text (json keeps it as it was written).
-const appendSql = (data: string, returnData = false) => `WITH added AS (
+// The events are joined to `head`, so no row reaches the insert (whose defaults take the ids) before
+// the head row is locked; with no head row nothing is appended and nothing returned.
+const appendSql = (data: string, returnData = false) => `WITH head AS (
+  SELECT workspace_id FROM workspace_event_heads WHERE workspace_id = $1 FOR UPDATE
+),
+added AS (
   INSERT INTO workspace_events (workspace_id, task_id, type, actor, at, data)
   SELECT $1, ev.value->>'task_id', ev.value->>'type', $2::json, clock_timestamp(), ${data}
-  FROM json_array_elements($3::json) WITH ORDINALITY AS ev(value, ord)
+  FROM json_array_elements($3::json) WITH ORDINALITY AS ev(value, ord) CROSS JOIN head
   ORDER BY ev.ord
   RETURNING id, type${returnData ? ", data" : ""}
 )
