@@ -43,12 +43,14 @@ export async function answerQuestion(
         answeredVia: via,
       },
     });
-    const row = await tx.question.findFirst({
-      where: { id: questionId, workspaceId },
-      include: { ...withTaskTitle, answeredBy: { select: { username: true, displayName: true } } },
-    });
+    const row = await tx.question.findFirst({ where: { id: questionId, workspaceId }, include: withTaskTitle });
     if (!row) throw notFound("Question");
-    if (count === 0) throw conflict(alreadyAnswered(row.answeredBy, row.answeredVia));
+    if (count === 0) {
+      // Who answered first is read only for this 409.
+      const by =
+        row.answeredById && (await tx.user.findUnique({ where: { id: row.answeredById }, select: { username: true, displayName: true } }));
+      throw conflict(alreadyAnswered(by || null, row.answeredVia));
+    }
     const question = serializeQuestion(row);
     await recordEvents(tx, workspaceId, [{ type: "question.answered", taskId: row.taskId, data: question }]);
     return question;
