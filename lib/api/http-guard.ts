@@ -16,6 +16,9 @@ import { SECURITY_HEADERS } from "@/lib/api/security-headers.mjs";
 //   never becomes a "request" event.)
 // - what Node's parser rejects (an unknown method such as FOO, oversized headers): Node's own answer
 //   is a bare 400 or 431 with no body; this one carries `{"detail": …}`.
+// It patches every HTTP server of the process it is installed in (instrumentation.ts): in the web
+// server's process that is Next's alone. The sandbox's proxies (lib/sandbox/network.ts) run in the
+// runner's process, which never installs it.
 
 const UNREPRESENTABLE = new Set(["TRACE", "TRACK"]);
 // Asked of app/api/[...path], which answers unknown paths with a 404 in the API's format.
