@@ -27,6 +27,8 @@ const STANDARD_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE
 // documented API) answer.
 const USUAL_METHODS = ["GET", "HEAD", "POST", "OPTIONS"];
 const GUARDED = Symbol.for("taskboard.httpGuard");
+// Next adds these to its own answers (next.config.mjs); the guard's answers carry them too.
+const SECURITY: http.OutgoingHttpHeaders = Object.fromEntries(SECURITY_HEADERS.map(({ key, value }) => [key, value]));
 
 type Emit = (this: http.Server, event: string | symbol, ...args: unknown[]) => boolean;
 
@@ -75,7 +77,7 @@ export function refusal(method: string, path: string): Refusal | null {
 function answer(request: http.IncomingMessage, response: http.ServerResponse, refused: Refusal) {
   const reason = refused.status === 404 ? "Not Found" : "Method Not Allowed";
   const body = refused.api ? JSON.stringify({ detail: reason }) : reason;
-  const headers: http.OutgoingHttpHeaders = Object.fromEntries(SECURITY_HEADERS.map(({ key, value }) => [key, value]));
+  const headers: http.OutgoingHttpHeaders = { ...SECURITY };
   headers["content-type"] = refused.api ? "application/json" : "text/plain; charset=utf-8";
   headers["content-length"] = Buffer.byteLength(body);
   if (refused.allow) headers.allow = refused.allow.join(", ");
