@@ -82,7 +82,6 @@ export async function workOnOneCursor(db: Db): Promise<boolean> {
       claimed.workspace_id,
       token,
     );
-    reactionProgressed(claimed.workspace_id);
   }
   return true;
 }
@@ -135,7 +134,7 @@ interface Change {
 
 /** One write under the lease: the cursor moved (attempts reset) or a failure counted, and the last error if any. */
 async function record(db: Db, reaction: string, workspaceId: string, token: string, change: Change) {
-  await db.$executeRawUnsafe(
+  const updated = await db.$executeRawUnsafe(
     `UPDATE reaction_cursors SET
        cursor = COALESCE($4::bigint, cursor),
        attempts = $5, next_attempt_at = $6,
@@ -153,7 +152,10 @@ async function record(db: Db, reaction: string, workspaceId: string, token: stri
     change.error?.slice(0, 2000) ?? null,
     change.eventId ?? null,
   );
-  if (change.cursor) reactionProgressed(workspaceId);
+  // What a waiting request needs (lib/reactions/wait-for-reactions.ts), once written: a lease lost
+  // meanwhile wrote nothing.
+  if (updated === 1 && (change.cursor || change.retryAt))
+    reactionProgressed(workspaceId, { reaction, cursor: change.cursor ? BigInt(change.cursor) : null });
 }
 
 /** Until the earliest retry falls due, null when none is waiting. */

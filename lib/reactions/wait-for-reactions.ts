@@ -11,10 +11,18 @@ import { READ_COLUMNS, REACTION_READS, READS_EVENT_SQL, REACTIONS } from "@/lib/
 // it. The request nudges this process's worker, so the wait is usually a few milliseconds.
 
 const WAIT_MS = 2_000;
-const POLL_MS = 50;
+// Polls are the fallback, for what this process's worker does not say (another instance's worker
+// took the cursor, say). They back off, so many waiting requests do not query the database in a loop.
+const FIRST_POLL_MS = 50;
+const MAX_POLL_MS = 400;
 
-export async function waitForReactions(db: Db, recorded: Map<string, Recorded>): Promise<void> {
-  const deadline = Date.now() + WAIT_MS;
+/** `timing` is for tests: a first poll longer than the wait shows what the worker's reports do alone. */
+export async function waitForReactions(
+  db: Db,
+  recorded: Map<string, Recorded>,
+  timing = { waitMs: WAIT_MS, firstPollMs: FIRST_POLL_MS },
+): Promise<void> {
+  const deadline = Date.now() + timing.waitMs;
   const waits = [...recorded].flatMap(([workspaceId, { lastId, types }]) => {
     const names = REACTIONS.filter((reaction) => reaction.types.some((type) => types.has(type))).map((reaction) => reaction.name);
     return names.length > 0 ? [{ workspaceId, lastId, names }] : [];
@@ -23,21 +31,33 @@ export async function waitForReactions(db: Db, recorded: Map<string, Recorded>):
   // nudge for every log batch sent the worker chasing the head of the log through events it skips.
   if (waits.length === 0) return;
   nudgeReactions();
-  for (const { workspaceId, lastId, names } of waits) await waitFor(db, workspaceId, lastId, names, deadline);
+  for (const { workspaceId, lastId, names } of waits) await waitFor(db, workspaceId, lastId, names, deadline, timing.firstPollMs);
 }
 
-async function waitFor(db: Db, workspaceId: string, lastId: bigint, names: string[], deadline: number) {
+async function waitFor(db: Db, workspaceId: string, lastId: bigint, names: string[], deadline: number, firstPollMs: number) {
+  // Reactions seen moving past lastId here: done, whatever a query begun before the move says.
+  const passed = new Set<string>();
   let wake: () => void = () => {};
-  const unsubscribe = onReactionProgress(workspaceId, () => wake());
+  const unsubscribe = onReactionProgress(workspaceId, ({ reaction, cursor }) => {
+    if (cursor !== null && cursor < lastId) return;
+    passed.add(reaction);
+    wake();
+  });
   try {
-    while ((await pending(db, workspaceId, lastId, names)) && Date.now() < deadline) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, Math.min(POLL_MS, Math.max(0, deadline - Date.now())));
+    let behind = await pending(db, workspaceId, lastId, names);
+    let pollMs = firstPollMs;
+    while (behind.some((name) => !passed.has(name)) && Date.now() < deadline) {
+      const woken = await new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => resolve(false), Math.min(pollMs, Math.max(0, deadline - Date.now())));
         wake = () => {
           clearTimeout(timer);
-          resolve();
+          resolve(true);
         };
       });
+      // What this process's worker reported needs no query: the set above says it all.
+      if (woken) continue;
+      pollMs = Math.min(pollMs * 2, MAX_POLL_MS);
+      behind = await pending(db, workspaceId, lastId, behind);
     }
   } finally {
     unsubscribe();
@@ -45,24 +65,22 @@ async function waitFor(db: Db, workspaceId: string, lastId: bigint, names: strin
 }
 
 /**
- * Whether one of the reactions has yet to pass an event it reads up to `lastId` (or the head, if
- * that id never committed) and is not waiting for a retry. The events after its cursor are few:
+ * Those of the reactions that have yet to pass an event they read up to `lastId` (or the head, if
+ * that id never committed) and are not waiting for a retry. The events after its cursor are few:
  * the worker moves a cursor past the events its reaction does not read at every wake-up.
  */
-async function pending(db: Db, workspaceId: string, lastId: bigint, names: string[]): Promise<boolean> {
-  const rows = await db.$queryRawUnsafe<{ behind: boolean }[]>(
-    `SELECT EXISTS (
-       SELECT 1 FROM json_to_recordset($2::json) AS r(${READ_COLUMNS})
-       CROSS JOIN (SELECT COALESCE((SELECT last_id FROM workspace_event_heads WHERE workspace_id = $1), 0) AS head) h
-       LEFT JOIN reaction_cursors c ON c.reaction = r.name AND c.workspace_id = $1
-       WHERE r.name = ANY($4::text[]) AND COALESCE(c.attempts, 0) = 0
-         AND EXISTS (SELECT 1 FROM workspace_events x
-                     WHERE x.workspace_id = $1 AND x.id > COALESCE(c.cursor, 0) AND x.id <= LEAST($3::bigint, h.head) AND ${READS_EVENT_SQL})
-     ) AS behind`,
+async function pending(db: Db, workspaceId: string, lastId: bigint, names: string[]): Promise<string[]> {
+  const rows = await db.$queryRawUnsafe<{ name: string }[]>(
+    `SELECT r.name FROM json_to_recordset($2::json) AS r(${READ_COLUMNS})
+     CROSS JOIN (SELECT COALESCE((SELECT last_id FROM workspace_event_heads WHERE workspace_id = $1), 0) AS head) h
+     LEFT JOIN reaction_cursors c ON c.reaction = r.name AND c.workspace_id = $1
+     WHERE r.name = ANY($4::text[]) AND COALESCE(c.attempts, 0) = 0
+       AND EXISTS (SELECT 1 FROM workspace_events x
+                   WHERE x.workspace_id = $1 AND x.id > COALESCE(c.cursor, 0) AND x.id <= LEAST($3::bigint, h.head) AND ${READS_EVENT_SQL})`,
     workspaceId,
     REACTION_READS,
     lastId.toString(),
     names,
   );
-  return rows[0]?.behind ?? false;
+  return rows.map((row) => row.name);
 }
