@@ -88,13 +88,13 @@ export function backoffMs(failedAttempts: number, baseMs: number, maxMs: number)
   return Math.min(baseMs * 2 ** Math.min(failedAttempts - 1, 30), maxMs);
 }
 
-export interface NextEvent {
+export interface NextEvents {
   /** The workspace's newest event id. */
   head: string;
   /** Events a worker reads were deleted by retention up to here (stream-only ones may be gone past it). */
   prunedThrough: string;
-  /** The next event after the cursor of the wanted types, as its public JSON (WorkspaceEvent); null when none. */
-  event: { id: string; type: string; json: string } | null;
+  /** The next events after the cursor of the wanted types, oldest first, as their public JSON (WorkspaceEvent). */
+  events: { id: string; type: string; json: string }[];
 }
 
 /** Only events whose `data.<field>` (as text) is one of `values`: skipped in SQL, never handed over. */
@@ -106,21 +106,22 @@ export interface DataMatch {
 }
 
 /**
- * The next event after `cursor` whose type is one of `types` (null: any) and whose data matches `match`, with the head and the
- * retention mark read in the same snapshot, so "nothing after the cursor" and "the cursor is behind
- * retention" are exact.
+ * The next `limit` events after `cursor` whose type is one of `types` (null: any) and whose data
+ * matches `match`, with the head and the retention mark read in the same snapshot, so "nothing after
+ * the cursor" and "the cursor is behind retention" are exact.
  */
-export async function nextEventAfter(
+export async function nextEventsAfter(
   tx: Tx | Db,
   workspaceId: string,
   cursor: string,
   types: readonly string[] | null,
-  match?: DataMatch,
-): Promise<NextEvent> {
-  const [row] = await tx.$queryRawUnsafe<
+  match: DataMatch | undefined,
+  limit: number,
+): Promise<NextEvents> {
+  const rows = await tx.$queryRawUnsafe<
     { head: string; pruned_through: string; id: string | null; type: string | null; json: string | null }[]
   >(
-    NEXT_EVENT,
+    NEXT_EVENTS,
     workspaceId,
     cursor,
     types === null,
@@ -128,27 +129,29 @@ export async function nextEventAfter(
     match?.field ?? null,
     match?.values ?? [],
     match?.contains ? JSON.stringify(match.contains) : null,
+    limit,
   );
   return {
-    head: row.head,
-    prunedThrough: row.pruned_through,
-    event: row.id === null ? null : { id: row.id, type: row.type!, json: row.json! },
+    head: rows[0].head,
+    prunedThrough: rows[0].pruned_through,
+    events: rows.flatMap((row) => (row.id === null ? [] : [{ id: row.id, type: row.type!, json: row.json! }])),
   };
 }
 
 // $1 workspace, $2 cursor, $3 all types, $4 the types, $5 a data field to match (null: none), $6 its values,
-// $7 JSON the data must contain (null: none).
+// $7 JSON the data must contain (null: none), $8 how many.
 // pruned_through here is the newest event retention deleted that a worker reads: a cursor below the
 // log's own pruned_through but not below this one missed only stream-only events, which is no gap.
-const NEXT_EVENT = `SELECT COALESCE(h.last_id, 0)::text AS head, COALESCE(h.pruned_background_through, 0)::text AS pruned_through, e.id, e.type, e.json
+const NEXT_EVENTS = `SELECT COALESCE(h.last_id, 0)::text AS head, COALESCE(h.pruned_background_through, 0)::text AS pruned_through, e.id, e.type, e.json
 FROM (SELECT $1::text AS workspace_id) w
 LEFT JOIN workspace_event_heads h ON h.workspace_id = w.workspace_id
 LEFT JOIN LATERAL (
-  SELECT x.id::text AS id, x.type, ${eventJsonSql("x")} AS json
+  SELECT x.id AS n, x.id::text AS id, x.type, ${eventJsonSql("x")} AS json
   FROM workspace_events x
   WHERE x.workspace_id = w.workspace_id AND x.id > $2::bigint AND ($3::boolean OR x.type = ANY($4::text[]))
     AND ($5::text IS NULL OR x.data->>$5::text = ANY($6::text[]))
     AND ($7::text IS NULL OR x.data::jsonb @> $7::jsonb)
   ORDER BY x.id
-  LIMIT 1
-) e ON true`;
+  LIMIT $8::int
+) e ON true
+ORDER BY e.n`;

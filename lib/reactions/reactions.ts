@@ -34,7 +34,7 @@ export function reactionNamed(name: string): Reaction | undefined {
 /**
  * What every reaction reads, for SQL: `json_to_recordset($n::json) AS r(${READ_COLUMNS})` is a row
  * per reaction, and READS_EVENT_SQL says whether its event `x` is one it reads (its types, and its
- * `match` where it has one): the same test as nextEventAfter's (lib/events/consume-log.ts).
+ * `match` where it has one): the same test as nextEventsAfter's (lib/events/consume-log.ts).
  */
 export const REACTION_READS = JSON.stringify(
   REACTIONS.map((reaction) => ({

@@ -5,6 +5,7 @@ import { liveLogEvents, recordIn } from "@/tests/helpers/events";
 import { pruneEvents } from "@/lib/events/prune-events";
 import { workOnOneCursor } from "@/lib/reactions/run-reactions";
 import { listReactionStates } from "@/lib/reactions/list-reaction-states";
+import type { Db } from "@/lib/db/client";
 
 // The reactions worker reads the events a reaction may handle. Stream-only events (a run's live
 // log, several a second while agents work) must neither make it claim cursors nor, once retention
@@ -67,6 +68,31 @@ describe("the reactions worker and events no reaction reads", () => {
     await record(ws, [question("q1"), moveToDone("t1"), question("q2")]);
     expect(await drain()).toBe(1);
     for (const state of await listReactionStates(database.db, ws)) expect(state).toMatchObject({ behind: 0, last_error: null });
+  });
+
+  it("reads the events after its cursor once per claim, and passes each", async () => {
+    const ws = await newWorkspace();
+    await record(
+      ws,
+      Array.from({ length: 10 }, (_, i) => moveToDone(`t${i}`)),
+    );
+    let reads = 0;
+    const counted = new Proxy(database.db, {
+      get: (target, key) =>
+        key === "$queryRawUnsafe"
+          ? (...args: unknown[]) => {
+              reads++;
+              return (target.$queryRawUnsafe as (...a: unknown[]) => unknown)(...args);
+            }
+          : Reflect.get(target, key),
+    }) as Db;
+    let claims = 0;
+    while (await workOnOneCursor(counted)) claims++;
+    expect(claims).toBe(1);
+    // The claim, the events, and the claim that finds nothing more; it was a read per event.
+    expect(reads).toBe(3);
+    const head = await database.db.workspaceEventHead.findUniqueOrThrow({ where: { workspaceId: ws } });
+    for (const state of await listReactionStates(database.db, ws)) expect(state).toMatchObject({ cursor: String(head.lastId), behind: 0 });
   });
 
   it("sees no gap when retention deleted only stream-only events, and says so when it deleted one it reads", async () => {

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { HttpError } from "@/lib/platform/errors";
 import type { Db } from "@/lib/db/client";
-import { backoffMs, nextEventAfter, startLogConsumer } from "@/lib/events/consume-log";
+import { backoffMs, nextEventsAfter, startLogConsumer } from "@/lib/events/consume-log";
 import type { WorkspaceEvent } from "@/lib/events/event-types";
 import { reactionMaxAttempts, reactionRetryBaseMs, reactionRetryMaxDelayMs } from "@/lib/reactions/config";
 import { onReactionsNudge, reactionProgressed } from "@/lib/reactions/progress";
@@ -66,14 +66,7 @@ export async function workOnOneCursor(db: Db): Promise<boolean> {
     RENEW_MS,
   );
   try {
-    let cursor = claimed.cursor;
-    let attempts = claimed.attempts;
-    for (let done = 0; done < BATCH; done++) {
-      const step = await stepOnce(db, reaction, claimed.workspace_id, cursor, attempts, token);
-      if (step === null) break;
-      cursor = step;
-      attempts = 0;
-    }
+    await workThrough(db, reaction, claimed.workspace_id, claimed.cursor, claimed.attempts, token);
   } finally {
     clearInterval(renew);
     await db.$executeRawUnsafe(
@@ -86,19 +79,30 @@ export async function workOnOneCursor(db: Db): Promise<boolean> {
   return true;
 }
 
-/** Handles the next event after `cursor`; the new cursor, or null when the batch should stop. */
-async function stepOnce(db: Db, reaction: Reaction, workspaceId: string, cursor: string, attempts: number, token: string) {
-  const next = await nextEventAfter(db, workspaceId, cursor, reaction.types, reaction.match);
+/**
+ * Handles the next events after `cursor` (read at once, up to BATCH), moving the cursor past each
+ * as it is done, so a crash repeats at most the one in hand. Stops at a failure that waits for its retry.
+ */
+async function workThrough(db: Db, reaction: Reaction, workspaceId: string, cursor: string, attempts: number, token: string) {
+  const next = await nextEventsAfter(db, workspaceId, cursor, reaction.types, reaction.match, BATCH);
   if (BigInt(cursor) < BigInt(next.prunedThrough)) {
     const gap = `Not run for the events after #${cursor} up to #${next.prunedThrough}: the event log's retention deleted them first.`;
+    // The claim ends here; the worker claims the cursor again at once if it is still behind.
     await record(db, reaction.name, workspaceId, token, { cursor: next.prunedThrough, error: gap, eventId: null });
-    return next.prunedThrough;
+    return;
   }
-  if (next.event === null) {
-    if (BigInt(next.head) > BigInt(cursor)) await record(db, reaction.name, workspaceId, token, { cursor: next.head });
-    return null;
+  for (const row of next.events) {
+    if (!(await handleOne(db, reaction, workspaceId, JSON.parse(row.json) as WorkspaceEvent, attempts, token))) return;
+    attempts = 0;
   }
-  const event = JSON.parse(next.event.json) as WorkspaceEvent;
+  // Fewer than a batch: none it reads is left up to the head read with them (stream-only events, say).
+  const last = next.events.at(-1)?.id ?? cursor;
+  if (next.events.length < BATCH && BigInt(next.head) > BigInt(last))
+    await record(db, reaction.name, workspaceId, token, { cursor: next.head });
+}
+
+/** Handles one event and records the outcome; false when it failed and waits for a retry. */
+async function handleOne(db: Db, reaction: Reaction, workspaceId: string, event: WorkspaceEvent, attempts: number, token: string) {
   try {
     await reaction.handle(db, event);
   } catch (error) {
@@ -107,21 +111,21 @@ async function stepOnce(db: Db, reaction: Reaction, workspaceId: string, cursor:
       // A refusal (the task's branch is not its own, say) is an answer: asking again gets the same one.
       const refused = `Refused on event #${event.id} (${event.type}): ${message}`;
       await record(db, reaction.name, workspaceId, token, { cursor: event.id, error: refused, eventId: event.id });
-      return event.id;
+      return true;
     }
     const failed = attempts + 1;
     console.error(`[taskboard] reaction ${reaction.name} on event #${event.id}, attempt ${failed}: ${message}`);
     if (failed < reactionMaxAttempts()) {
       const retryAt = new Date(Date.now() + backoffMs(failed, reactionRetryBaseMs(), reactionRetryMaxDelayMs()));
       await record(db, reaction.name, workspaceId, token, { attempts: failed, retryAt, error: message, eventId: event.id });
-      return null;
+      return false;
     }
     const gaveUp = `Gave up on event #${event.id} (${event.type}) after ${failed} attempts: ${message}`;
     await record(db, reaction.name, workspaceId, token, { cursor: event.id, error: gaveUp, eventId: event.id });
-    return event.id;
+    return true;
   }
   await record(db, reaction.name, workspaceId, token, { cursor: event.id });
-  return event.id;
+  return true;
 }
 
 interface Change {

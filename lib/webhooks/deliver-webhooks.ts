@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import type { Db, Tx } from "@/lib/db/client";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { backoffMs, nextEventAfter, startLogConsumer } from "@/lib/events/consume-log";
+import { backoffMs, nextEventsAfter, startLogConsumer } from "@/lib/events/consume-log";
 import { DELIVERABLE_EVENT_TYPES } from "@/lib/events/event-types";
 import { attemptTimeoutMs, deliveryConcurrency, retryBaseMs, retryMaxDelayMs, retryWindowMs } from "@/lib/webhooks/config";
 import { onDeliveryNudge } from "@/lib/webhooks/nudge-worker";
@@ -126,7 +126,14 @@ async function takeNextEvent(db: Db, endpoint: Claimed, token: string): Promise<
     );
     if (!held) return null; // lease lost (deleted, disabled, or expired and taken)
     const all = endpoint.events.includes(ALL_EVENTS);
-    const next = await nextEventAfter(tx, endpoint.workspace_id, held.cursor, all ? DELIVERABLE_EVENT_TYPES : endpoint.events);
+    const next = await nextEventsAfter(
+      tx,
+      endpoint.workspace_id,
+      held.cursor,
+      all ? DELIVERABLE_EVENT_TYPES : endpoint.events,
+      undefined,
+      1,
+    );
     if (BigInt(held.cursor) < BigInt(next.prunedThrough)) {
       await tx.webhookDelivery.create({
         data: {
@@ -141,8 +148,8 @@ async function takeNextEvent(db: Db, endpoint: Claimed, token: string): Promise<
       await moveCursor(tx, endpoint.id, next.prunedThrough);
       return null; // the lane claims it again at once: its cursor is still behind the head
     }
-    const event = next.event;
-    if (event === null) {
+    const [event] = next.events;
+    if (event === undefined) {
       if (BigInt(next.head) > BigInt(held.cursor)) await moveCursor(tx, endpoint.id, next.head);
       return null;
     }
