@@ -12,9 +12,10 @@ import { READ_COLUMNS, REACTION_READS, READS_EVENT_SQL, REACTIONS } from "@/lib/
 
 const WAIT_MS = 2_000;
 // Polls are the fallback, for what this process's worker does not say (another instance's worker
-// took the cursor, say). They back off, so many waiting requests do not query the database in a loop.
-const FIRST_POLL_MS = 50;
-const MAX_POLL_MS = 400;
+// took the cursor, say), so they come late and back off: with fifty requests waiting, polls from
+// 50 ms were most of the statements the server ran.
+const FIRST_POLL_MS = 250;
+const MAX_POLL_MS = 1_000;
 
 /** `timing` is for tests: a first poll longer than the wait shows what the worker's reports do alone. */
 export async function waitForReactions(
