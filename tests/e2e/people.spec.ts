@@ -114,7 +114,12 @@ test("an administrator creates and disables users in Settings → Users; an owne
   // The browser tests share one server: the administrator is "admin" again for the specs after this one.
   await api.call("PATCH", "/api/auth/me", { display_name: null });
 
+  // The row changes at once (optimistic); the sign-in below must come after the server's answer.
+  const disabled = page.waitForResponse(
+    (response) => response.request().method() === "PATCH" && /\/api\/users\/[^/]+$/.test(response.url()),
+  );
   await users.getByRole("button", { name: `Disable ${username}` }).click();
+  expect((await disabled).status()).toBe(200);
   await expect(users.getByRole("button", { name: `Enable ${username}` })).toBeVisible();
   const login = await request.post("/api/auth/login", { data: { username, password: "sam-password-1" } });
   expect(login.status()).toBe(403);
