@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openOwnDatabase } from "@/tests/helpers/db";
+import { countingRawQueries, openOwnDatabase } from "@/tests/helpers/db";
 import type { NewEvent } from "@/lib/events/record-events";
 import { liveLogEvents, recordIn } from "@/tests/helpers/events";
 import { pruneEvents } from "@/lib/events/prune-events";
 import { workOnOneCursor } from "@/lib/reactions/run-reactions";
 import { listReactionStates } from "@/lib/reactions/list-reaction-states";
-import type { Db } from "@/lib/db/client";
 
 // The reactions worker reads the events a reaction may handle. Stream-only events (a run's live
 // log, several a second while agents work) must neither make it claim cursors nor, once retention
@@ -76,21 +75,12 @@ describe("the reactions worker and events no reaction reads", () => {
       ws,
       Array.from({ length: 10 }, (_, i) => moveToDone(`t${i}`)),
     );
-    let reads = 0;
-    const counted = new Proxy(database.db, {
-      get: (target, key) =>
-        key === "$queryRawUnsafe"
-          ? (...args: unknown[]) => {
-              reads++;
-              return (target.$queryRawUnsafe as (...a: unknown[]) => unknown)(...args);
-            }
-          : Reflect.get(target, key),
-    }) as Db;
+    const counted = countingRawQueries(database.db);
     let claims = 0;
-    while (await workOnOneCursor(counted)) claims++;
+    while (await workOnOneCursor(counted.db)) claims++;
     expect(claims).toBe(1);
     // The claim, the events, and the claim that finds nothing more; it was a read per event.
-    expect(reads).toBe(3);
+    expect(counted.count()).toBe(3);
     const head = await database.db.workspaceEventHead.findUniqueOrThrow({ where: { workspaceId: ws } });
     for (const state of await listReactionStates(database.db, ws)) expect(state).toMatchObject({ cursor: String(head.lastId), behind: 0 });
   });

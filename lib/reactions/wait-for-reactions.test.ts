@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openOwnDatabase } from "@/tests/helpers/db";
+import { countingRawQueries, openOwnDatabase } from "@/tests/helpers/db";
 import { onReactionsNudge } from "@/lib/reactions/progress";
 import { waitForReactions } from "@/lib/reactions/wait-for-reactions";
 import { REACTIONS } from "@/lib/reactions/reactions";
 import { workOnOneCursor } from "@/lib/reactions/run-reactions";
 import { trackingRecorded } from "@/lib/events/recorded-events";
-import type { Db } from "@/lib/db/client";
 import type { NewEvent } from "@/lib/events/record-events";
 import { recordIn } from "@/tests/helpers/events";
 
@@ -46,25 +45,16 @@ describe("waitForReactions", () => {
       data: { id: `t${i}`, status: "done" },
     }));
     const { recorded } = await trackingRecorded(() => recordIn(database.db, ws, moves));
-    let queries = 0;
-    const counted = new Proxy(database.db, {
-      get: (target, key) =>
-        key === "$queryRawUnsafe"
-          ? (...args: unknown[]) => {
-              queries++;
-              return (target.$queryRawUnsafe as (...a: unknown[]) => unknown)(...args);
-            }
-          : Reflect.get(target, key),
-    }) as Db;
+    const counted = countingRawQueries(database.db);
     const waiters = 20;
     // No poll within the wait: only the worker's reports can end it early.
     const timing = { waitMs: 30_000, firstPollMs: 60_000 };
     const started = Date.now();
-    const waiting = Promise.all(Array.from({ length: waiters }, () => waitForReactions(counted, recorded, timing)));
+    const waiting = Promise.all(Array.from({ length: waiters }, () => waitForReactions(counted.db, recorded, timing)));
     while (await workOnOneCursor(database.db));
     await waiting;
     expect(Date.now() - started).toBeLessThan(timing.waitMs);
     // One query each, to start; before, every waiter queried again at each of the worker's ten steps.
-    expect(queries).toBe(waiters);
+    expect(counted.count()).toBe(waiters);
   });
 });

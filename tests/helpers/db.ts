@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { inject } from "vitest";
+import type { Db } from "@/lib/db/client";
 import { createScratchDatabase } from "../../scripts/lib/postgres.mjs";
 import { seedPglite } from "../../scripts/lib/server.mjs";
 
@@ -26,4 +27,19 @@ export async function openOwnDatabase() {
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** `db`, counting its raw queries (`$queryRawUnsafe`: the workers' and the waits' reads). */
+export function countingRawQueries(db: Db): { db: Db; count: () => number } {
+  let count = 0;
+  const counted = new Proxy(db, {
+    get: (target, key) =>
+      key === "$queryRawUnsafe"
+        ? (...args: unknown[]) => {
+            count++;
+            return (target.$queryRawUnsafe as (...a: unknown[]) => unknown)(...args);
+          }
+        : Reflect.get(target, key),
+  });
+  return { db: counted, count: () => count };
 }
