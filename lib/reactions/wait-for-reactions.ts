@@ -46,8 +46,9 @@ async function waitFor(db: Db, workspaceId: string, lastId: bigint, names: strin
   });
   try {
     let behind = await pending(db, workspaceId, lastId, names);
+    const waiting = () => behind.filter((name) => !passed.has(name));
     let pollMs = firstPollMs;
-    while (behind.some((name) => !passed.has(name)) && Date.now() < deadline) {
+    while (waiting().length > 0 && Date.now() < deadline) {
       const woken = await new Promise<boolean>((resolve) => {
         const timer = setTimeout(() => resolve(false), Math.min(pollMs, Math.max(0, deadline - Date.now())));
         wake = () => {
@@ -58,7 +59,7 @@ async function waitFor(db: Db, workspaceId: string, lastId: bigint, names: strin
       // What this process's worker reported needs no query: the set above says it all.
       if (woken) continue;
       pollMs = Math.min(pollMs * 2, MAX_POLL_MS);
-      behind = await pending(db, workspaceId, lastId, behind);
+      behind = await pending(db, workspaceId, lastId, waiting());
     }
   } finally {
     unsubscribe();
