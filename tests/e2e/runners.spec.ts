@@ -142,5 +142,7 @@ test("add a runner in Settings, start it with the command shown, see it online a
     expect(exit, output.join("")).toBe(1);
   } finally {
     if (runner && runner.exitCode === null) runner.kill("SIGKILL");
+    // What the runner printed is the first thing to read when a run on it never ends.
+    await test.info().attach("runner output", { body: output.join(""), contentType: "text/plain" });
   }
 });
