@@ -7,7 +7,7 @@ import { Api, openBoard, signIn } from "./helpers";
 
 for (const colorScheme of ["light", "dark"] as const) {
   test(`pages pass axe's WCAG A and AA rules in the ${colorScheme} scheme`, async ({ page, request }) => {
-    // Seven pages scanned by axe: past the default minute twice on 2026-11-29, on a slow machine.
+    // Six scans by axe: past the default minute twice on 2026-11-29, on a slow machine.
     test.setTimeout(150_000);
     await page.emulateMedia({ colorScheme });
     await page.goto("/login");
