@@ -54,11 +54,9 @@ export function RunView({
   executionId: string;
   onWatch: (executionId: string) => void;
 }) {
-  // While queued, why it waits changes with runners coming and going, which records no event: re-read.
-  const execution = useQuery({
-    ...executionQuery(workspaceId, executionId),
-    refetchInterval: (query) => (query.state.data?.status === RUN_STATUS.queued ? 3_000 : false),
-  });
+  // executionQuery re-reads an active run every 3 s: while queued, why it waits changes with runners
+  // coming and going, which records no event; while running, it covers a dropped event stream.
+  const execution = useQuery(executionQuery(workspaceId, executionId));
   const data = execution.data;
   const log = useRunLog(workspaceId, executionId, data?.status);
   const runs = useQuery({ ...taskRunsQuery(workspaceId, data?.task_id ?? ""), enabled: Boolean(data?.task_id) });

@@ -1,7 +1,8 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "@/lib/client/api";
 import { findTask, patchTask } from "@/lib/client/board-cache";
-import { diffKeys, executionKeys, taskKeys } from "@/lib/client/query-keys";
+import { cacheExecution } from "@/lib/client/executions";
+import { diffKeys, taskKeys } from "@/lib/client/query-keys";
 import type { Execution, RunHistoryItem, StartRunInput, TaskDiff } from "@/lib/client/types";
 import { RUN_STATUS } from "@/lib/runs/statuses";
 
@@ -43,7 +44,7 @@ export function useStartRun(workspaceId: string, taskId: string) {
       }
     },
     onSuccess: (execution) => {
-      client.setQueryData(executionKeys.detail(workspaceId, execution.id), execution);
+      cacheExecution(client, workspaceId, execution);
       client.invalidateQueries({ queryKey: taskKeys.runs(workspaceId, taskId) });
     },
   });
@@ -64,7 +65,7 @@ export function useFixConflicts(
   return useMutation({
     mutationFn: () => api<Execution>(`/api/workspaces/${workspaceId}/tasks/${taskId}/fix-conflicts`, { method: "POST" }),
     onSuccess: (execution) => {
-      client.setQueryData(executionKeys.detail(workspaceId, execution.id), execution);
+      cacheExecution(client, workspaceId, execution);
       on.started?.(execution);
     },
     onError: (error) => on.failed?.(error),

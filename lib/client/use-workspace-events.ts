@@ -5,6 +5,7 @@ import { useEffect, useState, useSyncExternalStore } from "react";
 import { api } from "@/lib/client/api";
 import { allColumnCaches, findTask, patchTask, placeTask, removeTask } from "@/lib/client/board-cache";
 import { refreshDependencies } from "@/lib/client/dependencies";
+import { cacheExecution } from "@/lib/client/executions";
 import { publishLogBatch, type LogBatch } from "@/lib/client/run-log";
 import { boardKeys, executionKeys, questionKeys, scheduleKeys, taskKeys } from "@/lib/client/query-keys";
 import type { Execution, Question, Task, TaskRun } from "@/lib/client/types";
@@ -189,7 +190,7 @@ export function applyEvent(client: QueryClient, workspaceId: string, type: Event
       // The log batch goes to the open run view (lib/client/run-log.ts); the cache keeps the record only.
       const { log, ...execution } = data as Execution & { log?: LogBatch };
       if (log) publishLogBatch(execution.id, log);
-      client.setQueryData<Execution>(executionKeys.detail(workspaceId, execution.id), (old) => ({ ...old, ...execution }));
+      cacheExecution(client, workspaceId, execution);
       patchRunActivity(client, workspaceId, execution);
       return;
     }
