@@ -126,7 +126,7 @@ function AddRunnerForm({ onCreated }: { onCreated: (runner: CreatedRunner) => vo
 
 /** The new runner's token and the command that starts it: shown once, since the server keeps only a hash. */
 function RunnerCreated({ runner, boardUrl, onDone }: { runner: CreatedRunner; boardUrl: string | null; onDone: () => void }) {
-  const command = runnerCommand(boardUrl ?? window.location.origin, runner.token);
+  const command = runnerCommand(boardUrl ?? window.location.origin, runner.token, runner.capacity);
   return (
     <div
       role="status"

@@ -8,9 +8,9 @@ describe("the runner form's helpers", () => {
   });
 
   it("writes the command that starts a runner for this board", () => {
-    expect(runnerCommand("https://board.example.com/", "tbr_abc")).toBe(
-      "npm run runner -- --url https://board.example.com --token tbr_abc",
+    expect(runnerCommand("https://board.example.com/", "tbr_abc", 2)).toBe(
+      "npm run runner -- --url https://board.example.com --token tbr_abc --capacity 2",
     );
-    expect(runnerCommand("http://localhost:3000", "t")).toBe("npm run runner -- --url http://localhost:3000 --token t");
+    expect(runnerCommand("http://localhost:3000", "t", 1)).toBe("npm run runner -- --url http://localhost:3000 --token t --capacity 1");
   });
 });

@@ -65,7 +65,10 @@ export function parseLabels(text: string): string[] {
     .filter(Boolean);
 }
 
-/** The command that starts a runner for this board, as `npm run runner` takes it (lib/runner-process/main.ts). */
-export function runnerCommand(boardUrl: string, token: string): string {
-  return `npm run runner -- --url ${boardUrl.replace(/\/+$/, "")} --token ${token}`;
+/**
+ * The command that starts a runner for this board, as `npm run runner` takes it (lib/runner-process/main.ts),
+ * with the capacity it was added with: the server never hands it more, and the runner would say its own default.
+ */
+export function runnerCommand(boardUrl: string, token: string, capacity: number): string {
+  return `npm run runner -- --url ${boardUrl.replace(/\/+$/, "")} --token ${token} --capacity ${capacity}`;
 }

@@ -40,7 +40,7 @@ test("add a runner in Settings, start it with the command shown, see it online a
     expect(token.length).toBeGreaterThan(20);
     const command = (await created.getByTestId("runner-command").textContent()) ?? "";
     const origin = new URL(page.url()).origin;
-    expect(command).toBe(`npm run runner -- --url ${origin} --token ${token}`);
+    expect(command).toBe(`npm run runner -- --url ${origin} --token ${token} --capacity 1`);
     await expect(created.getByRole("button", { name: "Copy command" })).toBeVisible();
     await section.screenshot({ path: "tests/artifacts/screens/settings-runner-created.png" });
 
@@ -55,9 +55,11 @@ test("add a runner in Settings, start it with the command shown, see it online a
     // Start it with what the command says (its arguments after `npm run runner --`).
     const args = command.split(" ");
     const url = args[args.indexOf("--url") + 1];
-    runner = spawnRunner(url, args[args.indexOf("--token") + 1], {}, ["ignore", "pipe", "pipe"]);
+    runner = spawnRunner(url, args[args.indexOf("--token") + 1], {}, ["ignore", "pipe", "pipe"], args.slice(args.indexOf("--capacity")));
     runner.stdout!.on("data", (chunk: Buffer) => output.push(chunk.toString()));
     runner.stderr!.on("data", (chunk: Buffer) => output.push(chunk.toString()));
+    // It says the capacity it was added with, as the server holds it to.
+    await expect.poll(() => output.join(""), { timeout: 30_000 }).toMatch(/runner .*capacity 1,/);
 
     // The list is polled: it comes online without a reload.
     await expect(row.getByTestId("runner-status"), `runner output: ${output.join("")}`).toHaveText("online", { timeout: 60_000 });

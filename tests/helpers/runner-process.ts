@@ -7,8 +7,14 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
  * A runner process (`npm run runner`: the bundle the build made, tsx only if sources are newer) for the board at `url`. Like the test
  * servers (scripts/lib/server.mjs), it lets sandboxed agents read the test fixtures they run.
  */
-export function spawnRunner(url: string, token: string, env: Record<string, string> = {}, stdio: StdioOptions = "ignore") {
-  return spawn(process.execPath, ["scripts/runner.mjs", "--url", url, "--token", token], {
+export function spawnRunner(
+  url: string,
+  token: string,
+  env: Record<string, string> = {},
+  stdio: StdioOptions = "ignore",
+  args: string[] = [],
+) {
+  return spawn(process.execPath, ["scripts/runner.mjs", "--url", url, "--token", token, ...args], {
     cwd: ROOT,
     env: { ...process.env, AGENT_LOG_FLUSH_MS: "100", AGENT_SANDBOX_READONLY: path.join(ROOT, "tests", "fixtures"), ...env },
     stdio,
