@@ -20,7 +20,11 @@ export interface OutgoingNotification {
 export interface ChannelSender {
   /** Whether this server has what the channel needs (keys, SMTP_URL, a Slack token…). */
   configured: () => boolean;
-  send: (notification: OutgoingNotification) => Promise<void>;
+  /**
+   * Resolves when sent; with `{ skipped }` when there was nowhere to send it (a person with no
+   * subscribed browser), so the delivery says so instead of "sent". Throws to be retried.
+   */
+  send: (notification: OutgoingNotification) => Promise<void | { skipped: string }>;
 }
 
 type ExternalChannel = Exclude<NotificationChannel, "in_app">;

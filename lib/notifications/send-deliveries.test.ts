@@ -12,6 +12,7 @@ import { defaultSettings } from "@/lib/notifications/settings";
 let database: Awaited<ReturnType<typeof openOwnDatabase>>;
 const sent: OutgoingNotification[] = [];
 let failNext = 0;
+let nowhereNext = false;
 let configured = true;
 
 beforeAll(async () => {
@@ -22,6 +23,10 @@ beforeAll(async () => {
       if (failNext > 0) {
         failNext--;
         throw new Error("SMTP said 451: try again later");
+      }
+      if (nowhereNext) {
+        nowhereNext = false;
+        return { skipped: "This person has no address" };
       }
       sent.push(notification);
     },
@@ -80,6 +85,20 @@ describe("deliveries on a channel with a sender", () => {
       lastError: "The email channel is not configured on this server",
     });
     configured = true;
+  });
+
+  it("are skipped, saying why, when the sender had nowhere to send them, and never tried again", async () => {
+    const notification = await notifyOnce("comment:4");
+    nowhereNext = true;
+    expect(await sendOneDelivery(database.db)).toBe(true);
+    expect(await delivery(notification.id, "email")).toMatchObject({
+      status: "skipped",
+      attempts: 1,
+      sentAt: null,
+      lastError: "This person has no address",
+    });
+    expect(await sendOneDelivery(database.db)).toBe(false);
+    expect(sent.map((s) => s.idempotencyKey)).not.toContain(`${notification.id}:email`);
   });
 
   it("wait for the end of the person's quiet hours; the inbox does not", async () => {

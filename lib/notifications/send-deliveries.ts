@@ -37,7 +37,7 @@ export async function sendOneDelivery(db: Db): Promise<boolean> {
   }
   const attempts = due.attempts + 1;
   try {
-    await sender.send({
+    const outcome = await sender.send({
       idempotencyKey: due.idempotency_key,
       userId: due.user_id,
       workspaceId: due.workspace_id,
@@ -47,7 +47,8 @@ export async function sendOneDelivery(db: Db): Promise<boolean> {
       taskId: due.task_id,
       questionId: due.question_id,
     });
-    await finish(db, due.id, { status: "sent", attempts, sentAt: new Date(), lastError: null });
+    if (outcome?.skipped) await finish(db, due.id, { status: "skipped", attempts, lastError: outcome.skipped });
+    else await finish(db, due.id, { status: "sent", attempts, sentAt: new Date(), lastError: null });
   } catch (error) {
     const message = (error instanceof Error ? error.message : String(error)).slice(0, 2000);
     const giveUp = attempts >= MAX_ATTEMPTS;

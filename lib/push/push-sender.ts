@@ -12,10 +12,12 @@ import { vapidKeys } from "@/lib/push/vapid-keys";
 // The `push` channel of a person's notifications (docs/notifications.md, "Browser push"): a Web Push
 // message (RFC 8030, encrypted per RFC 8291 and signed with VAPID by the web-push library) to every
 // browser the person subscribed. The push service answering 404 or 410 means the browser dropped the
-// subscription, so it is forgotten. The delivery fails (and is retried) only when no browser took it;
-// a retry reaches the ones that did under the same Topic, which replaces rather than repeats.
+// subscription, so it is forgotten. The delivery fails (and is retried) only when no browser took it
+// and one failed; a retry reaches the ones that did under the same Topic, which replaces rather than
+// repeats. With no browser left to send to, it is skipped, saying so.
 
 const TTL_SECONDS = 24 * 3600;
+export const NO_SUBSCRIPTION = "No browser of this person is subscribed to push";
 const TIMEOUT_MS = 10_000;
 
 export function pushSender(db: Db): ChannelSender {
@@ -28,11 +30,12 @@ export function pushSender(db: Db): ChannelSender {
 
 async function sendPush(db: Db, notification: OutgoingNotification) {
   const subscriptions = await db.pushSubscription.findMany({ where: { userId: notification.userId } });
-  // Nothing to do for a person with no subscribed browser: the delivery is done, not failed.
-  if (subscriptions.length === 0) return;
+  // Nowhere to send it: the delivery is done, not failed, and says why nothing was sent.
+  if (subscriptions.length === 0) return { skipped: NO_SUBSCRIPTION };
   const keys = await vapidKeys(db);
   const payload = JSON.stringify(await pushPayload(db, notification));
   const errors: string[] = [];
+  let delivered = 0;
   for (const subscription of subscriptions) {
     try {
       const target = await checkPushEndpoint(subscription.endpoint);
@@ -48,6 +51,7 @@ async function sendPush(db: Db, notification: OutgoingNotification) {
           agent: pinnedAgent(target),
         },
       );
+      delivered++;
     } catch (error) {
       if (error instanceof WebPushError && (error.statusCode === 404 || error.statusCode === 410)) {
         await db.pushSubscription.deleteMany({ where: { id: subscription.id } });
@@ -56,7 +60,10 @@ async function sendPush(db: Db, notification: OutgoingNotification) {
       errors.push(`${new URL(subscription.endpoint).host}: ${describe(error)}`);
     }
   }
-  if (errors.length === subscriptions.length) throw new Error(errors.join("; ").slice(0, 2000));
+  if (delivered > 0) return;
+  // No browser took it: retried when one failed; when each had dropped its subscription, nowhere to send it.
+  if (errors.length > 0) throw new Error(errors.join("; ").slice(0, 2000));
+  return { skipped: NO_SUBSCRIPTION };
 }
 
 /** Connects to the address checked, whatever the endpoint's name resolves to by now (DNS rebinding). */

@@ -50,7 +50,7 @@ beforeAll(async () => {
   store = await newStore("push");
   server = await engineServer(store, env(), "push", SERVER_PORT);
   ({ token, wsId } = await workspaceOn(server));
-  for (const name of ["ann", "vic"]) {
+  for (const name of ["ann", "vic", "sue"]) {
     const username = `${name}-${wsId.slice(-6)}`;
     const made = await server.call("POST", "/api/users", { token, json: { username, password: "password123" } });
     expect(made.status).toBe(201);
@@ -239,6 +239,35 @@ describe("a subscription the push service says is gone", () => {
       const endpoints = listed.body.subscriptions.map((s: { endpoint: string }) => s.endpoint);
       return endpoints.includes(kept.endpoint) && !endpoints.includes(dropped.endpoint) ? true : undefined;
     }, 20_000);
+  });
+});
+
+describe("a person with no browser to send to", () => {
+  it("has the push delivery skipped, saying so, not sent: whether none was ever subscribed or each was gone", async () => {
+    const pushDelivery = (title: string) =>
+      eventually(async () => {
+        const list = await server.call("GET", "/api/me/notification-deliveries", { token: people.sue.token });
+        return (list.body as { channel: string; status: string; title: string; last_error: string | null }[]).find(
+          (delivery) => delivery.channel === "push" && delivery.title.includes(title) && delivery.status !== "pending",
+        );
+      }, 20_000);
+    const never = await newTask(server.call, token, wsId, { title: "Nobody's browser", assignees: [{ kind: "user", id: people.sue.id }] });
+    expect(await pushDelivery(never.title)).toMatchObject({
+      status: "skipped",
+      last_error: "No browser of this person is subscribed to push",
+    });
+
+    const gone = await subscribe("sue");
+    push.gone(gone.endpoint);
+    const dropped = await newTask(server.call, token, wsId, {
+      title: "A dropped browser",
+      assignees: [{ kind: "user", id: people.sue.id }],
+    });
+    expect(await pushDelivery(dropped.title)).toMatchObject({
+      status: "skipped",
+      last_error: "No browser of this person is subscribed to push",
+    });
+    expect(push.refused).toContainEqual({ endpoint: gone.endpoint, status: 410, why: "subscription expired" });
   });
 });
 
