@@ -39,8 +39,10 @@ export function WorkspaceHeader({
   const openCount = openQuestions.data?.length ?? 0;
   return (
     <AppHeader username={username} nav={nav}>
+      {/* On a phone the name has a row of its own: beside the buttons it was cut to a letter or two. */}
       <span
-        className="min-w-0 flex-1 truncate font-medium text-slate-700 md:max-w-32 md:flex-none xl:max-w-44 dark:text-slate-200"
+        data-testid="workspace-name"
+        className="min-w-0 flex-1 truncate font-medium text-slate-700 max-sm:order-last max-sm:basis-full md:max-w-32 md:flex-none xl:max-w-44 dark:text-slate-200"
         title={name}
       >
         {name ?? <span className="inline-block h-4 w-28 animate-pulse rounded bg-slate-200 dark:bg-slate-800" />}

@@ -29,6 +29,9 @@ async function goTo(page: Page, name: string) {
 
 async function expectTopBarInReach(page: Page) {
   const header = page.locator("header").first();
+  // The workspace's name stays readable: a long one is cut, but not to a letter or two.
+  const name = await header.getByTestId("workspace-name").boundingBox();
+  expect(name?.width ?? 0).toBeGreaterThanOrEqual(isPhone(page) ? 300 : 120);
   await expect(header.getByRole("button", { name: /^Questions, \d+ open$/ })).toBeInViewport();
   await expect(header.getByRole("button", { name: /^Notifications, \d+ unread$/ })).toBeInViewport();
   await openMenu(page);
