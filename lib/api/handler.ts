@@ -161,7 +161,8 @@ export function withWorkspaceRead<S extends Schemas>(
   });
 }
 
-export function json(data: unknown, status = 200, headers?: Record<string, string>): Response {
+/** `data` cannot be undefined: JSON has no such value, and JSON.stringify would give no text at all. */
+export function json(data: NonNullable<unknown> | null, status = 200, headers?: Record<string, string>): Response {
   return jsonText(JSON.stringify(data), status, headers);
 }
 
