@@ -152,13 +152,15 @@ export function applyEvent(client: QueryClient, workspaceId: string, type: Event
     case "question.answered":
     case "question.deleted": {
       const question = data as Partial<Question> & { id: string };
-      client.setQueryData<Question[]>(questionKeys.list(workspaceId), (old) => {
+      const openList = questionKeys.list(workspaceId);
+      client.setQueryData<Question[]>(openList, (old) => {
         if (!old) return old;
         if (type === "question.deleted") return old.filter((q) => q.id !== question.id);
         const exists = old.some((q) => q.id === question.id);
         return exists ? old.map((q) => (q.id === question.id ? { ...q, ...question } : q)) : [...old, question as Question];
       });
-      if (question.content === undefined) client.invalidateQueries({ queryKey: questionKeys.list(workspaceId) });
+      questionEvents.set(workspaceId, questionEventsSeen(workspaceId) + 1);
+      if (question.content === undefined) client.invalidateQueries({ queryKey: openList, exact: true });
       // The answered list pages by answer time: a new answer goes on top, so its pages are read again.
       if (type !== "question.created") client.invalidateQueries({ queryKey: questionKeys.answered(workspaceId) });
       // The card's blocked badge counts open questions: the server knows the count, so ask it.
@@ -244,6 +246,14 @@ function patchRunActivity(client: QueryClient, workspaceId: string, execution: E
 // to correct it. Such a read is made again instead.
 const taskEvents = new Map<string, number>();
 const REFRESH_ATTEMPTS = 3;
+
+// The same for the open questions' list, per workspace: a read of it that saw a question event
+// arrive may have been answered before that question was asked (lib/client/questions.ts reads again).
+const questionEvents = new Map<string, number>();
+
+export function questionEventsSeen(workspaceId: string): number {
+  return questionEvents.get(workspaceId) ?? 0;
+}
 
 function noteTaskEvent(taskId: string) {
   taskEvents.set(taskId, (taskEvents.get(taskId) ?? 0) + 1);

@@ -1,0 +1,112 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { QueryClient, QueryObserver } from "@tanstack/react-query";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { openQuestionsQuery } from "@/lib/client/questions";
+import { questionKeys } from "@/lib/client/query-keys";
+import type { Question } from "@/lib/client/types";
+import { applyEvent } from "@/lib/client/use-workspace-events";
+
+// The open questions' list in a real QueryClient, read over HTTP from a local server that answers
+// when the test says, and fed by events meanwhile: an agent's question must not vanish because the
+// page's read was answered before it was asked.
+
+const WS = "ws-question-events";
+
+function question(id: string): Question {
+  return {
+    id,
+    task_id: "",
+    execution_id: null,
+    content: `Question ${id}?`,
+    options: ["Yes", "No"],
+    status: "open",
+    answer: null,
+    priority: 2,
+    created_at: "2026-12-05T00:00:00.000Z",
+    answered_at: null,
+  } as unknown as Question;
+}
+
+/** Reads the server has received and not answered yet, oldest first. */
+const held: { url: string; answer: (list: Question[]) => void }[] = [];
+let server: http.Server;
+const realFetch = globalThis.fetch;
+
+beforeAll(async () => {
+  server = http.createServer((request, response) => {
+    held.push({
+      url: request.url ?? "",
+      answer: (list) => response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(list)),
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // The browser resolves the client's paths against the page; here, against the local server.
+  globalThis.fetch = (input, init) => realFetch(`${base}${String(input)}`, init);
+});
+afterAll(async () => {
+  globalThis.fetch = realFetch;
+  await new Promise((resolve) => server.close(resolve));
+});
+
+let client: QueryClient;
+let unsubscribe: () => void;
+beforeEach(() => {
+  held.length = 0;
+  client = new QueryClient();
+  unsubscribe = new QueryObserver(client, openQuestionsQuery(WS)).subscribe(() => {});
+});
+afterEach(() => unsubscribe());
+
+const list = () => client.getQueryData<Question[]>(questionKeys.list(WS))?.map((q) => q.id);
+
+/** Until the server holds `count` reads (each read is an HTTP request). */
+async function reads(count: number) {
+  for (let i = 0; i < 200 && held.length < count; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  expect(held).toHaveLength(count);
+}
+
+async function settled() {
+  for (let i = 0; i < 200 && client.isFetching() > 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  expect(client.isFetching()).toBe(0);
+}
+
+describe("an agent's question arriving while the open list is read", () => {
+  it("stays listed when the page's first read answers without it", async () => {
+    await reads(1);
+    expect(held[0].url).toBe(`/api/workspaces/${WS}/questions?status=open`);
+    applyEvent(client, WS, "question.created", question("q1"));
+    held[0].answer([]);
+    // That answer may predate the question: the list is read again.
+    await reads(2);
+    held[1].answer([question("q1")]);
+    await settled();
+    expect(list()).toEqual(["q1"]);
+  });
+
+  it("stays listed when a later read was under way", async () => {
+    await reads(1);
+    held[0].answer([question("q0")]);
+    await settled();
+    void client.refetchQueries({ queryKey: questionKeys.list(WS) });
+    await reads(2);
+    applyEvent(client, WS, "question.created", question("q1"));
+    expect(list()).toEqual(["q0", "q1"]);
+    held[1].answer([question("q0")]);
+    await reads(3);
+    held[2].answer([question("q0"), question("q1")]);
+    await settled();
+    expect(list()).toEqual(["q0", "q1"]);
+  });
+
+  it("is added in place, with no read, when none was under way", async () => {
+    await reads(1);
+    held[0].answer([question("q0")]);
+    await settled();
+    applyEvent(client, WS, "question.created", question("q1"));
+    expect(list()).toEqual(["q0", "q1"]);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(held).toHaveLength(1);
+  });
+});
