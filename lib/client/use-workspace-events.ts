@@ -259,24 +259,43 @@ function noteTaskEvent(taskId: string) {
   taskEvents.set(taskId, (taskEvents.get(taskId) ?? 0) + 1);
 }
 
+/**
+ * One task, read again when an event about it arrived during the read (at most REFRESH_ATTEMPTS
+ * reads); `current` is false when events kept coming. Throws when it is gone.
+ */
+async function readTask(workspaceId: string, taskId: string): Promise<{ task: Task; current: boolean }> {
+  for (let attempt = 1; ; attempt++) {
+    const seen = taskEvents.get(taskId) ?? 0;
+    const task = await api<Task>(`/api/workspaces/${workspaceId}/tasks/${taskId}`);
+    const current = (taskEvents.get(taskId) ?? 0) === seen;
+    if (current || attempt === REFRESH_ATTEMPTS) return { task, current };
+  }
+}
+
+/**
+ * The task dialog's read (taskQuery in lib/client/tasks.ts). Its first answer can come after an
+ * event about the task, which found no record in the cache to patch; the answer would then show
+ * the task as it was before, with no event to come to correct it.
+ */
+export async function readTaskRecord(workspaceId: string, taskId: string): Promise<Task> {
+  return (await readTask(workspaceId, taskId)).task;
+}
+
 /** Fetches one task and puts it in place: the small query to run when an event says too little. */
 export async function refreshTask(client: QueryClient, workspaceId: string, taskId: string) {
-  for (let attempt = 0; attempt < REFRESH_ATTEMPTS; attempt++) {
-    const seen = taskEvents.get(taskId) ?? 0;
-    let task: Task;
-    try {
-      task = await api<Task>(`/api/workspaces/${workspaceId}/tasks/${taskId}`);
-    } catch {
-      return; // Deleted meanwhile: its own event removes it.
-    }
-    if ((taskEvents.get(taskId) ?? 0) !== seen) continue;
-    const known = findTask(client, workspaceId, taskId);
-    if (known && known.status === task.status) patchTask(client, workspaceId, taskId, (old) => ({ ...old, ...task }));
-    else for (const key of placeTask(client, workspaceId, task)) client.invalidateQueries({ queryKey: key, exact: true });
-    client.setQueryData(taskKeys.detail(workspaceId, taskId), task);
-    return;
+  let read: Awaited<ReturnType<typeof readTask>>;
+  try {
+    read = await readTask(workspaceId, taskId);
+  } catch {
+    return; // Deleted meanwhile: its own event removes it.
   }
   // Events kept coming while it was read: the newest of them is on the card already.
+  if (!read.current) return;
+  const { task } = read;
+  const known = findTask(client, workspaceId, taskId);
+  if (known && known.status === task.status) patchTask(client, workspaceId, taskId, (old) => ({ ...old, ...task }));
+  else for (const key of placeTask(client, workspaceId, task)) client.invalidateQueries({ queryKey: key, exact: true });
+  client.setQueryData(taskKeys.detail(workspaceId, taskId), task);
 }
 
 const boardCursors = new Map<string, string>();

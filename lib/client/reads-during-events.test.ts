@@ -3,13 +3,14 @@ import type { AddressInfo } from "node:net";
 import { QueryClient, QueryObserver } from "@tanstack/react-query";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { openQuestionsQuery } from "@/lib/client/questions";
-import { questionKeys } from "@/lib/client/query-keys";
-import type { Question } from "@/lib/client/types";
+import { questionKeys, taskKeys } from "@/lib/client/query-keys";
+import { taskQuery } from "@/lib/client/tasks";
+import type { Question, Task } from "@/lib/client/types";
 import { applyEvent } from "@/lib/client/use-workspace-events";
 
-// The open questions' list in a real QueryClient, read over HTTP from a local server that answers
-// when the test says, and fed by events meanwhile: an agent's question must not vanish because the
-// page's read was answered before it was asked.
+// Reads in a real QueryClient, over HTTP from a local server that answers when the test says, fed by
+// events meanwhile: an answer from before an event must not undo it (an agent's question must not
+// vanish, a task dialog must not show the task as it was).
 
 const WS = "ws-question-events";
 
@@ -29,7 +30,7 @@ function question(id: string): Question {
 }
 
 /** Reads the server has received and not answered yet, oldest first. */
-const held: { url: string; answer: (list: Question[]) => void }[] = [];
+const held: { url: string; answer: (body: unknown) => void }[] = [];
 let server: http.Server;
 const realFetch = globalThis.fetch;
 
@@ -37,7 +38,7 @@ beforeAll(async () => {
   server = http.createServer((request, response) => {
     held.push({
       url: request.url ?? "",
-      answer: (list) => response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(list)),
+      answer: (body) => response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body)),
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -55,7 +56,6 @@ let unsubscribe: () => void;
 beforeEach(() => {
   held.length = 0;
   client = new QueryClient();
-  unsubscribe = new QueryObserver(client, openQuestionsQuery(WS)).subscribe(() => {});
 });
 afterEach(() => unsubscribe());
 
@@ -73,6 +73,10 @@ async function settled() {
 }
 
 describe("an agent's question arriving while the open list is read", () => {
+  beforeEach(() => {
+    unsubscribe = new QueryObserver(client, openQuestionsQuery(WS)).subscribe(() => {});
+  });
+
   it("stays listed when the page's first read answers without it", async () => {
     await reads(1);
     expect(held[0].url).toBe(`/api/workspaces/${WS}/questions?status=open`);
@@ -106,6 +110,35 @@ describe("an agent's question arriving while the open list is read", () => {
     await settled();
     applyEvent(client, WS, "question.created", question("q1"));
     expect(list()).toEqual(["q0", "q1"]);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(held).toHaveLength(1);
+  });
+});
+
+describe("a task's change arriving while the task dialog reads it", () => {
+  const task = (status: string, title: string) => ({ id: "t1", workspace_id: WS, title, status }) as unknown as Task;
+  const shown = () => client.getQueryData<Task>(taskKeys.detail(WS, "t1"));
+
+  beforeEach(() => {
+    unsubscribe = new QueryObserver(client, taskQuery(WS, "t1")).subscribe(() => {});
+  });
+
+  it("shows the change when the dialog's first read answers from before it", async () => {
+    await reads(1);
+    expect(held[0].url).toBe(`/api/workspaces/${WS}/tasks/t1`);
+    applyEvent(client, WS, "task.moved", task("done", "Ship it"));
+    held[0].answer(task("in_progress", "Ship it"));
+    await reads(2);
+    held[1].answer(task("done", "Ship it"));
+    await settled();
+    expect(shown()).toMatchObject({ status: "done" });
+  });
+
+  it("takes the first answer when nothing happened to the task meanwhile", async () => {
+    await reads(1);
+    held[0].answer(task("todo", "Quiet"));
+    await settled();
+    expect(shown()).toMatchObject({ status: "todo", title: "Quiet" });
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(held).toHaveLength(1);
   });
