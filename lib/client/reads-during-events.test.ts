@@ -1,7 +1,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { QueryClient, QueryObserver } from "@tanstack/react-query";
+import { InfiniteQueryObserver, QueryClient, QueryObserver } from "@tanstack/react-query";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { commentsQuery } from "@/lib/client/comments";
 import { openQuestionsQuery } from "@/lib/client/questions";
 import { questionKeys, taskKeys } from "@/lib/client/query-keys";
 import { taskQuery } from "@/lib/client/tasks";
@@ -141,5 +142,28 @@ describe("a task's change arriving while the task dialog reads it", () => {
     expect(shown()).toMatchObject({ status: "todo", title: "Quiet" });
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(held).toHaveLength(1);
+  });
+});
+
+describe("an agent's comment arriving while the task dialog's first read of the comments is under way", () => {
+  const page = (bodies: string[]) => ({ items: bodies.map((body, i) => ({ id: `c${i}`, body })), next_before: null });
+  const bodies = () =>
+    client
+      .getQueryData<{ pages: { items: { body: string }[] }[] }>(taskKeys.comments(WS, "t1"))
+      ?.pages.flatMap((p) => p.items.map((c) => c.body));
+
+  beforeEach(() => {
+    unsubscribe = new InfiniteQueryObserver(client, commentsQuery(WS, "t1")).subscribe(() => {});
+  });
+
+  it("is shown: the read that answered from before it is made again", async () => {
+    await reads(1);
+    expect(held[0].url).toBe(`/api/workspaces/${WS}/tasks/t1/comments?limit=20`);
+    applyEvent(client, WS, "comment.created", { task_id: "t1" });
+    held[0].answer(page(["Looking"]));
+    await reads(2);
+    held[1].answer(page(["Looking", "Done: see the diff"]));
+    await settled();
+    expect(bodies()).toEqual(["Looking", "Done: see the diff"]);
   });
 });

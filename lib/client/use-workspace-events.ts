@@ -1,6 +1,6 @@
 "use client";
 
-import { useQueryClient, type QueryClient } from "@tanstack/react-query";
+import { useQueryClient, type InvalidateQueryFilters, type QueryClient } from "@tanstack/react-query";
 import { useEffect, useState, useSyncExternalStore } from "react";
 import { api } from "@/lib/client/api";
 import { allColumnCaches, findTask, patchTask, placeTask, removeTask } from "@/lib/client/board-cache";
@@ -47,11 +47,11 @@ export function useWorkspaceEvents(workspaceId: string): LiveState {
     let timer: ReturnType<typeof setTimeout> | undefined;
     let failures = 0;
     const onReset = () => {
-      client.invalidateQueries({ queryKey: boardKeys.all(workspaceId) });
-      client.invalidateQueries({ queryKey: taskKeys.all(workspaceId) });
-      client.invalidateQueries({ queryKey: questionKeys.all(workspaceId) });
-      client.invalidateQueries({ queryKey: executionKeys.all(workspaceId) });
-      client.invalidateQueries({ queryKey: scheduleKeys.all(workspaceId) });
+      invalidate(client, { queryKey: boardKeys.all(workspaceId) });
+      invalidate(client, { queryKey: taskKeys.all(workspaceId) });
+      invalidate(client, { queryKey: questionKeys.all(workspaceId) });
+      invalidate(client, { queryKey: executionKeys.all(workspaceId) });
+      invalidate(client, { queryKey: scheduleKeys.all(workspaceId) });
     };
     const reopen = (delayMs: number) => {
       source?.close();
@@ -123,12 +123,12 @@ export function applyEvent(client: QueryClient, workspaceId: string, type: Event
       // Its dependants' "blocked by N" changes when it enters or leaves done: the server has the counts.
       const wasDone = (known ?? client.getQueryData<Task>(taskKeys.detail(workspaceId, task.id)))?.status === "done";
       if (known && wasDone !== (task.status === "done")) for (const id of task.blocks ?? []) refreshTask(client, workspaceId, id);
-      client.invalidateQueries({ queryKey: taskKeys.activity(workspaceId, task.id) });
+      invalidate(client, { queryKey: taskKeys.activity(workspaceId, task.id) });
       if (type === "task.updated" && known && known.status === task.status && known.position === task.position) {
         patchTask(client, workspaceId, task.id, (old) => ({ ...old, ...task }));
       } else {
         const stale = placeTask(client, workspaceId, known ? { ...known, ...task } : task);
-        for (const key of stale) client.invalidateQueries({ queryKey: key, exact: true });
+        for (const key of stale) invalidate(client, { queryKey: key, exact: true });
       }
       client.setQueryData<Task>(taskKeys.detail(workspaceId, task.id), (old) => (old ? { ...old, ...task } : old));
       return;
@@ -160,9 +160,9 @@ export function applyEvent(client: QueryClient, workspaceId: string, type: Event
         return exists ? old.map((q) => (q.id === question.id ? { ...q, ...question } : q)) : [...old, question as Question];
       });
       questionEvents.set(workspaceId, questionEventsSeen(workspaceId) + 1);
-      if (question.content === undefined) client.invalidateQueries({ queryKey: openList, exact: true });
+      if (question.content === undefined) invalidate(client, { queryKey: openList, exact: true });
       // The answered list pages by answer time: a new answer goes on top, so its pages are read again.
-      if (type !== "question.created") client.invalidateQueries({ queryKey: questionKeys.answered(workspaceId) });
+      if (type !== "question.created") invalidate(client, { queryKey: questionKeys.answered(workspaceId) });
       // The card's blocked badge counts open questions: the server knows the count, so ask it.
       if (question.task_id) refreshTask(client, workspaceId, question.task_id);
       return;
@@ -171,7 +171,7 @@ export function applyEvent(client: QueryClient, workspaceId: string, type: Event
     case "comment.updated":
     case "comment.deleted": {
       const comment = data as { task_id?: string };
-      if (comment.task_id) client.invalidateQueries({ queryKey: taskKeys.comments(workspaceId, comment.task_id) });
+      if (comment.task_id) invalidate(client, { queryKey: taskKeys.comments(workspaceId, comment.task_id) });
       return;
     }
     case "run.updated": {
@@ -183,8 +183,8 @@ export function applyEvent(client: QueryClient, workspaceId: string, type: Event
         latest_run_status: run.status,
         latest_run_error: run.error_message ?? null,
       }));
-      client.invalidateQueries({ queryKey: taskKeys.runs(workspaceId, run.task_id) });
-      client.invalidateQueries({ queryKey: scheduleKeys.all(workspaceId) });
+      invalidate(client, { queryKey: taskKeys.runs(workspaceId, run.task_id) });
+      invalidate(client, { queryKey: scheduleKeys.all(workspaceId) });
       return;
     }
     case "execution.updated":
@@ -199,6 +199,22 @@ export function applyEvent(client: QueryClient, workspaceId: string, type: Event
     case "runner.updated":
       return refreshWaitingReasons(client, workspaceId);
   }
+}
+
+/**
+ * Invalidates as an event asks. Invalidating restarts a read under way only when the query has data
+ * already; a first read it joins instead, and that read's answer may predate the event (a task
+ * dialog's comments read when an agent commented): such a read is invalidated again once it answers.
+ */
+function invalidate(client: QueryClient, filters: InvalidateQueryFilters) {
+  for (const query of client.getQueryCache().findAll(filters)) {
+    if (query.state.data !== undefined || query.state.fetchStatus !== "fetching") continue;
+    query.promise?.then(
+      () => client.invalidateQueries({ queryKey: query.queryKey, exact: true }),
+      () => {},
+    );
+  }
+  void client.invalidateQueries(filters);
 }
 
 /** Queued cards on the board at most refreshed one by one; past that, their columns are read again. */
@@ -217,12 +233,12 @@ function refreshWaitingReasons(client: QueryClient, workspaceId: string) {
     data!.pages.flatMap((page) => page.items.filter((task) => task.latest_run_status === RUN_STATUS.queued).map((task) => task.id)),
   );
   if (queued.length <= QUEUED_CARDS_REFRESHED) for (const id of new Set(queued)) void refreshTask(client, workspaceId, id);
-  else for (const [key] of columns) client.invalidateQueries({ queryKey: key, exact: true });
-  client.invalidateQueries({
+  else for (const [key] of columns) invalidate(client, { queryKey: key, exact: true });
+  invalidate(client, {
     queryKey: executionKeys.all(workspaceId),
     predicate: (query) => (query.state.data as Execution | undefined)?.status === RUN_STATUS.queued,
   });
-  client.invalidateQueries({ queryKey: taskKeys.all(workspaceId), predicate: (query) => query.queryKey[3] === "runs" });
+  invalidate(client, { queryKey: taskKeys.all(workspaceId), predicate: (query) => query.queryKey[3] === "runs" });
 }
 
 /** A running run's last word on its card ("no output for N min"); written at most every 10 s per card. */
@@ -294,7 +310,7 @@ export async function refreshTask(client: QueryClient, workspaceId: string, task
   const { task } = read;
   const known = findTask(client, workspaceId, taskId);
   if (known && known.status === task.status) patchTask(client, workspaceId, taskId, (old) => ({ ...old, ...task }));
-  else for (const key of placeTask(client, workspaceId, task)) client.invalidateQueries({ queryKey: key, exact: true });
+  else for (const key of placeTask(client, workspaceId, task)) invalidate(client, { queryKey: key, exact: true });
   client.setQueryData(taskKeys.detail(workspaceId, taskId), task);
 }
 
