@@ -2,7 +2,7 @@ import { queryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient }
 import { api } from "@/lib/client/api";
 import { questionKeys } from "@/lib/client/query-keys";
 import type { Question } from "@/lib/client/types";
-import { questionEventsSeen, refreshTask } from "@/lib/client/use-workspace-events";
+import { questionEventsSeen, refreshTask } from "@/lib/client/reads-after-events";
 import { QUESTION_STATUS } from "@/lib/questions/statuses";
 
 // Questions agents raise to people: the open ones, and answering them.

@@ -13,7 +13,7 @@ import {
 import { dropPosition, type Drop, type DropInput } from "@/lib/client/drop-position";
 import { boardKeys, taskKeys } from "@/lib/client/query-keys";
 import type { Card, ColumnSort, CreateTaskInput, Task, UpdateTaskInput } from "@/lib/client/types";
-import { readTaskRecord } from "@/lib/client/use-workspace-events";
+import { readTaskRecord } from "@/lib/client/reads-after-events";
 import type { ColumnKey } from "@/lib/tasks/columns";
 
 // One task: its read, and the writes the board and the task dialog make. Each write changes the

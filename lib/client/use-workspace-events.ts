@@ -1,12 +1,12 @@
 "use client";
 
-import { useQueryClient, type InvalidateQueryFilters, type QueryClient } from "@tanstack/react-query";
+import { useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { useEffect, useState, useSyncExternalStore } from "react";
-import { api } from "@/lib/client/api";
 import { allColumnCaches, findTask, patchTask, placeTask, removeTask } from "@/lib/client/board-cache";
 import { refreshDependencies } from "@/lib/client/dependencies";
 import { cacheExecution } from "@/lib/client/executions";
 import { publishLogBatch, type LogBatch } from "@/lib/client/run-log";
+import { forgetTaskEvents, invalidate, noteQuestionEvent, noteTaskEvent, refreshTask } from "@/lib/client/reads-after-events";
 import { boardKeys, executionKeys, questionKeys, scheduleKeys, taskKeys } from "@/lib/client/query-keys";
 import type { Execution, Question, Task, TaskRun } from "@/lib/client/types";
 import { RUN_STATUS } from "@/lib/runs/statuses";
@@ -144,7 +144,7 @@ export function applyEvent(client: QueryClient, workspaceId: string, type: Event
     case "task.deleted": {
       const { id } = data as { id: string };
       removeTask(client, workspaceId, id);
-      taskEvents.delete(id);
+      forgetTaskEvents(id);
       client.removeQueries({ queryKey: taskKeys.detail(workspaceId, id) });
       return;
     }
@@ -159,7 +159,7 @@ export function applyEvent(client: QueryClient, workspaceId: string, type: Event
         const exists = old.some((q) => q.id === question.id);
         return exists ? old.map((q) => (q.id === question.id ? { ...q, ...question } : q)) : [...old, question as Question];
       });
-      questionEvents.set(workspaceId, questionEventsSeen(workspaceId) + 1);
+      noteQuestionEvent(workspaceId);
       if (question.content === undefined) invalidate(client, { queryKey: openList, exact: true });
       // The answered list pages by answer time: a new answer goes on top, so its pages are read again.
       if (type !== "question.created") invalidate(client, { queryKey: questionKeys.answered(workspaceId) });
@@ -201,22 +201,6 @@ export function applyEvent(client: QueryClient, workspaceId: string, type: Event
   }
 }
 
-/**
- * Invalidates as an event asks. Invalidating restarts a read under way only when the query has data
- * already; a first read it joins instead, and that read's answer may predate the event (a task
- * dialog's comments read when an agent commented): such a read is invalidated again once it answers.
- */
-function invalidate(client: QueryClient, filters: InvalidateQueryFilters) {
-  for (const query of client.getQueryCache().findAll(filters)) {
-    if (query.state.data !== undefined || query.state.fetchStatus !== "fetching") continue;
-    query.promise?.then(
-      () => client.invalidateQueries({ queryKey: query.queryKey, exact: true }),
-      () => {},
-    );
-  }
-  void client.invalidateQueries(filters);
-}
-
 /** Queued cards on the board at most refreshed one by one; past that, their columns are read again. */
 const QUEUED_CARDS_REFRESHED = 20;
 
@@ -254,64 +238,6 @@ function patchRunActivity(client: QueryClient, workspaceId: string, execution: E
     latest_run_activity_at: at,
     latest_run_silence_seconds: execution.silence_after_seconds ?? task.latest_run_silence_seconds ?? null,
   }));
-}
-
-// How many events that change a task's card were applied, per task. A read of the task that saw
-// one arrive while it was under way may have been answered before that event's change (a reaction
-// moving the card, say): applying it would put the card back where it was, with no event to come
-// to correct it. Such a read is made again instead.
-const taskEvents = new Map<string, number>();
-const REFRESH_ATTEMPTS = 3;
-
-// The same for the open questions' list, per workspace: a read of it that saw a question event
-// arrive may have been answered before that question was asked (lib/client/questions.ts reads again).
-const questionEvents = new Map<string, number>();
-
-export function questionEventsSeen(workspaceId: string): number {
-  return questionEvents.get(workspaceId) ?? 0;
-}
-
-function noteTaskEvent(taskId: string) {
-  taskEvents.set(taskId, (taskEvents.get(taskId) ?? 0) + 1);
-}
-
-/**
- * One task, read again when an event about it arrived during the read (at most REFRESH_ATTEMPTS
- * reads); `current` is false when events kept coming. Throws when it is gone.
- */
-async function readTask(workspaceId: string, taskId: string): Promise<{ task: Task; current: boolean }> {
-  for (let attempt = 1; ; attempt++) {
-    const seen = taskEvents.get(taskId) ?? 0;
-    const task = await api<Task>(`/api/workspaces/${workspaceId}/tasks/${taskId}`);
-    const current = (taskEvents.get(taskId) ?? 0) === seen;
-    if (current || attempt === REFRESH_ATTEMPTS) return { task, current };
-  }
-}
-
-/**
- * The task dialog's read (taskQuery in lib/client/tasks.ts). Its first answer can come after an
- * event about the task, which found no record in the cache to patch; the answer would then show
- * the task as it was before, with no event to come to correct it.
- */
-export async function readTaskRecord(workspaceId: string, taskId: string): Promise<Task> {
-  return (await readTask(workspaceId, taskId)).task;
-}
-
-/** Fetches one task and puts it in place: the small query to run when an event says too little. */
-export async function refreshTask(client: QueryClient, workspaceId: string, taskId: string) {
-  let read: Awaited<ReturnType<typeof readTask>>;
-  try {
-    read = await readTask(workspaceId, taskId);
-  } catch {
-    return; // Deleted meanwhile: its own event removes it.
-  }
-  // Events kept coming while it was read: the newest of them is on the card already.
-  if (!read.current) return;
-  const { task } = read;
-  const known = findTask(client, workspaceId, taskId);
-  if (known && known.status === task.status) patchTask(client, workspaceId, taskId, (old) => ({ ...old, ...task }));
-  else for (const key of placeTask(client, workspaceId, task)) invalidate(client, { queryKey: key, exact: true });
-  client.setQueryData(taskKeys.detail(workspaceId, taskId), task);
 }
 
 const boardCursors = new Map<string, string>();
