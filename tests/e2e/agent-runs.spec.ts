@@ -1,6 +1,6 @@
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { Api, bareRepository, column, openBoard, screenshot, signIn } from "./helpers";
+import { Api, bareRepository, column, openBoard, openRunDialog, screenshot, signIn } from "./helpers";
 
 // The permission round trip in a real browser against the real runner: an ACP profile starts the
 // fake agent (tests/fixtures/fake-acp-agent.mjs, the same SDK real adapters use), whose default turn
@@ -30,9 +30,7 @@ test("start an agent from the card, answer its permission question in the panel,
   await expect(card.getByTestId("task-number")).toHaveText(/#\d+/);
 
   // Run agent from the card's menu: the default profile is chosen, the instructions are the task's.
-  await card.getByRole("button", { name: "Actions for Add a greeting" }).click();
-  await page.getByRole("menuitem", { name: "Run agent…" }).click();
-  const runDialog = page.getByRole("dialog", { name: /^Run agent on #\d+$/ });
+  const runDialog = await openRunDialog(page, card);
   await expect(runDialog.getByRole("combobox").locator("option:checked")).toHaveText("Fake ACP (default)");
   await expect(runDialog.getByLabel("Instructions")).toHaveValue("Add a greeting\n\nSay hello in FAKE_AGENT.md.");
   await runDialog.getByRole("button", { name: "Start run" }).click();

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { Api, bareRepository, column, openBoard, screenshot, signIn } from "./helpers";
+import { Api, bareRepository, column, openBoard, openRunDialog, screenshot, signIn } from "./helpers";
 
 // Board automation (docs/board-automation.md) in a browser: a run started from a Backlog card moves
 // the card to In progress, and its success with changes on the task's branch moves it to In review,
@@ -30,11 +30,7 @@ test("a card moves to In progress when its run starts and to In review when the 
   // Set on this document: still there at the end means the board never reloaded.
   await page.evaluate(() => Object.assign(window, { sameDocument: true }));
   const title = "Write the changelog";
-  await column(page, "Backlog")
-    .getByRole("button", { name: `Actions for ${title}` })
-    .click();
-  await page.getByRole("menuitem", { name: "Run agent…" }).click();
-  const runDialog = page.getByRole("dialog", { name: /^Run agent on #\d+$/ });
+  const runDialog = await openRunDialog(page, column(page, "Backlog").getByRole("group", { name: title }));
   await runDialog.getByLabel("Instructions").fill("@fake sleep 5000\n@fake write CHANGELOG.md Version 2: board automation.");
   await runDialog.getByRole("button", { name: "Start run" }).click();
   const view = page.getByRole("dialog", { name: new RegExp(`${title}$`) });

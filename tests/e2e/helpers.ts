@@ -86,6 +86,14 @@ export async function cardTitles(page: Page, title: string): Promise<string[]> {
     .evaluateAll((cards) => cards.map((card) => card.getAttribute("aria-label") ?? ""));
 }
 
+/** A card's ⋯ menu → "Run agent…": the Run dialog, before anything in it is chosen. */
+export async function openRunDialog(page: Page, card: Locator) {
+  const title = await card.getAttribute("aria-label");
+  await card.getByRole("button", { name: `Actions for ${title}` }).click();
+  await page.getByRole("menuitem", { name: "Run agent…" }).click();
+  return page.getByRole("dialog", { name: /^Run agent on #\d+$/ });
+}
+
 export async function openBoard(page: Page, workspaceId: string) {
   if (new URL(page.url()).pathname !== `/w/${workspaceId}`) await page.goto(`/w/${workspaceId}`);
   await expect(page.getByTitle(/^Live:/)).toBeVisible();

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { startScriptedModel, type ScriptedModel } from "../fixtures/scripted-model";
-import { Api, bareRepository, column, openBoard, screenshot, signIn } from "./helpers";
+import { Api, bareRepository, column, openBoard, openRunDialog, screenshot, signIn } from "./helpers";
 import { agentWorkdir } from "../../lib/platform/runner-config";
 
 // The real Claude Code in a real browser: a profile made from the shipped preset, a run started from
@@ -63,9 +63,7 @@ test("Claude Code from its preset: permission asked on the board, allowed in the
   await signIn(page, `/w/${ws.id}`);
   await openBoard(page, ws.id);
   const card = column(page, "To do").getByRole("group", { name: "Greet the reader" });
-  await card.getByRole("button", { name: "Actions for Greet the reader" }).click();
-  await page.getByRole("menuitem", { name: "Run agent…" }).click();
-  const runDialog = page.getByRole("dialog", { name: /^Run agent on #\d+$/ });
+  const runDialog = await openRunDialog(page, card);
   await expect(runDialog.getByRole("combobox").locator("option:checked")).toHaveText("Claude Code (default)");
   await runDialog.getByRole("button", { name: "Start run" }).click();
 

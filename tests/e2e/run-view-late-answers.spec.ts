@@ -1,6 +1,6 @@
 import path from "node:path";
 import { expect, test, type Route } from "@playwright/test";
-import { Api, column, openBoard, signIn } from "./helpers";
+import { Api, column, openBoard, openRunDialog, signIn } from "./helpers";
 
 // The run view's record comes by three roads: the answer of the POST that started the run, its own
 // reads, and the event stream. A read answered after the run's end event, from before that end,
@@ -40,11 +40,7 @@ test("a run view's read that answers after the run's end, from before it, does n
 
   await signIn(page, `/w/${ws.id}`);
   await openBoard(page, ws.id);
-  await column(page, "To do")
-    .getByRole("button", { name: `Actions for ${title}` })
-    .click();
-  await page.getByRole("menuitem", { name: "Run agent…" }).click();
-  const runDialog = page.getByRole("dialog", { name: /^Run agent on #\d+$/ });
+  const runDialog = await openRunDialog(page, column(page, "To do").getByRole("group", { name: title }));
   await runDialog.getByLabel("Instructions").fill("hold 120");
   await runDialog.getByRole("button", { name: "Start run" }).click();
   const view = page.getByRole("dialog", { name: new RegExp(`${title}$`) });

@@ -2,7 +2,7 @@ import type { ChildProcess } from "node:child_process";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { spawnRunner } from "../helpers/runner-process";
-import { Api, openBoard, screenshot, signIn } from "./helpers";
+import { Api, openBoard, openRunDialog, screenshot, signIn } from "./helpers";
 
 // Settings → Runners in a real browser with a real runner process: an administrator adds a runner,
 // copies the command the page shows, starts the runner with it (as `npm run runner` does), sees it
@@ -83,12 +83,7 @@ test("add a runner in Settings, start it with the command shown, see it online a
     await api.task(ws.id, { title: "succeed on a GPU", status: "todo" });
     await openBoard(page, ws.id);
     const startRun = async (title: string, profile?: string) => {
-      await page
-        .getByRole("group", { name: title })
-        .getByRole("button", { name: `Actions for ${title}` })
-        .click();
-      await page.getByRole("menuitem", { name: "Run agent…" }).click();
-      const runDialog = page.getByRole("dialog", { name: /^Run agent on #\d+$/ });
+      const runDialog = await openRunDialog(page, page.getByRole("group", { name: title }));
       if (profile) await runDialog.getByRole("combobox").selectOption({ label: profile });
       await runDialog.getByRole("button", { name: "Start run" }).click();
       return page.getByRole("dialog", { name: new RegExp(`${title}$`) });

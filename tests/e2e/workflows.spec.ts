@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { Api, cardTitles, column, openBoard, screenshot, signIn } from "./helpers";
+import { Api, cardTitles, column, openBoard, openRunDialog, screenshot, signIn } from "./helpers";
 
 test("answer a question from the panel: the card's question badge clears and the answer stays listed after a reload", async ({
   page,
@@ -111,9 +111,7 @@ test("Fix conflicts without a repository hands the pull request to the agent; th
   await expect(card.getByTestId("conflict-badge")).toBeVisible();
 
   // Without a profile the Run dialog offers the demo agent by that name, and says what it is.
-  await card.getByRole("button", { name: "Actions for Conflicted, no repository" }).click();
-  await page.getByRole("menuitem", { name: "Run agent…" }).click();
-  const runDialog = page.getByRole("dialog", { name: /^Run agent on #\d+$/ });
+  const runDialog = await openRunDialog(page, card);
   const agent = runDialog.getByRole("combobox", { name: "Agent" });
   await expect(agent).toHaveValue("");
   await expect(agent.locator("option:checked")).toHaveText("Demo agent (changes nothing)");
