@@ -13,7 +13,7 @@ import { applyEvent } from "@/lib/client/use-workspace-events";
 // events meanwhile: an answer from before an event must not undo it (an agent's question must not
 // vanish, a task dialog must not show the task as it was).
 
-const WS = "ws-question-events";
+const WS = "ws-reads";
 
 function question(id: string): Question {
   return {
