@@ -2,7 +2,7 @@ import { queryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient }
 import { api } from "@/lib/client/api";
 import { questionKeys } from "@/lib/client/query-keys";
 import type { Question } from "@/lib/client/types";
-import { questionEventsSeen, refreshTask } from "@/lib/client/reads-after-events";
+import { questionEventsSeen, readBetweenEvents, refreshTask } from "@/lib/client/reads-after-events";
 import { QUESTION_STATUS } from "@/lib/questions/statuses";
 
 // Questions agents raise to people: the open ones, and answering them.
@@ -14,20 +14,17 @@ export function openQuestionsQuery(workspaceId: string) {
   });
 }
 
-const READ_ATTEMPTS = 3;
-
 /**
  * The open list, read again when a question event arrived during the read: the answer may predate
  * that question, and putting it in the cache would drop it (the event was applied already, or found
  * no list to add to), so an agent's question would wait unseen until something else read the list.
  */
 async function readOpenQuestions(workspaceId: string): Promise<Question[]> {
-  for (let attempt = 1; ; attempt++) {
-    const seen = questionEventsSeen(workspaceId);
-    const open = await api<Question[]>(`/api/workspaces/${workspaceId}/questions?status=open`);
-    // Past the attempts, events kept coming: the newest read is as good as any.
-    if (questionEventsSeen(workspaceId) === seen || attempt === READ_ATTEMPTS) return open;
-  }
+  const read = await readBetweenEvents(
+    () => questionEventsSeen(workspaceId),
+    () => api<Question[]>(`/api/workspaces/${workspaceId}/questions?status=open`),
+  );
+  return read.value;
 }
 
 export const ANSWERED_PAGE = 20;

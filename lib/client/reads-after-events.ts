@@ -13,7 +13,6 @@ import type { Task } from "@/lib/client/types";
 // moving the card, say): applying it would put the card back where it was, with no event to come
 // to correct it. Such a read is made again instead.
 const taskEvents = new Map<string, number>();
-const REFRESH_ATTEMPTS = 3;
 
 // The same for the open questions' list, per workspace: a read of it that saw a question event
 // arrive may have been answered before that question was asked (lib/client/questions.ts reads again).
@@ -35,17 +34,27 @@ export function forgetTaskEvents(taskId: string) {
   taskEvents.delete(taskId);
 }
 
+const READ_ATTEMPTS = 3;
+
 /**
- * One task, read again when an event about it arrived during the read (at most REFRESH_ATTEMPTS
- * reads); `current` is false when events kept coming. Throws when it is gone.
+ * `read`, made again when `events()` (a counter above) moved during it, at most READ_ATTEMPTS times;
+ * `current` is false when events kept coming, and the last answer is then as good as any.
  */
-async function readTask(workspaceId: string, taskId: string): Promise<{ task: Task; current: boolean }> {
+export async function readBetweenEvents<T>(events: () => number, read: () => Promise<T>): Promise<{ value: T; current: boolean }> {
   for (let attempt = 1; ; attempt++) {
-    const seen = taskEvents.get(taskId) ?? 0;
-    const task = await api<Task>(`/api/workspaces/${workspaceId}/tasks/${taskId}`);
-    const current = (taskEvents.get(taskId) ?? 0) === seen;
-    if (current || attempt === REFRESH_ATTEMPTS) return { task, current };
+    const seen = events();
+    const value = await read();
+    const current = events() === seen;
+    if (current || attempt === READ_ATTEMPTS) return { value, current };
   }
+}
+
+/** One task, read between events about it. Throws when it is gone. */
+function readTask(workspaceId: string, taskId: string) {
+  return readBetweenEvents(
+    () => taskEvents.get(taskId) ?? 0,
+    () => api<Task>(`/api/workspaces/${workspaceId}/tasks/${taskId}`),
+  );
 }
 
 /**
@@ -54,7 +63,7 @@ async function readTask(workspaceId: string, taskId: string): Promise<{ task: Ta
  * the task as it was before, with no event to come to correct it.
  */
 export async function readTaskRecord(workspaceId: string, taskId: string): Promise<Task> {
-  return (await readTask(workspaceId, taskId)).task;
+  return (await readTask(workspaceId, taskId)).value;
 }
 
 /** Fetches one task and puts it in place: the small query to run when an event says too little. */
@@ -67,7 +76,7 @@ export async function refreshTask(client: QueryClient, workspaceId: string, task
   }
   // Events kept coming while it was read: the newest of them is on the card already.
   if (!read.current) return;
-  const { task } = read;
+  const task = read.value;
   const known = findTask(client, workspaceId, taskId);
   if (known && known.status === task.status) patchTask(client, workspaceId, taskId, (old) => ({ ...old, ...task }));
   else for (const key of placeTask(client, workspaceId, task)) invalidate(client, { queryKey: key, exact: true });
