@@ -13,7 +13,7 @@ import { formatDateTime, formatTime } from "@/lib/client/dates";
 const muted = "text-slate-600 dark:text-slate-400";
 
 export function ReactionsSection({ workspaceId }: { workspaceId: string }) {
-  const reactions = useQuery({ ...reactionsQuery(workspaceId), refetchInterval: 15_000 });
+  const reactions = useQuery(reactionsQuery(workspaceId));
   return (
     <section aria-labelledby="reactions-title" className={card}>
       <h2 id="reactions-title" className="mb-1 font-semibold">

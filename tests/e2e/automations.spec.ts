@@ -82,3 +82,32 @@ test("a read of the dependant answered late, from before the automation moved it
   await expect(column(page, "To do").getByRole("group", { name: "Deploy" })).toHaveCount(0);
   await page.unroute(taskUrl);
 });
+
+test("an automation seen behind is read again until it has caught up, well before the slow 15 s re-read", async ({ page, request }) => {
+  const api = await Api.asAdmin(request);
+  const ws = await api.workspace();
+  // The first read answers as if taken while board-automation still had events to go: the
+  // server's own answer, with that one count raised. Catching up records no event, so only
+  // another read can show it.
+  const reactionsUrl = `**/api/workspaces/${ws.id}/reactions`;
+  let first = true;
+  await page.route(reactionsUrl, async (route) => {
+    if (!first) return route.continue();
+    first = false;
+    const response = await route.fetch();
+    const reactions = (await response.json()) as { name: string; behind: number }[];
+    await route.fulfill({
+      response,
+      json: reactions.map((reaction) => (reaction.name === "board-automation" ? { ...reaction, behind: 2 } : reaction)),
+    });
+  });
+  await signIn(page, `/w/${ws.id}/settings`);
+  const item = page
+    .getByRole("region", { name: "Automations" })
+    .getByRole("list", { name: "Automations" })
+    .getByRole("listitem")
+    .filter({ hasText: "board-automation" });
+  await expect(item).toContainText("2 event(s) to go");
+  await expect(item).toContainText("up to date", { timeout: 8_000 });
+  await page.unroute(reactionsUrl);
+});
