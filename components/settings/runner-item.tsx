@@ -56,6 +56,7 @@ export function RunnerItem({ runner }: { runner: Runner }) {
                 </code>
               ))}
         </Detail>
+        <Detail term="Takes">{runner.dedicated ? "only the workspaces that chose it" : "every workspace that allows it"}</Detail>
         <Detail term="Last seen">
           {runner.last_seen_at ? (
             <time dateTime={runner.last_seen_at} title={formatDateTime(runner.last_seen_at)}>

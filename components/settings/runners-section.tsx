@@ -53,6 +53,7 @@ function AddRunnerForm({ onCreated }: { onCreated: (runner: CreatedRunner) => vo
   const [name, setName] = useState("");
   const [capacity, setCapacity] = useState("2");
   const [labels, setLabels] = useState("");
+  const [dedicated, setDedicated] = useState(false);
   const create = useCreateRunner();
   return (
     <form
@@ -61,12 +62,13 @@ function AddRunnerForm({ onCreated }: { onCreated: (runner: CreatedRunner) => vo
       onSubmit={(event) => {
         event.preventDefault();
         create.mutate(
-          { name: name.trim(), capacity: Number(capacity), labels: parseLabels(labels) },
+          { name: name.trim(), capacity: Number(capacity), labels: parseLabels(labels), dedicated },
           {
             onSuccess: (runner) => {
               setName("");
               setCapacity("2");
               setLabels("");
+              setDedicated(false);
               onCreated(runner);
             },
           },
@@ -110,6 +112,13 @@ function AddRunnerForm({ onCreated }: { onCreated: (runner: CreatedRunner) => vo
           />
         </label>
       </div>
+      <label className="flex items-start gap-2 text-sm">
+        <input type="checkbox" className="mt-1" checked={dedicated} onChange={(e) => setDedicated(e.target.checked)} />
+        <span>
+          Dedicated: it takes only the jobs of workspaces whose owners choose it (a team&apos;s own machine), never those of every
+          workspace.
+        </span>
+      </label>
       <p className={`text-xs ${muted}`}>
         <span id="runner-capacity-help">Capacity: how many runs it takes at once. </span>
         <span id="runner-labels-help">

@@ -63,7 +63,10 @@ function SandboxSetting({ required }: { required: boolean }) {
 function ChoiceForm({ workspaceId, data, isOwner }: { workspaceId: string; data: WorkspaceRunners; isOwner: boolean }) {
   const save = useSetWorkspaceRunners(workspaceId);
   const [onlyChosen, setOnlyChosen] = useState(data.runner_ids !== null);
-  const [chosen, setChosen] = useState(new Set(data.runner_ids ?? data.runners.map((runner) => runner.id)));
+  // With no choice stored, every runner takes the jobs but the dedicated ones: the same set checked.
+  const [chosen, setChosen] = useState(
+    new Set(data.runner_ids ?? data.runners.filter((runner) => !runner.dedicated).map((runner) => runner.id)),
+  );
   const disabled = !isOwner || save.isPending;
   const toggle = (id: string) =>
     setChosen((old) => {
@@ -84,7 +87,7 @@ function ChoiceForm({ workspaceId, data, isOwner }: { workspaceId: string; data:
         <legend className="sr-only">Which runners</legend>
         <label className="flex items-center gap-2">
           <input type="radio" name="runner-choice" checked={!onlyChosen} onChange={() => setOnlyChosen(false)} />
-          Every runner of this server, including ones added later
+          Every shared runner of this server, including ones added later
         </label>
         <label className="flex items-center gap-2">
           <input type="radio" name="runner-choice" checked={onlyChosen} onChange={() => setOnlyChosen(true)} />
@@ -100,12 +103,17 @@ function ChoiceForm({ workspaceId, data, isOwner }: { workspaceId: string; data:
               <label className="flex flex-wrap items-center gap-2">
                 <input
                   type="checkbox"
-                  checked={onlyChosen ? chosen.has(runner.id) : true}
+                  checked={onlyChosen ? chosen.has(runner.id) : runner.allowed}
                   disabled={disabled || !onlyChosen}
                   onChange={() => toggle(runner.id)}
                 />
                 <span className="font-medium break-all">{runner.name}</span>
                 <span className={muted}>{runner.status}</span>
+                {runner.dedicated ? (
+                  <span className="rounded border border-slate-300 px-1.5 py-0.5 text-xs dark:border-slate-700">
+                    dedicated: only workspaces that choose it
+                  </span>
+                ) : null}
                 {runner.sandbox === "none" ? (
                   <span className="rounded bg-red-700 px-1.5 py-0.5 text-xs font-semibold text-white dark:bg-red-800 dark:text-red-50">
                     unsandboxed

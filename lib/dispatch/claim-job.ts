@@ -140,7 +140,7 @@ const CANDIDATES = 8;
  * slot longest ago first, then the oldest queued run), each workspace's oldest queued run whose
  * profile's labels the runner has all of, skipping workspaces at their max_concurrent_runs and
  * those whose owners chose runners other than this one (a row in workspace_runner_choices that
- * does not list it).
+ * does not list it). A dedicated runner takes only the workspaces whose row lists it.
  * Bounded: a skip scan visits each workspace with queued runs once on
  * executions(status, workspace_id, created_at), and takes one row per workspace from the same
  * index, never every queued run. The candidates are read without locks, then locked one by one
@@ -156,6 +156,7 @@ async function lockNextRun(tx: Tx, runner: Runner) {
     SELECT head.id, w.id AS workspace_id
     FROM queued_workspaces q
     JOIN workspaces w ON w.id = q.workspace_id
+    LEFT JOIN workspace_runner_choices c ON c.workspace_id = w.id
     CROSS JOIN LATERAL (
       SELECT e.id, e.created_at FROM executions e
       WHERE e.status = ${queued} AND e.workspace_id = q.workspace_id
@@ -165,8 +166,8 @@ async function lockNextRun(tx: Tx, runner: Runner) {
     WHERE (w.max_concurrent_runs IS NULL
            OR w.max_concurrent_runs > (SELECT count(*) FROM executions r
                                        WHERE r.status IN (${RUN_STATUS.running}, ${RUN_STATUS.waiting_for_input}) AND r.workspace_id = w.id))
-      AND NOT EXISTS (SELECT 1 FROM workspace_runner_choices c
-                      WHERE c.workspace_id = w.id AND NOT (${runner.id}::text = ANY(COALESCE(c.runner_ids, '{}'::text[]))))
+      AND CASE WHEN c.workspace_id IS NULL THEN NOT ${runner.dedicated}::boolean
+               ELSE ${runner.id}::text = ANY(COALESCE(c.runner_ids, '{}'::text[])) END
     ORDER BY w.run_slot_at ASC NULLS FIRST, head.created_at, head.id
     LIMIT ${CANDIDATES}`;
   for (const candidate of candidates) {

@@ -9,7 +9,14 @@ import { serializeRunner } from "@/lib/dispatch/serialize";
 export async function createRunner(db: Db, input: z.output<typeof createRunnerBody>, userId: string) {
   const token = newRunnerSecret();
   const row = await db.runner.create({
-    data: { name: input.name, capacity: input.capacity, labels: input.labels, tokenHash: hashSecret(token), createdBy: userId },
+    data: {
+      name: input.name,
+      capacity: input.capacity,
+      labels: input.labels,
+      dedicated: input.dedicated,
+      tokenHash: hashSecret(token),
+      createdBy: userId,
+    },
   });
   return { ...serializeRunner(row, 0), token };
 }

@@ -18,6 +18,12 @@ export const createRunnerBody = z.object({
     .max(20)
     .default([])
     .describe("What it offers (docker, gpu…): a profile that requires labels runs only on runners with all of them."),
+  dedicated: z
+    .boolean()
+    .default(false)
+    .describe(
+      "Takes only the jobs of workspaces whose owners chose it (PUT /api/workspaces/{id}/runners); false: every workspace that did not choose other runners.",
+    ),
 });
 
 export const runnerParams = z.object({ runner_id: z.string() });
@@ -27,6 +33,7 @@ export const runnerRecord = z.object({
   name: z.string(),
   capacity: z.int(),
   labels: z.array(z.string()),
+  dedicated: z.boolean().describe("Takes only the jobs of workspaces that chose it"),
   status: z.enum([RUNNER_STATUS.online, RUNNER_STATUS.offline]).describe("online while it called within RUNNER_LEASE_SECONDS"),
   running: z.int().describe("Runs it holds now"),
   last_seen_at: z.string().nullable(),
@@ -77,6 +84,7 @@ export const workspaceRunners = z.object({
         name: z.string(),
         status: z.enum([RUNNER_STATUS.online, RUNNER_STATUS.offline]),
         sandbox: z.string().nullable(),
+        dedicated: z.boolean().describe("Takes only the jobs of workspaces that chose it: not one of 'every runner'"),
         allowed: z.boolean().describe("Whether the workspace's choice lets it take the workspace's jobs"),
         jobs_refused: z.string().nullable().describe("Why it gets no jobs at all (RUNNERS_REQUIRE_SANDBOX), whatever the choice"),
       }),

@@ -13,6 +13,7 @@ export function serializeRunner(row: Runner, running: number): RunnerRecord {
     name: row.name,
     capacity: row.capacity,
     labels: row.labels,
+    dedicated: row.dedicated,
     status: isOnline(row.lastSeenAt) ? RUNNER_STATUS.online : RUNNER_STATUS.offline,
     running,
     last_seen_at: row.lastSeenAt?.toISOString() ?? null,

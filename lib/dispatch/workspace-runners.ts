@@ -8,7 +8,8 @@ import { RUNNER_STATUS, type workspaceRunnersBody, type WorkspaceRunners } from 
 
 // Runners per workspace (docs/runners.md): a job carries the workspace's repository credentials
 // and agent keys to whichever runner takes it, so owners choose which of the server's runners may
-// take theirs. No choice stored: every runner. The claim's query enforces it (lib/dispatch/claim-job.ts).
+// take theirs. No choice stored: every runner but the dedicated ones, which serve only the
+// workspaces that chose them. The claim's query enforces it (lib/dispatch/claim-job.ts).
 // Members see the runners' names and sandboxes (runs already show runner names), not their labels
 // or tokens: those stay with administrators under /api/runners.
 
@@ -27,7 +28,8 @@ export async function getWorkspaceRunners(db: Db, workspaceId: string): Promise<
       name: row.name,
       status: isOnline(row.lastSeenAt) ? RUNNER_STATUS.online : RUNNER_STATUS.offline,
       sandbox: row.sandbox,
-      allowed: chosen === null || chosen.has(row.id),
+      dedicated: row.dedicated,
+      allowed: chosen === null ? !row.dedicated : chosen.has(row.id),
       jobs_refused: jobsRefusedReason(row.sandbox, row.id),
     })),
   };

@@ -125,7 +125,7 @@ const PREFER_WAIT = {
   description:
     "`wait=reactions` (RFC 7240): answer once the reactions to this write have run (a dependant started, a card moved), " +
     "at most 2 s; the response then carries `Preference-Applied: wait=reactions`. Without it a write answers as soon as " +
-    "its own transaction has committed. Other preferences are ignored.",
+    "its own transaction has committed. Other preferences are ignored, but for `respond-async` on a run's start (its 202 says how).",
   schema: { type: "string", examples: ["wait=reactions"] },
 };
 

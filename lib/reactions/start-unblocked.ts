@@ -40,7 +40,7 @@ export const startUnblocked: Reaction = {
       ORDER BY t.position`;
     for (const { id } of ready) {
       try {
-        await actingAs(actor, () => startManualRun(db, workspaceId, id, { userId, automatic: true }));
+        await actingAs(actor, () => startManualRun(db, workspaceId, id, { userId, answerQueued: true }));
       } catch (error) {
         // Already running, or blocked again since: the dependant stays as it is.
         if (!(error instanceof HttpError && error.status === 409)) throw error;

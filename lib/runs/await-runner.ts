@@ -1,18 +1,19 @@
 import type { Db } from "@/lib/db/client";
-import { runnerLeaseSeconds, runStartWaitMs, runStopWaitMs } from "@/lib/config";
+import { runStartWaitMs, runStopWaitMs } from "@/lib/config";
 import { onWorkspaceEvents } from "@/lib/events/wake";
-import { isActiveRunStatus, STARTED_RUN_STATUSES } from "@/lib/runs/statuses";
+import { isActiveRunStatus, RUN_STATUS } from "@/lib/runs/statuses";
+import { waitingForRunner } from "@/lib/runs/waiting-for-runner";
 
 // Answers that wait a moment for a runner, so they say what happened rather than what was asked.
 // A run started by a person or a script answers once a runner has started its agent (runner_pid
-// set), so the answer says `running` in the common case; it waits only while some online runner
-// has a free slot (otherwise the run stays queued and says so at once), and at most
-// RUN_START_WAIT_SECONDS (3 s).
+// set), so the answer says `running` in the common case; it waits only while an online runner that
+// may take this run has a free slot (the run's `waiting_for_runner` is null; otherwise it stays
+// queued and says why at once), and at most RUN_START_WAIT_SECONDS (3 s).
 // A cancel answers once the runner has stopped the agent and reported it (its lease is let go), at
 // most RUN_STOP_WAIT_SECONDS (15 s): a heartbeat, the ACP agent's moment to end its turn, the kill grace.
 
 export async function awaitStart(db: Db, workspaceId: string, executionId: string): Promise<void> {
-  if (!(await runnerRoom(db))) return;
+  if (await waitingForRunner(db, { id: executionId, status: RUN_STATUS.queued })) return;
   await waitUntil(db, workspaceId, executionId, runStartWaitMs(), (row) => row.runnerPid !== null || !isActiveRunStatus(row.status));
 }
 
@@ -52,18 +53,4 @@ async function waitUntil(db: Db, workspaceId: string, executionId: string, waitM
   } finally {
     unsubscribe();
   }
-}
-
-/** Whether an online runner has a free slot: one small aggregate over the (few) runners. */
-async function runnerRoom(db: Db): Promise<boolean> {
-  const since = new Date(Date.now() - runnerLeaseSeconds() * 1000);
-  const runners = await db.runner.findMany({
-    where: { revokedAt: null, lastSeenAt: { gte: since } },
-    select: { id: true, capacity: true },
-  });
-  if (runners.length === 0) return false;
-  const held = await db.execution.count({
-    where: { runnerId: { in: runners.map((r) => r.id) }, status: { in: [...STARTED_RUN_STATUSES] } },
-  });
-  return held < runners.reduce((sum, runner) => sum + runner.capacity, 0);
 }

@@ -20,11 +20,12 @@ export interface RunStarter {
   kind?: string;
   tokenId?: string;
   /**
-   * Started by a reaction or a webhook's follow-up. Nobody reads that answer, so it does not wait for
-   * a runner to start the agent: the wait (up to 3 s) would hold the reactions worker, and with it
-   * every `Prefer: wait=reactions` write behind it.
+   * The answer says `queued` at once rather than waiting (up to 3 s) for a runner to start the
+   * agent: a reaction's or a webhook follow-up's start, whose answer nobody reads (the wait would
+   * hold the reactions worker, and every `Prefer: wait=reactions` write behind it), or a request
+   * sent with `Prefer: respond-async` (a script queueing many runs).
    */
-  automatic?: boolean;
+  answerQueued?: boolean;
 }
 
 const agentTokenOf = (starter: RunStarter) => (starter.kind === "agent" ? starter.tokenId : null);
@@ -91,7 +92,7 @@ async function findTask(db: Db, workspaceId: string, taskId: string) {
 
 /** The record once a runner has started its agent, or still `queued` when no runner has room (lib/runs/await-runner.ts). */
 async function startedRecord(db: Db, executionId: string, starter: RunStarter) {
-  if (!starter.automatic) {
+  if (!starter.answerQueued) {
     const queued = await db.execution.findUniqueOrThrow({ where: { id: executionId }, select: { workspaceId: true } });
     await awaitStart(db, queued.workspaceId, executionId);
   }

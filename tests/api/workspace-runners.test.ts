@@ -92,6 +92,45 @@ describe("a workspace's choice of runners", () => {
   });
 });
 
+describe("a dedicated runner", () => {
+  it("takes only the jobs of workspaces that chose it, and a run waiting only for such runners says so", async () => {
+    const team = await queueIn(server);
+    const other = await queueIn(server);
+    const own = await registerRunner(server, team.token, "team box", { dedicated: true });
+    expect(own.record).toMatchObject({ dedicated: true });
+    // Online, idle, and yet no job of a workspace that did not choose it.
+    const elsewhere = await other.queue("not for the team box");
+    expect(await own.claim()).toBeNull();
+    expect((await other.execution(elsewhere.executionId)).waiting_for_runner).toEqual({
+      reason: "none_online",
+      message: "Waiting for a runner: the ones online take only the workspaces that chose them (Settings → Runners)",
+    });
+    const before = await server.call("GET", `/api/workspaces/${team.wsId}/runners`, { token: team.token });
+    expect(before.body.runners.find((r: { id: string }) => r.id === own.id)).toMatchObject({ dedicated: true, allowed: false });
+
+    expect((await choose(team, [own.id])).body.runners.find((r: { id: string }) => r.id === own.id)).toMatchObject({ allowed: true });
+    const mine = await team.queue("for the team box");
+    expect(await own.claim()).toBe(mine.executionId);
+    await own.finish(mine.executionId);
+    // A shared runner still serves the other workspace, and only it: the choice keeps it from the team's.
+    const shared = await registerRunner(server, other.token, "shared");
+    expect(await shared.claim()).toBe(elsewhere.executionId);
+    await shared.finish(elsewhere.executionId);
+    const listed = await server.call("GET", "/api/runners", { token: team.token });
+    expect(
+      listed.body.filter((r: { id: string }) => [own.id, shared.id].includes(r.id)).map((r: { dedicated: boolean }) => r.dedicated),
+    ).toEqual([true, false]);
+    await Promise.all([own.remove(), shared.remove()]);
+  });
+
+  it("refuses a dedicated flag that is not a boolean", async () => {
+    const { token } = await queueIn(server);
+    const bad = await server.call("POST", "/api/runners", { token, json: { name: "x", dedicated: "yes" } });
+    expect(bad.status).toBe(422);
+    expect(onlyError(bad.body).loc).toEqual(["body", "dedicated"]);
+  });
+});
+
 describe("RUNNERS_REQUIRE_SANDBOX (on by default where AGENT_SANDBOX is not off)", () => {
   it("gives a runner that reports sandbox none no job, tells it why, and shows it in the runner list", async () => {
     const ws = await queueIn(server);

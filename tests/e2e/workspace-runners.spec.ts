@@ -31,7 +31,7 @@ test("an owner chooses which runners take the workspace's jobs, and sees the ser
     await expect(adminRow.getByTestId("runner-jobs-refused")).toContainText("RUNNERS_REQUIRE_SANDBOX");
 
     // Every runner by default; an owner limits it to the kept one.
-    const everyRunner = section.getByRole("radio", { name: /Every runner of this server/ });
+    const everyRunner = section.getByRole("radio", { name: /Every shared runner of this server/ });
     await expect(everyRunner).toBeChecked();
     await section.getByRole("radio", { name: "Only the runners checked below" }).check();
     await bareRow.getByRole("checkbox").uncheck();
@@ -64,5 +64,43 @@ test("an owner chooses which runners take the workspace's jobs, and sees the ser
   } finally {
     await api.call("DELETE", `/api/runners/${kept.id}`, undefined, 204);
     await api.call("DELETE", `/api/runners/${bare.id}`, undefined, 204);
+  }
+});
+
+test("an administrator adds a dedicated runner, and only a workspace that checks it gets it", async ({ page, request }) => {
+  const api = await Api.asAdmin(request);
+  const ws = await api.workspace();
+  const name = `team-box-${Date.now()}`;
+  await signIn(page, `/w/${ws.id}/settings`);
+  const form = page.getByRole("form", { name: "Add a runner" });
+  await form.getByLabel("Name").fill(name);
+  await form.getByLabel("Capacity").fill("1");
+  await form.getByRole("checkbox", { name: /Dedicated/ }).check();
+  await form.getByRole("button", { name: "Add runner" }).click();
+  await expect(page.getByTestId("runner-created")).toContainText(name);
+  const adminRow = page.getByRole("listitem", { name: `Runner ${name}` });
+  await expect(adminRow).toContainText("only the workspaces that chose it");
+  const runners = await api.call<{ id: string; name: string; dedicated: boolean }[]>("GET", "/api/runners");
+  const added = runners.find((runner) => runner.name === name)!;
+  expect(added.dedicated).toBe(true);
+  try {
+    // The workspace takes every shared runner: the dedicated one is listed, tagged, and not among them.
+    const section = page.getByRole("region", { name: "Who runs this workspace's agents" });
+    await page.reload();
+    const row = section.getByTestId("workspace-runner").filter({ hasText: name });
+    await expect(row).toContainText("dedicated: only workspaces that choose it");
+    await expect(row.getByRole("checkbox")).not.toBeChecked();
+    await section.getByRole("radio", { name: "Only the runners checked below" }).check();
+    await row.getByRole("checkbox").check();
+    await section.getByRole("button", { name: "Save" }).click();
+    await expect
+      .poll(async () => (await api.call<{ runner_ids: string[] | null }>("GET", `/api/workspaces/${ws.id}/runners`)).runner_ids)
+      .toContain(added.id);
+    await page.reload();
+    await expect(row.getByRole("checkbox")).toBeChecked();
+    await section.scrollIntoViewIfNeeded();
+    await screenshot(page, "settings-dedicated-runner");
+  } finally {
+    await api.call("DELETE", `/api/runners/${added.id}`, undefined, 204);
   }
 });

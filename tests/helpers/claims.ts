@@ -1,18 +1,24 @@
 import { expect } from "vitest";
-import { newTask, workspaceOn, type EngineServer } from "./engine";
+import { baseUrl, client, newUser, newWorkspace } from "./api";
+import { newTask, workspaceOn } from "./engine";
 
 // The runner protocol driven by hand for the claim-policy tests (labels, fairness, caps, why a run
-// waits): runners registered over HTTP, runs queued over HTTP, claims with no long poll.
+// waits): runners registered over HTTP, runs queued over HTTP, claims with no long poll. On a
+// server of a file's own (no embedded runner), or on the shared one with a dedicated runner that
+// only the file's workspaces chose (`dedicatedRunnerWorkspace`): then it takes no other file's runs,
+// and no other runner takes the file's.
+
+type Server = { call: ReturnType<typeof client> };
 
 export const CLAIM = { version: "test-1", sandbox: "bubblewrap", free: 1, wait_seconds: 0 };
 
 export type ProtocolRunner = Awaited<ReturnType<typeof registerRunner>>;
 
 export async function registerRunner(
-  server: EngineServer,
+  server: Server,
   token: string,
   name: string,
-  options: { capacity?: number; labels?: string[] } = {},
+  options: { capacity?: number; labels?: string[]; dedicated?: boolean } = {},
 ) {
   const created = await server.call("POST", "/api/runners", { token, json: { name, ...options } });
   expect(created.status).toBe(201);
@@ -20,6 +26,7 @@ export async function registerRunner(
   const call = (method: string, path: string, json?: unknown) => server.call(method, `/api/runner${path}`, { token: runnerToken, json });
   return {
     id: created.body.id as string,
+    record: created.body as Record<string, unknown>,
     token: runnerToken,
     call,
     /** One claim attempt: the job's execution id, or null. */
@@ -38,9 +45,9 @@ export async function registerRunner(
   };
 }
 
-/** A fresh workspace on the server, and a way to queue runs in it. */
-export async function queueIn(server: EngineServer) {
-  const { token, wsId } = await workspaceOn(server);
+/** A fresh workspace on the server (or the given one), and a way to queue runs in it. */
+export async function queueIn(server: Server, owned?: { token: string; wsId: string }) {
+  const { token, wsId } = owned ?? (await workspaceOn(server));
   return {
     token,
     wsId,
@@ -49,6 +56,8 @@ export async function queueIn(server: EngineServer) {
       const started = await server.call("POST", `/api/workspaces/${wsId}/tasks/${task.id}/runs`, {
         token,
         json: agentId ? { agent_id: agentId } : undefined,
+        // Queued, not waiting for a runner the test drives by hand (RUN_START_WAIT_SECONDS).
+        headers: { prefer: "wait=reactions, respond-async" },
       });
       expect(started.status).toBe(202);
       expect(started.body.status).toBe("queued");
@@ -59,4 +68,34 @@ export async function queueIn(server: EngineServer) {
       expect((await server.call("POST", `/api/workspaces/${wsId}/executions/${id}/cancel`, { token })).status).toBe(200);
     },
   };
+}
+
+/** A dedicated runner that only `wsIds` chose (their choice is set to it alone). */
+export async function dedicatedRunner(
+  server: Server,
+  token: string,
+  wsIds: string[],
+  name: string,
+  options: { capacity?: number; labels?: string[] } = {},
+) {
+  const runner = await registerRunner(server, token, name, { ...options, dedicated: true });
+  for (const wsId of wsIds) {
+    const chosen = await server.call("PUT", `/api/workspaces/${wsId}/runners`, { token, json: { runner_ids: [runner.id] } });
+    expect(chosen.status).toBe(200);
+  }
+  return runner;
+}
+
+/**
+ * On the shared server: an administrator's workspaces (one, and `more`) whose owners chose only a
+ * dedicated runner of their own, driven by the test.
+ */
+export async function dedicatedRunnerWorkspace(name: string, options: { capacity?: number; labels?: string[] } = {}, more = 0) {
+  const server = { url: baseUrl(), call: client(baseUrl()) };
+  const owner = await newUser({ isAdmin: true });
+  const wsIds: string[] = [];
+  for (let i = 0; i <= more; i++) wsIds.push((await newWorkspace(owner.token)).id);
+  const runner = await dedicatedRunner(server, owner.token, wsIds, name, options);
+  const workspaces = await Promise.all(wsIds.map((wsId) => queueIn(server, { token: owner.token, wsId })));
+  return { server, token: owner.token, runner, ws: workspaces[0], workspaces };
 }

@@ -15,7 +15,7 @@ export type AutomaticTask = { id: string; workspace_id: string; pr_url: string |
 
 export async function startAutoFixConflicts(db: Db, task: AutomaticTask, headSha: string): Promise<string> {
   return startOnce(db, "conflicts", task, headSha, (userId) =>
-    startFixConflicts(db, task.workspace_id, task.id, { userId, automatic: true }, false),
+    startFixConflicts(db, task.workspace_id, task.id, { userId, answerQueued: true }, false),
   );
 }
 
@@ -26,7 +26,7 @@ export async function startAutoFixChecks(db: Db, task: AutomaticTask, headSha: s
       db,
       task.workspace_id,
       task.id,
-      { userId, automatic: true },
+      { userId, answerQueued: true },
       {
         instructions: fixChecksInstructions({ ...row, prUrl: task.pr_url }, headSha, failing),
       },

@@ -41,7 +41,9 @@ export const runOperations: OperationSpec[] = [
     body: startRunBody,
     responses: {
       202: {
-        description: "The execution: `running` with its runner_pid once started here, `queued` while the concurrency cap holds it",
+        description:
+          "The execution: `running` with its runner_pid once a runner has started the agent (the answer waits up to RUN_START_WAIT_SECONDS while a runner that may take it has room), " +
+          "else `queued` with `waiting_for_runner`. With `Prefer: respond-async` it answers `queued` at once, with `Preference-Applied: respond-async`.",
         schema: execution,
       },
       403: {

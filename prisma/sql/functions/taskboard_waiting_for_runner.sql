@@ -6,11 +6,12 @@
 -- (lib/runs/waiting-for-runner.ts) and the board's task JSON (lib/db/task-json-sql.ts).
 --
 -- `profile` is the execution's agent_profile snapshot; `lease_seconds` is RUNNER_LEASE_SECONDS
--- (a runner is online while its last call is at most that old, as lib/runners/runners.ts says).
+-- (a runner is online while its last call is at most that old, as lib/dispatch/serialize.ts says).
 -- It reads the runners table (a handful of rows) and, per online runner, its started runs on
 -- executions(runner_id, status): cheap enough for each queued run of a page. Only the runners the
 -- workspace lets take its jobs count (workspace_runner_choices, as the claim in
--- lib/runners/claim-job.ts reads it): none of those online is none_online, said in those words.
+-- lib/dispatch/claim-job.ts reads it): none of those online is none_online, said in those words.
+-- A dedicated runner counts only for the workspaces whose choice lists it.
 -- `require_sandbox` is RUNNERS_REQUIRE_SANDBOX: then a runner that reported sandbox none takes
 -- nothing and does not count either, and a run that waits only for such runners says so.
 CREATE OR REPLACE FUNCTION taskboard_waiting_for_runner(ws text, profile jsonb, lease_seconds integer, require_sandbox boolean) RETURNS json LANGUAGE sql STABLE AS $$
@@ -18,11 +19,11 @@ CREATE OR REPLACE FUNCTION taskboard_waiting_for_runner(ws text, profile jsonb, 
     SELECT COALESCE(profile -> 'labels', '[]'::jsonb) <@ to_jsonb(COALESCE(r.labels, '{}')) AS matches,
       r.capacity > (SELECT count(*) FROM executions x
                     WHERE x.runner_id = r.id AND x.status IN ('running', 'waiting_for_input')) AS has_room
-    FROM runners r
+    FROM runners r LEFT JOIN workspace_runner_choices c ON c.workspace_id = ws
     WHERE r.revoked_at IS NULL AND r.last_seen_at >= now() - make_interval(secs => lease_seconds)
       AND NOT (require_sandbox AND r.sandbox IS NOT DISTINCT FROM 'none')
-      AND NOT EXISTS (SELECT 1 FROM workspace_runner_choices c
-                      WHERE c.workspace_id = ws AND NOT (r.id = ANY(COALESCE(c.runner_ids, '{}'::text[]))))
+      AND CASE WHEN c.workspace_id IS NULL THEN NOT r.dedicated
+               ELSE r.id = ANY(COALESCE(c.runner_ids, '{}'::text[])) END
   ), verdict AS (
     SELECT CASE
       WHEN NOT EXISTS (SELECT 1 FROM online) THEN 'none_online'
@@ -40,6 +41,9 @@ CREATE OR REPLACE FUNCTION taskboard_waiting_for_runner(ws text, profile jsonb, 
       THEN 'Waiting for a runner: none with a sandbox is online, and this server gives no jobs to runners without one (RUNNERS_REQUIRE_SANDBOX)'
       WHEN EXISTS (SELECT 1 FROM workspace_runner_choices c WHERE c.workspace_id = ws)
       THEN 'Waiting for a runner: none of the runners this workspace allows is online (Settings → Runners)'
+      WHEN EXISTS (SELECT 1 FROM runners r WHERE r.revoked_at IS NULL AND r.dedicated
+                     AND r.last_seen_at >= now() - make_interval(secs => lease_seconds))
+      THEN 'Waiting for a runner: the ones online take only the workspaces that chose them (Settings → Runners)'
       ELSE 'Waiting for a runner: none is online' END
     WHEN 'no_matching_labels' THEN 'Waiting for a runner with the labels '
       || (SELECT string_agg(label, ', ') FROM jsonb_array_elements_text(profile -> 'labels') AS label)

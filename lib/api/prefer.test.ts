@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { preferences } from "@/lib/api/after-reactions";
+import { preferences } from "@/lib/api/prefer";
 
-// The Prefer header (RFC 7240 §2): what the server reads of it. Only wait=reactions means anything
-// here (lib/api/after-reactions.ts); everything else must parse without an error and be passed over.
+// The Prefer header (RFC 7240 §2): what the server reads of it. Only wait=reactions and respond-async mean anything
+// here (lib/api/prefer.ts, lib/api/after-reactions.ts); everything else must parse without an error and be passed over.
 
 const wait = (header: string | null) => preferences(header).get("wait");
 

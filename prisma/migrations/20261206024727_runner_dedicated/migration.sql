@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "runners" ADD COLUMN     "dedicated" BOOLEAN NOT NULL DEFAULT false;
