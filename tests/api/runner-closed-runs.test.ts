@@ -1,26 +1,34 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { engineServer, eventually, newStore, type EngineServer, type Store } from "../helpers/engine";
-import { queueIn, registerRunner, type ProtocolRunner } from "../helpers/claims";
+import { eventually } from "../helpers/engine";
+import { dedicatedRunner, dedicatedRunnerWorkspace, type ProtocolRunner } from "../helpers/claims";
 
 // Issue #35, "Ended runs are closed": once a run has ended, its runner's calls answer 409 in words
 // (log entries, facts, the worktree, permission questions, a credential, the diff and the bundle),
 // but for the wind-down of a run the server ended (a cancel): its log entries, diff and bundle until
-// the runner reports its finish. The protocol spoken by hand against a server that runs no agent itself.
+// the runner reports its finish. The protocol spoken by hand, on the shared server, by dedicated
+// runners only this file's workspace chose (one per test; each test chooses its own).
 
-let store: Store;
-let server: EngineServer;
-let runs: Awaited<ReturnType<typeof queueIn>>;
+let setup: Awaited<ReturnType<typeof dedicatedRunnerWorkspace>>;
+let server: typeof setup.server;
+let runs: typeof setup.ws;
 
 beforeAll(async () => {
-  store = await newStore("runner-closed-runs");
-  server = await engineServer(store, { RUNNER_EMBEDDED: "false" }, "runner-closed-runs");
-  runs = await queueIn(server);
-}, 180_000);
-
-afterAll(async () => {
-  await server?.stop();
-  await store?.drop();
+  setup = await dedicatedRunnerWorkspace("closed-1");
+  ({ server, ws: runs } = setup);
 });
+
+const extra: ProtocolRunner[] = [];
+afterAll(async () => {
+  for (const runner of [setup.runner, ...extra]) await runner.remove();
+});
+
+/** The test's runner: the workspace's only choice from now on. */
+async function runnerFor(name: string, options: { capacity?: number } = {}) {
+  if (name === "closed-1") return setup.runner;
+  const runner = await dedicatedRunner(server, runs.token, [runs.wsId], name, options);
+  extra.push(runner);
+  return runner;
+}
 
 const entry = (text: string) => ({ type: "output", update: { stream: "stdout", text } });
 const diff = (commit: string) => ({
@@ -59,7 +67,7 @@ const logLines = async (executionId: string) =>
 
 describe("a run that has ended is closed to its runner", () => {
   it("refuses every call on a succeeded run with 409 in words, and a finish sent again changes nothing", async () => {
-    const runner = await registerRunner(server, runs.token, "closed-1");
+    const runner = await runnerFor("closed-1");
     const { executionId } = await held(runner, "closed after success");
     const finished = await runner.call("POST", `/executions/${executionId}/finish`, { status: "succeeded", report: "the report" });
     expect(finished.status).toBe(204);
@@ -95,7 +103,7 @@ describe("a run that has ended is closed to its runner", () => {
   });
 
   it("stores a log request's entries for a live run and refuses the ended run's in its result", async () => {
-    const runner = await registerRunner(server, runs.token, "closed-2", { capacity: 2 });
+    const runner = await runnerFor("closed-2", { capacity: 2 });
     const done = await held(runner, "ended one");
     const live = await held(runner, "live one");
     await runner.finish(done.executionId);
@@ -124,7 +132,7 @@ describe("a run that has ended is closed to its runner", () => {
   });
 
   it("takes the log and diff of a run a person cancelled until its runner reports the finish, nothing else", async () => {
-    const runner = await registerRunner(server, runs.token, "closed-3");
+    const runner = await runnerFor("closed-3");
     const { executionId } = await held(runner, "cancelled while concluding");
     // The cancel's answer waits for the runner to let go: it is read after the finish below.
     const cancelled = server.call("POST", `/api/workspaces/${runs.wsId}/executions/${executionId}/cancel`, { token: runs.token });

@@ -1,33 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { engineServer, newStore, type EngineServer, type Store } from "../helpers/engine";
-import { queueIn, registerRunner } from "../helpers/claims";
+import { describe, expect, it } from "vitest";
+import { dedicatedRunnerWorkspace, registerRunner } from "../helpers/claims";
 
 // How free runner slots are shared (docs/runners.md, "Fairness"): round-robin across workspaces,
-// oldest run first within one, and a workspace's own cap (max_concurrent_runs). A server that runs
-// no agent itself; runners driven over the protocol.
-
-let store: Store;
-let server: EngineServer;
-
-beforeAll(async () => {
-  store = await newStore("runner-fairness");
-  server = await engineServer(store, { RUNNER_EMBEDDED: "false" });
-});
-
-afterAll(async () => {
-  await server?.stop();
-  await store?.drop();
-});
+// oldest run first within one, and a workspace's own cap (max_concurrent_runs). On the shared
+// server: each test's runners are dedicated ones that only its workspaces chose, driven over the
+// protocol, so no other file's runs are in their queue and no other runner takes the test's.
 
 describe("fairness", () => {
   it("starts one run queued behind 10 from another workspace within one slot", async () => {
-    const busy = await queueIn(server);
-    const quiet = await queueIn(server);
+    const { runner, workspaces } = await dedicatedRunnerWorkspace("one slot", { capacity: 1 }, 1);
+    const [busy, quiet] = workspaces;
     const many: string[] = [];
     for (let i = 0; i < 10; i++) many.push((await busy.queue(`busy ${i}`)).executionId);
     const single = (await quiet.queue("the quiet one")).executionId;
 
-    const runner = await registerRunner(server, busy.token, "one slot", { capacity: 1 });
     const order: string[] = [];
     for (let i = 0; i < 11; i++) {
       const claimed = await runner.claim();
@@ -44,9 +30,8 @@ describe("fairness", () => {
   });
 
   it("serves workspaces in turn while each has runs queued", async () => {
-    const a = await queueIn(server);
-    const b = await queueIn(server);
-    const c = await queueIn(server);
+    const { runner, workspaces } = await dedicatedRunnerWorkspace("turns", { capacity: 1 }, 2);
+    const [a, b, c] = workspaces;
     const owner = new Map<string, string>();
     for (const [ws, name] of [
       [a, "a"],
@@ -55,7 +40,6 @@ describe("fairness", () => {
     ] as const) {
       for (let i = 0; i < 3; i++) owner.set((await ws.queue(`${name} ${i}`)).executionId, name);
     }
-    const runner = await registerRunner(server, a.token, "turns", { capacity: 1 });
     const served: string[] = [];
     for (let i = 0; i < 9; i++) {
       const claimed = (await runner.claim())!;
@@ -70,8 +54,8 @@ describe("fairness", () => {
 
 describe("max_concurrent_runs", () => {
   it("caps a workspace's runs holding a runner, and leaves other workspaces' runs alone", async () => {
-    const capped = await queueIn(server);
-    const other = await queueIn(server);
+    const { server, runner, workspaces } = await dedicatedRunnerWorkspace("roomy", { capacity: 4 }, 1);
+    const [capped, other] = workspaces;
     const workspace = `/api/workspaces/${capped.wsId}`;
     expect((await server.call("GET", workspace, { token: capped.token })).body.max_concurrent_runs).toBeNull();
     for (const bad of [0, -1, 1.5, "2", 10_001]) {
@@ -83,7 +67,6 @@ describe("max_concurrent_runs", () => {
     expect(set.status).toBe(200);
     expect(set.body.max_concurrent_runs).toBe(1);
 
-    const runner = await registerRunner(server, capped.token, "roomy", { capacity: 4 });
     const first = await capped.queue("capped first");
     const second = await capped.queue("capped second");
     expect(await runner.claim()).toBe(first.executionId);
@@ -110,27 +93,40 @@ describe("max_concurrent_runs", () => {
 
 describe("concurrent claims", () => {
   it("never give one run to two runners, nor a capped workspace more than its cap", async () => {
-    const capped = await queueIn(server);
-    const open = await queueIn(server);
+    const { server, token, runner, workspaces } = await dedicatedRunnerWorkspace("racer 1", { capacity: 10 }, 1);
+    const [capped, open] = workspaces;
+    const runners = [
+      runner,
+      ...(await Promise.all([2, 3].map((n) => registerRunner(server, token, `racer ${n}`, { capacity: 10, dedicated: true })))),
+    ];
+    for (const ws of workspaces) {
+      const ids = runners.map((racer) => racer.id);
+      expect((await server.call("PUT", `/api/workspaces/${ws.wsId}/runners`, { token, json: { runner_ids: ids } })).status).toBe(200);
+    }
     expect(
       (await server.call("PATCH", `/api/workspaces/${capped.wsId}`, { token: capped.token, json: { max_concurrent_runs: 2 } })).status,
     ).toBe(200);
     const cappedRuns = new Set<string>();
     for (let i = 0; i < 5; i++) cappedRuns.add((await capped.queue(`capped ${i}`)).executionId);
     for (let i = 0; i < 5; i++) await open.queue(`open ${i}`);
-    const runners = await Promise.all([1, 2, 3].map((n) => registerRunner(server, capped.token, `racer ${n}`, { capacity: 10 })));
     const taken: string[] = [];
+    const holders = new Map<string, (typeof runners)[number]>();
     // Rounds of six claims at once, until a round takes nothing (a claim that finds every candidate
     // locked by another gets null, but the claim holding the lock takes it, so a round that takes
     // nothing means nothing is left to take).
     for (let round = 0; round < 20; round++) {
-      const claims = await Promise.all(runners.flatMap((runner) => [runner.claim(), runner.claim()]));
-      const got = claims.filter((id): id is string => id !== null);
+      const claims = await Promise.all(runners.flatMap((racer) => [racer, racer].map(async (r) => ({ racer: r, id: await r.claim() }))));
+      const got = claims.filter((claim) => claim.id !== null);
       if (got.length === 0) break;
-      taken.push(...got);
+      for (const { racer, id } of got) {
+        taken.push(id!);
+        holders.set(id!, racer);
+      }
     }
     expect(new Set(taken).size).toBe(taken.length);
     expect(taken.filter((id) => cappedRuns.has(id))).toHaveLength(2);
     expect(taken.filter((id) => !cappedRuns.has(id))).toHaveLength(5);
+    for (const [id, racer] of holders) await racer.finish(id);
+    await Promise.all(runners.map((racer) => racer.remove()));
   });
 });

@@ -1,25 +1,32 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { engineServer, newStore, type EngineServer, type Store } from "../helpers/engine";
-import { queueIn, registerRunner } from "../helpers/claims";
+import { beforeAll, describe, expect, it } from "vitest";
+import { baseUrl, client, newUser, newWorkspace } from "../helpers/api";
+import { queueIn, registerRunner, type ProtocolRunner } from "../helpers/claims";
 
 // Which runner takes a run, and what a run that no runner can take says (docs/runners.md, "Labels"
 // and "A run that waits"): a profile's labels, and `waiting_for_runner` on the execution, the run
-// history and the task. A server that runs no agent itself, runners driven over the protocol.
+// history and the task. On the shared server: runners driven over the protocol, dedicated ones that
+// only this file's workspace chose (each test chooses its own), so the server's own runner and the
+// other files' runs stay out of it.
 
-let store: Store;
-let server: EngineServer;
+const server = { url: baseUrl(), call: client(baseUrl()) };
 let ws: Awaited<ReturnType<typeof queueIn>>;
 
 beforeAll(async () => {
-  store = await newStore("runner-labels");
-  server = await engineServer(store, { RUNNER_EMBEDDED: "false" });
-  ws = await queueIn(server);
+  const owner = await newUser({ isAdmin: true });
+  ws = await queueIn(server, { token: owner.token, wsId: (await newWorkspace(owner.token)).id });
 });
 
-afterAll(async () => {
-  await server?.stop();
-  await store?.drop();
-});
+/** Dedicated runners that the workspace chooses alone from now on. */
+async function runners(...specs: [name: string, options?: { capacity?: number; labels?: string[] }][]): Promise<ProtocolRunner[]> {
+  const made = [];
+  for (const [name, options] of specs) made.push(await registerRunner(server, ws.token, name, { ...options, dedicated: true }));
+  const chosen = await server.call("PUT", `/api/workspaces/${ws.wsId}/runners`, {
+    token: ws.token,
+    json: { runner_ids: made.map((r) => r.id) },
+  });
+  expect(chosen.status).toBe(200);
+  return made;
+}
 
 /** What the run says on its execution, in its task's run history and on its task (the board card). */
 async function waitingEverywhere(taskId: string, executionId: string) {
@@ -33,17 +40,15 @@ async function waitingEverywhere(taskId: string, executionId: string) {
 }
 
 describe("a queued run that no runner can take", () => {
-  it("says none is online while no runner is", async () => {
+  it("says none is online while none of its runners is", async () => {
+    // Registered runners that never called are not online.
+    const [silent, idle] = await runners(["silent"], ["idle", { capacity: 1 }]);
     const { taskId, executionId } = await ws.queue("nobody online");
     expect(await waitingEverywhere(taskId, executionId)).toEqual({
       reason: "none_online",
-      message: "Waiting for a runner: none is online",
+      message: "Waiting for a runner: none of the runners this workspace allows is online (Settings → Runners)",
     });
-    // A registered runner that never called is not online either.
-    const silent = await registerRunner(server, ws.token, "silent");
-    expect((await ws.execution(executionId)).waiting_for_runner.reason).toBe("none_online");
     // Once one calls, a runner can take it: nothing to wait for, and it takes it.
-    const idle = await registerRunner(server, ws.token, "idle", { capacity: 1 });
     await idle.call("POST", "/heartbeat", { executions: [] });
     expect(await waitingEverywhere(taskId, executionId)).toBeNull();
     expect(await idle.claim()).toBe(executionId);
@@ -53,7 +58,7 @@ describe("a queued run that no runner can take", () => {
   });
 
   it("says every runner is busy while each online runner is full", async () => {
-    const solo = await registerRunner(server, ws.token, "solo", { capacity: 1 });
+    const [solo] = await runners(["solo", { capacity: 1 }]);
     const first = await ws.queue("busy first");
     expect(await solo.claim()).toBe(first.executionId);
     const second = await ws.queue("busy second");
@@ -78,9 +83,11 @@ describe("profile labels", () => {
     });
     expect(profile.status).toBe(201);
     expect(profile.body.labels).toEqual(["gpu", "docker"]);
-    const plain = await registerRunner(server, ws.token, "plain", { capacity: 4 });
-    const half = await registerRunner(server, ws.token, "half", { capacity: 4, labels: ["gpu"] });
-    const gpu = await registerRunner(server, ws.token, "gpu box", { capacity: 4, labels: ["docker", "gpu", "big"] });
+    const [plain, half, gpu] = await runners(
+      ["plain", { capacity: 4 }],
+      ["half", { capacity: 4, labels: ["gpu"] }],
+      ["gpu box", { capacity: 4, labels: ["docker", "gpu", "big"] }],
+    );
 
     const labelled = await ws.queue("needs a gpu", profile.body.id);
     // Runners without both labels leave it queued (and still take a run that needs none).

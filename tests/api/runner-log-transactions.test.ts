@@ -1,26 +1,12 @@
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { engineServer, newStore, type EngineServer, type Store } from "../helpers/engine";
-import { queueIn, registerRunner } from "../helpers/claims";
+import { expect, it } from "vitest";
+import { dedicatedRunnerWorkspace } from "../helpers/claims";
 
 // A runner's log request bigger than one PGlite transaction takes (lib/dispatch/append-runner-log.ts
 // cuts it between runs there; PostgreSQL stores it in one): the same answer and the same log on both.
-
-let store: Store;
-let server: EngineServer;
-
-beforeAll(async () => {
-  store = await newStore("runner-log-transactions");
-  server = await engineServer(store, { RUNNER_EMBEDDED: "false" });
-});
-
-afterAll(async () => {
-  await server?.stop();
-  await store?.drop();
-});
+// On the shared server, with a dedicated runner only this test's workspace chose.
 
 it("stores a request of several transactions in order, and each entry once when it is sent again", async () => {
-  const ws = await queueIn(server);
-  const runner = await registerRunner(server, ws.token, "big-request", { capacity: 3 });
+  const { server, ws, runner } = await dedicatedRunnerWorkspace("big-request", { capacity: 3 });
   const runs: string[] = [];
   for (const title of ["big 1", "big 2", "big 3"]) {
     const { executionId } = await ws.queue(title);
@@ -43,4 +29,5 @@ it("stores a request of several transactions in order, and each entry once when 
     expect((await ws.execution(id)).line_count).toBe(counts[i]);
     await runner.finish(id);
   }
+  await runner.remove();
 });
