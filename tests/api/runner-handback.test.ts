@@ -1,46 +1,34 @@
 import { spawnRunner } from "../helpers/runner-process";
 import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  engineServer,
-  finished,
-  FIXTURE_AGENT,
-  newStore,
-  newTask,
-  outputLines,
-  processAlive,
-  workspaceOn,
-  type EngineServer,
-  type Store,
-  runningAgent,
-} from "../helpers/engine";
+import { finished, fixtureAgentWorkspace, newTask, outputLines, processAlive, runningAgent } from "../helpers/engine";
+import { dedicatedRunner } from "../helpers/claims";
 
 // SIGTERM with a run that outlasts the grace period: the runner stops the agent, hands the run back
 // (POST /api/runner/executions/{id}/release) and exits 0; the run is queued again with its log, and
-// a second runner takes it and finishes it. Only the runner that holds a run may hand it back.
+// a second runner takes it and finishes it. Only the runner that holds a run may hand it back. On the
+// shared server: the fixture agent's workspace, and dedicated runners that only it chose.
 
-let store: Store;
-let server: EngineServer;
+let server: Awaited<ReturnType<typeof fixtureAgentWorkspace>>["server"];
 let token: string;
 let wsId: string;
 const processes: ChildProcess[] = [];
+const runnerIds: string[] = [];
 
 beforeAll(async () => {
-  store = await newStore("runner-handback");
-  server = await engineServer(store, { RUNNER_EMBEDDED: "false", AGENT_COMMAND: FIXTURE_AGENT, AGENT_TIMEOUT_SECONDS: "120" });
-  ({ token, wsId } = await workspaceOn(server));
+  ({ server, token, wsId } = await fixtureAgentWorkspace());
 });
 
 afterAll(async () => {
   for (const child of processes) if (child.exitCode === null) child.kill("SIGKILL");
-  await server?.stop();
-  await store?.drop();
+  for (const id of runnerIds) await server.call("DELETE", `/api/runners/${id}`, { token });
 });
 
+/** A dedicated runner that the workspace chooses alone from now on. */
 async function register(name: string) {
-  const created = await server.call("POST", "/api/runners", { token, json: { name, capacity: 1 } });
-  expect(created.status).toBe(201);
-  return created.body as { id: string; token: string };
+  const runner = await dedicatedRunner(server, token, [wsId], name, { capacity: 1 });
+  runnerIds.push(runner.id);
+  return runner;
 }
 
 function start(runner: { token: string }) {

@@ -3,50 +3,39 @@ import type { ChildProcess } from "node:child_process";
 import path from "node:path";
 import { bubblewrapUsable } from "@/lib/sandbox/mode";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  engineServer,
-  eventually,
-  finished,
-  FIXTURE_AGENT,
-  newStore,
-  newTask,
-  outputLines,
-  processAlive,
-  workspaceOn,
-  type EngineServer,
-  type Store,
-} from "../helpers/engine";
+import { eventually, finished, fixtureAgentWorkspace, newTask, outputLines, processAlive } from "../helpers/engine";
+import { dedicatedRunner } from "../helpers/claims";
 
-// The runner process, black-box: registered over the API, started as `npm run runner` does
-// (node --import tsx lib/runner-process/main.ts) against a server that runs no agent itself, it runs a command agent and
-// an ACP agent (with a permission question answered over the API), passes on a cancel, stops
-// cleanly on SIGTERM and stops when its token is deleted.
+// The runner process, black-box: registered over the API, started as `npm run runner` does, it runs
+// a command agent and an ACP agent (with a permission question answered over the API), passes on a
+// cancel, stops cleanly on SIGTERM and stops when its token is deleted. On the shared server: an
+// administrator's workspace whose default agent is the fixture, and dedicated runners that only it
+// chose, so the server's own runner never takes its runs (docs/testing.md).
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const FAKE_ACP = path.join(ROOT, "tests/fixtures/fake-acp-agent.mjs");
 
-let store: Store;
-let server: EngineServer;
+let server: Awaited<ReturnType<typeof fixtureAgentWorkspace>>["server"];
 let token: string;
 let wsId: string;
 const processes: ChildProcess[] = [];
 
 beforeAll(async () => {
-  store = await newStore("runner-process");
-  server = await engineServer(store, { RUNNER_EMBEDDED: "false", AGENT_COMMAND: FIXTURE_AGENT, AGENT_TIMEOUT_SECONDS: "60" });
-  ({ token, wsId } = await workspaceOn(server));
+  ({ server, token, wsId } = await fixtureAgentWorkspace());
 });
+
+const runnerIds: string[] = [];
 
 afterAll(async () => {
   for (const child of processes) if (child.exitCode === null) child.kill("SIGKILL");
-  await server?.stop();
-  await store?.drop();
+  // The shared server keeps no runner of this file (one deleted by its test answers 404 here).
+  for (const id of runnerIds) await server.call("DELETE", `/api/runners/${id}`, { token });
 });
 
 async function startRunner(name: string) {
-  const created = await server.call("POST", "/api/runners", { token, json: { name, capacity: 2 } });
-  expect(created.status).toBe(201);
-  const child = spawnRunner(server.url, created.body.token, { AGENT_KILL_GRACE_SECONDS: "1", RUNNER_CLAIM_WAIT_SECONDS: "2" }, [
+  const created = await dedicatedRunner(server, token, [wsId], name, { capacity: 2 });
+  runnerIds.push(created.id);
+  const child = spawnRunner(server.url, created.token, { AGENT_KILL_GRACE_SECONDS: "1", RUNNER_CLAIM_WAIT_SECONDS: "2" }, [
     "ignore",
     "pipe",
     "pipe",
@@ -59,12 +48,12 @@ async function startRunner(name: string) {
   await eventually(
     async () => {
       const list = await server.call("GET", "/api/runners", { token });
-      return list.body.find((r: { id: string; status: string }) => r.id === created.body.id && r.status === "online");
+      return list.body.find((r: { id: string; status: string }) => r.id === created.id && r.status === "online");
     },
     60_000,
     `runner ${name} to come online (output: ${output.join("")})`,
   );
-  return { id: created.body.id as string, child, output, exited };
+  return { id: created.id, child, output, exited };
 }
 
 const base = () => `/api/workspaces/${wsId}`;
