@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { dedicatedRunnerWorkspace, registerRunner } from "../helpers/claims";
+import { chooseRunners, dedicatedRunnerWorkspace, registerRunner } from "../helpers/claims";
 
 // How free runner slots are shared (docs/runners.md, "Fairness"): round-robin across workspaces,
 // oldest run first within one, and a workspace's own cap (max_concurrent_runs). On the shared
@@ -99,10 +99,12 @@ describe("concurrent claims", () => {
       runner,
       ...(await Promise.all([2, 3].map((n) => registerRunner(server, token, `racer ${n}`, { capacity: 10, dedicated: true })))),
     ];
-    for (const ws of workspaces) {
-      const ids = runners.map((racer) => racer.id);
-      expect((await server.call("PUT", `/api/workspaces/${ws.wsId}/runners`, { token, json: { runner_ids: ids } })).status).toBe(200);
-    }
+    await chooseRunners(
+      server,
+      token,
+      workspaces.map((ws) => ws.wsId),
+      runners.map((racer) => racer.id),
+    );
     expect(
       (await server.call("PATCH", `/api/workspaces/${capped.wsId}`, { token: capped.token, json: { max_concurrent_runs: 2 } })).status,
     ).toBe(200);

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { baseUrl, client, newUser, newWorkspace } from "../helpers/api";
-import { queueIn, registerRunner, type ProtocolRunner } from "../helpers/claims";
+import { chooseRunners, queueIn, registerRunner, type ProtocolRunner } from "../helpers/claims";
 
 // Which runner takes a run, and what a run that no runner can take says (docs/runners.md, "Labels"
 // and "A run that waits"): a profile's labels, and `waiting_for_runner` on the execution, the run
@@ -20,11 +20,12 @@ beforeAll(async () => {
 async function runners(...specs: [name: string, options?: { capacity?: number; labels?: string[] }][]): Promise<ProtocolRunner[]> {
   const made = [];
   for (const [name, options] of specs) made.push(await registerRunner(server, ws.token, name, { ...options, dedicated: true }));
-  const chosen = await server.call("PUT", `/api/workspaces/${ws.wsId}/runners`, {
-    token: ws.token,
-    json: { runner_ids: made.map((r) => r.id) },
-  });
-  expect(chosen.status).toBe(200);
+  await chooseRunners(
+    server,
+    ws.token,
+    [ws.wsId],
+    made.map((r) => r.id),
+  );
   return made;
 }
 

@@ -70,6 +70,14 @@ export async function queueIn(server: Server, owned?: { token: string; wsId: str
   };
 }
 
+/** Each of `wsIds` lets only `runnerIds` take its jobs (PUT …/runners). */
+export async function chooseRunners(server: Server, token: string, wsIds: string[], runnerIds: string[]) {
+  for (const wsId of wsIds) {
+    const chosen = await server.call("PUT", `/api/workspaces/${wsId}/runners`, { token, json: { runner_ids: runnerIds } });
+    expect(chosen.status).toBe(200);
+  }
+}
+
 /** A dedicated runner that only `wsIds` chose (their choice is set to it alone). */
 export async function dedicatedRunner(
   server: Server,
@@ -79,10 +87,7 @@ export async function dedicatedRunner(
   options: { capacity?: number; labels?: string[] } = {},
 ) {
   const runner = await registerRunner(server, token, name, { ...options, dedicated: true });
-  for (const wsId of wsIds) {
-    const chosen = await server.call("PUT", `/api/workspaces/${wsId}/runners`, { token, json: { runner_ids: [runner.id] } });
-    expect(chosen.status).toBe(200);
-  }
+  await chooseRunners(server, token, wsIds, [runner.id]);
   return runner;
 }
 
