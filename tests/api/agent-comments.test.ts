@@ -1,16 +1,17 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { engineServer, eventually, newStore, newTask, outputLines, workspaceOn, type EngineServer, type Store } from "../helpers/engine";
+import { newUser, newWorkspace, sharedServer } from "../helpers/api";
+import { eventually, newTask, outputLines } from "../helpers/engine";
 import { data, mcpConnector, tool } from "../helpers/mcp";
 
 // Comments by an agent (issue #37): the token a run hands its agent (TASKBOARD_API_TOKEN) comments
 // as that agent, over REST and MCP (comment_on_task), only in its own workspace, and changes only
 // its own comments; its `@agent-name` follows the rules of agent-started runs (its own profile only).
+// On the shared server, in an administrator's workspaces of its own (the profiles run the fixture).
 
 const AGENT = path.resolve(import.meta.dirname, "../fixtures/agent.mjs");
 
-let store: Store;
-let server: EngineServer;
+let server: ReturnType<typeof sharedServer>;
 let admin: string;
 let wsId: string;
 let otherWs: string;
@@ -31,10 +32,10 @@ async function profile(name: string) {
 }
 
 beforeAll(async () => {
-  store = await newStore("agent-comments");
-  server = await engineServer(store, { AGENT_MAX_CONCURRENT: "4", AGENT_TIMEOUT_SECONDS: "300", AGENT_LOG_FLUSH_MS: "100" });
-  ({ token: admin, wsId } = await workspaceOn(server));
-  ({ wsId: otherWs } = await workspaceOn(server));
+  server = sharedServer();
+  admin = (await newUser({ isAdmin: true })).token;
+  wsId = (await newWorkspace(admin)).id;
+  otherWs = (await newWorkspace(admin)).id;
   own = await profile("Helper Bot");
   other = await profile("Other Bot");
   const task = await newTask(server.call, admin, wsId, { title: "hold" });
@@ -50,12 +51,11 @@ beforeAll(async () => {
       .find((line) => line.startsWith("TOKEN="))
       ?.slice("TOKEN=".length);
   }, 30_000);
-}, 120_000);
+}, 60_000);
 
 afterAll(async () => {
-  if (executionId) await server?.call("POST", `/api/workspaces/${wsId}/executions/${executionId}/cancel`, { token: admin });
-  await server?.stop();
-  await store?.drop();
+  // It holds one of the shared runner's slots until cancelled.
+  if (executionId) await server.call("POST", `/api/workspaces/${wsId}/executions/${executionId}/cancel`, { token: admin });
 });
 
 const comments = (workspace: string, taskId: string) => `/api/workspaces/${workspace}/tasks/${taskId}/comments`;

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { engineServer, eventually, newStore, newTask, workspaceOn, type EngineServer, type Store } from "../helpers/engine";
+import { beforeAll, expect, it } from "vitest";
+import { agentWorkspace, eventually, newTask } from "../helpers/engine";
 
 // What an agent prints reaches its log, whatever it is and however soon the agent exits. Both once
 // ended a run "succeeded" with no output at all: a NUL (binary output, `find -print0`) made the
@@ -7,20 +7,13 @@ import { engineServer, eventually, newStore, newTask, workspaceOn, type EngineSe
 // lib/runs/without-nul.ts); and Node discards a child's output that nothing reads by the time it
 // exits, which the runner read only after reporting the agent's pid (lib/runner-process/run-job.ts).
 
-let store: Store;
-let server: EngineServer;
+let server: Awaited<ReturnType<typeof agentWorkspace>>["server"];
 let token: string;
 let wsId: string;
 
 beforeAll(async () => {
-  store = await newStore("agent-output");
-  server = await engineServer(store, { AGENT_COMMAND: "printf 'a\\000b\\nafter\\n'" });
-  ({ token, wsId } = await workspaceOn(server));
-});
-
-afterAll(async () => {
-  await server?.stop();
-  await store?.drop();
+  // printf's own escapes: a NUL between "a" and "b", then a second line.
+  ({ server, token, wsId } = await agentWorkspace({ command: "/usr/bin/printf", args: ["a\\000b\\nafter\\n"] }));
 });
 
 it("keeps every line of an agent that prints a NUL, with U+FFFD in its place", async () => {

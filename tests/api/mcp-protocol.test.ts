@@ -1,20 +1,20 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { beforeAll, describe, expect, it } from "vitest";
-import { baseUrl, client, newUser, newWorkspace } from "../helpers/api";
+import { newUser, newWorkspace, sharedServer } from "../helpers/api";
 import { data, mcpConnector, newApiKey as createApiKey, tool } from "../helpers/mcp";
 
 // The MCP server (POST /api/mcp) as a protocol, through the SDK's own client, on the shared server: tool
 // errors, resources, authentication and the transport. The tools at work are in mcp-tools.test.ts.
 
-let server: { url: string; call: ReturnType<typeof client> };
+let server: ReturnType<typeof sharedServer>;
 let token: string;
 let wsId: string;
 let apiKey: string;
 let owner: Client;
 
 beforeAll(async () => {
-  server = { url: baseUrl(), call: client(baseUrl()) };
+  server = sharedServer();
   // An administrator of its own: the tests below make users, as on a server of their own.
   token = (await newUser({ isAdmin: true })).token;
   wsId = (await newWorkspace(token)).id;

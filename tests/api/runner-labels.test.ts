@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { baseUrl, client, newUser, newWorkspace } from "../helpers/api";
+import { newUser, newWorkspace, sharedServer } from "../helpers/api";
 import { chooseRunners, queueIn, registerRunner, type ProtocolRunner } from "../helpers/claims";
 
 // Which runner takes a run, and what a run that no runner can take says (docs/runners.md, "Labels"
@@ -8,7 +8,7 @@ import { chooseRunners, queueIn, registerRunner, type ProtocolRunner } from "../
 // only this file's workspace chose (each test chooses its own), so the server's own runner and the
 // other files' runs stay out of it.
 
-const server = { url: baseUrl(), call: client(baseUrl()) };
+const server = sharedServer();
 let ws: Awaited<ReturnType<typeof queueIn>>;
 
 beforeAll(async () => {

@@ -50,6 +50,11 @@ export function client(url: string) {
   }
 }
 
+/** The server this run shares, shaped like an engine server's `{ url, call }` for helpers that take either. */
+export function sharedServer() {
+  return { url: baseUrl(), call: client(baseUrl()) };
+}
+
 /** A request to the server this run shares (tests/setup/global-server.ts). */
 export function call<T = any>(method: string, path: string, options: CallOptions = {}): Promise<ApiResponse<T>> {
   return client(baseUrl())<T>(method, path, options);

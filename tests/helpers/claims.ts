@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { baseUrl, client, newUser, newWorkspace } from "./api";
+import { client, newUser, newWorkspace, sharedServer } from "./api";
 import { newTask, workspaceOn } from "./engine";
 
 // The runner protocol driven by hand for the claim-policy tests (labels, fairness, caps, why a run
@@ -96,7 +96,7 @@ export async function dedicatedRunner(
  * dedicated runner of their own, driven by the test.
  */
 export async function dedicatedRunnerWorkspace(name: string, options: { capacity?: number; labels?: string[] } = {}, more = 0) {
-  const server = { url: baseUrl(), call: client(baseUrl()) };
+  const server = sharedServer();
   const owner = await newUser({ isAdmin: true });
   const wsIds: string[] = [];
   for (let i = 0; i <= more; i++) wsIds.push((await newWorkspace(owner.token)).id);

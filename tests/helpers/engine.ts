@@ -5,7 +5,7 @@ import pg from "pg";
 import { inject } from "vitest";
 import { seedPglite, startServer } from "../../scripts/lib/server.mjs";
 import { createScratchDatabase } from "../../scripts/lib/postgres.mjs";
-import { baseUrl, client, newUser, newWorkspace } from "./api";
+import { client, newUser, newWorkspace, sharedServer } from "./api";
 import { openStream, type SseStream } from "./sse";
 
 // Servers of their own for the runner and scheduler tests: each needs its own agent command,
@@ -109,23 +109,42 @@ export async function workspaceOn(server: { call: ReturnType<typeof client> }) {
   return { token, wsId: ws.body.id as string };
 }
 
+/** How a profile starts its agent (no shell): the test fixture unless a file needs another. */
+export type AgentCommand = { command: string; args: string[]; kind?: "command" | "acp" };
+
+const FIXTURE: AgentCommand = { command: process.execPath, args: [FIXTURE_AGENT_FILE] };
+
 /**
- * On the shared server: an administrator's workspace whose default agent is the test fixture, as
- * a profile of its own (a profile's command is an administrator's to choose), so a file that needs
- * only the fixture agent starts no server (docs/testing.md).
+ * On the shared server: an administrator's workspace whose default agent is `agent` (the test
+ * fixture by default), as a profile of its own (a profile's command is an administrator's to
+ * choose), so a file that needs only its own agent starts no server (docs/testing.md).
  */
-export async function fixtureAgentWorkspace() {
-  const url = baseUrl();
-  const call = client(url);
+export async function agentWorkspace(agent: AgentCommand = FIXTURE) {
+  const server = sharedServer();
   const owner = await newUser({ isAdmin: true });
   const wsId = (await newWorkspace(owner.token)).id;
-  const profile = await call("POST", `/api/workspaces/${wsId}/agents`, {
-    token: owner.token,
-    json: { name: "fixture", kind: "command", command: process.execPath, args: [FIXTURE_AGENT_FILE], is_default: true },
-  });
-  if (profile.status !== 201) throw new Error(`fixture agent profile: ${profile.status} ${JSON.stringify(profile.body)}`);
-  return { server: { url, call }, token: owner.token, username: owner.username, wsId, agentId: profile.body.id as string };
+  const agentId = await defaultAgent(server, owner.token, wsId, agent);
+  return { server, token: owner.token, username: owner.username, wsId, agentId };
 }
+
+/** Makes `agent` the workspace's default agent profile: its id. */
+export async function defaultAgent(
+  server: { call: ReturnType<typeof client> },
+  token: string,
+  wsId: string,
+  agent: AgentCommand = FIXTURE,
+) {
+  const { kind = "command", ...command } = agent;
+  const profile = await server.call("POST", `/api/workspaces/${wsId}/agents`, {
+    token,
+    json: { name: "default", kind, ...command, is_default: true },
+  });
+  if (profile.status !== 201) throw new Error(`agent profile: ${profile.status} ${JSON.stringify(profile.body)}`);
+  return profile.body.id as string;
+}
+
+/** `agentWorkspace` with the test fixture (tests/fixtures/agent.mjs) as its agent. */
+export const fixtureAgentWorkspace = () => agentWorkspace();
 
 export async function newTask(call: ReturnType<typeof client>, token: string, wsId: string, fields: Record<string, unknown>) {
   const created = await call("POST", `/api/workspaces/${wsId}/tasks`, { token, json: { status: "todo", ...fields } });

@@ -1,0 +1,64 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { newWorkspace } from "./api";
+import { chooseRunners, dedicatedRunner } from "./claims";
+import { agentWorkspace, defaultAgent, eventually, type AgentCommand } from "./engine";
+import { spawnRunner } from "./runner-process";
+
+/**
+ * On the shared server: an administrator's workspace whose default agent is `agent`, served only by
+ * a runner process of its own (a dedicated runner that only this workspace chose) started with
+ * `env`. What a file once started a whole server for: its agent's command, and the runner's own
+ * settings (AGENT_TIMEOUT_SECONDS, AGENT_KILL_GRACE_SECONDS, AGENT_LOG_MAX_BYTES, AGENT_WORKDIR,
+ * AGENT_SANDBOX, DIFF_MAX_BYTES: docs/configuration.md). The runner keeps its files in a private
+ * directory of its own, removed by `stop`.
+ */
+export async function workspaceWithRunner(name: string, env: Record<string, string>, agent?: AgentCommand) {
+  const owned = await agentWorkspace(agent);
+  const { server, token, wsId } = owned;
+  const capacity = Number(env.AGENT_MAX_CONCURRENT ?? 2);
+  const runner = await dedicatedRunner(server, token, [wsId], name, { capacity });
+  const privateDir = fs.mkdtempSync(path.join(os.tmpdir(), `taskboard-runner-${name}-`));
+  const child = spawnRunner(server.url, runner.token, { RUNNER_PRIVATE_DIR: path.join(privateDir, "state"), ...env }, [
+    "ignore",
+    "pipe",
+    "pipe",
+  ]);
+  const output: string[] = [];
+  child.stdout!.on("data", (chunk: Buffer) => output.push(chunk.toString()));
+  child.stderr!.on("data", (chunk: Buffer) => output.push(chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  await eventually(
+    async () => {
+      const list = await server.call("GET", "/api/runners", { token });
+      return list.body.find?.((r: { id: string; status: string }) => r.id === runner.id && r.status === "online");
+    },
+    60_000,
+    `runner ${name} to come online (output: ${output.join("")})`,
+  );
+  return {
+    ...owned,
+    runnerId: runner.id,
+    /** Another workspace of the same owner, with the same default agent and served by the same runner. */
+    async another(name?: string) {
+      const id = (await newWorkspace(token, name)).id;
+      await defaultAgent(server, token, id, agent);
+      await chooseRunners(server, token, [id], [runner.id]);
+      return id;
+    },
+    /** What the runner printed so far. */
+    output: () => output.join(""),
+    /** SIGTERM (its runs handed back), SIGKILL after 20 s; the runner's record and files removed. */
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill("SIGTERM");
+        const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+        await exited;
+        clearTimeout(timer);
+      }
+      await server.call("DELETE", `/api/runners/${runner.id}`, { token });
+      fs.rmSync(privateDir, { recursive: true, force: true });
+    },
+  };
+}
