@@ -3,38 +3,39 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { engineServer, eventually, finished, newStore, newTask, workspaceOn, type EngineServer, type Store } from "../helpers/engine";
+import { eventually, finished, newTask } from "../helpers/engine";
+import { workspaceWithRunner } from "../helpers/runner-of-its-own";
 
 // Board automation (docs/board-automation.md, lib/tasks/advance-task-on-run.ts), over HTTP with the
 // real runner: a run's start moves its Backlog/To do task to In progress, a successful run whose
 // branch has changes moves it on to In review, as the server; the workspace's auto_move_tasks
-// turns it off; tasks elsewhere (Done) stay. The agent is tests/fixtures/git-agent.mjs, working in
-// the task's worktree of a bare repository on disk.
+// turns it off; tasks elsewhere (Done) stay. The agent is tests/fixtures/git-agent.mjs (the
+// workspace's default profile), working in the task's worktree of a bare repository on disk. On the
+// shared server, with a runner of its own, so the worktrees are under this file's directory and its
+// runs never wait for a slot of the shared runner.
 
-const GIT_AGENT = `${process.execPath} ${path.resolve(import.meta.dirname, "../fixtures/git-agent.mjs")}`;
+const GIT_AGENT = { command: process.execPath, args: [path.resolve(import.meta.dirname, "../fixtures/git-agent.mjs")] };
 
-let store: Store;
-let server: EngineServer;
+let runner: Awaited<ReturnType<typeof workspaceWithRunner>>;
+let server: typeof runner.server;
 let token: string;
 let wsId: string;
 let root: string;
 
 beforeAll(async () => {
   root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "board-automation-")));
-  store = await newStore("board-automation");
-  server = await engineServer(store, {
-    AGENT_COMMAND: GIT_AGENT,
-    AGENT_LOG_FLUSH_MS: "100",
-    AGENT_WORKDIR: path.join(root, "work", "{workspace_id}", "{task_id}"),
-  });
-  ({ token, wsId } = await workspaceOn(server));
+  runner = await workspaceWithRunner(
+    "board-automation",
+    { AGENT_LOG_FLUSH_MS: "100", AGENT_WORKDIR: path.join(root, "work", "{workspace_id}", "{task_id}") },
+    GIT_AGENT,
+  );
+  ({ server, token, wsId } = runner);
   const connected = await server.call("PUT", `${ws()}/repository`, { token, json: { url: bareRemote() } });
   expect(connected.status).toBe(200);
-}, 180_000); // a fresh server on a busy machine
+}, 90_000); // a runner process on a busy machine
 
 afterAll(async () => {
-  await server?.stop();
-  await store?.drop();
+  await runner?.stop();
   if (root) fs.rmSync(root, { recursive: true, force: true });
 });
 

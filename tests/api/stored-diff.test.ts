@@ -2,37 +2,43 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { engineServer, finished, newStore, newTask, workspaceOn, type EngineServer, type Store } from "../helpers/engine";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { finished, newTask } from "../helpers/engine";
+import { workspaceWithRunner } from "../helpers/runner-of-its-own";
 
 // GET …/tasks/{task_id}/diff is served from the database: each run stores its branch's diff against
 // the base (bounded in bytes, and said to be truncated when it is), so the answer does not depend on
-// what is on this instance's disk. The agent is tests/fixtures/git-agent.mjs.
+// what is on this instance's disk. The agent is tests/fixtures/git-agent.mjs (the workspaces'
+// default profile). On the shared server, with a runner of its own: DIFF_MAX_BYTES is the runner's
+// (it stores the diff), and its worktrees and clones are under this file's directory, so a test can
+// remove them.
 
-const GIT_AGENT = `${process.execPath} ${path.resolve(import.meta.dirname, "../fixtures/git-agent.mjs")}`;
+const GIT_AGENT = { command: process.execPath, args: [path.resolve(import.meta.dirname, "../fixtures/git-agent.mjs")] };
 const MAX_BYTES = 4096;
 
-let store: Store;
-let server: EngineServer;
+let runner: Awaited<ReturnType<typeof workspaceWithRunner>>;
+let server: typeof runner.server;
 let token: string;
 let wsId: string;
 let root: string;
 
 beforeAll(async () => {
   root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "stored-diff-")));
-  store = await newStore("stored-diff");
-  server = await engineServer(store, {
-    AGENT_COMMAND: GIT_AGENT,
-    AGENT_LOG_FLUSH_MS: "100",
-    AGENT_WORKDIR: path.join(root, "work", "{workspace_id}", "{task_id}"),
-    DIFF_MAX_BYTES: String(MAX_BYTES),
-  });
-  ({ token, wsId } = await workspaceOn(server));
-}, 180_000);
+  runner = await workspaceWithRunner(
+    "stored-diff",
+    {
+      AGENT_LOG_FLUSH_MS: "100",
+      AGENT_WORKDIR: path.join(root, "work", "{workspace_id}", "{task_id}"),
+      RUNNER_DIR: path.join(root, "runner"),
+      DIFF_MAX_BYTES: String(MAX_BYTES),
+    },
+    GIT_AGENT,
+  );
+  ({ server, token, wsId } = runner);
+}, 90_000); // a runner process on a busy machine
 
 afterAll(async () => {
-  await server?.stop();
-  await store?.drop();
+  await runner?.stop();
   if (root) fs.rmSync(root, { recursive: true, force: true });
 });
 
@@ -57,15 +63,18 @@ describe("a task's diff, stored by its run", () => {
     expect(live.body.files[0].hunks[0].header).toBe("@@ -1,30 +1 @@");
 
     fs.rmSync(path.join(root, "work", wsId, task.id), { recursive: true, force: true });
-    fs.rmSync(path.join(store.dataDir, "repos", wsId), { recursive: true, force: true });
+    // Two clones now: the runner's, where the diff was made, and the server's, which took the run's bundle.
+    const runnerClone = path.join(root, "runner", "repos", wsId);
+    expect(fs.existsSync(runnerClone)).toBe(true);
+    fs.rmSync(runnerClone, { recursive: true, force: true });
+    fs.rmSync(serverClone(wsId), { recursive: true, force: true });
     const served = await server.call("GET", `${ws()}/tasks/${task.id}/diff`, { token });
     expect(served).toMatchObject({ status: 200, body: live.body });
   });
 
   it("cuts a smaller context from the stored diff as git would", async () => {
     const text = Array.from({ length: 40 }, (_, i) => `line ${i + 1}`);
-    const created = await server.call("POST", "/api/workspaces", { token, json: { name: `context-${Date.now()}` } });
-    const id = created.body.id as string;
+    const id = await runner.another(`context-${Date.now()}`);
     const remote = bareRemote({ "b.txt": `${text.join("\n")}\n` }, (work) => {
       git(work, "checkout", "-q", "-b", "feature/context");
       const changed = text.map((line, i) => (i === 4 || i === 30 ? line.toUpperCase() : line));
@@ -92,8 +101,7 @@ describe("a task's diff, stored by its run", () => {
   });
 
   it("is stored truncated when it is over DIFF_MAX_BYTES, and says so", async () => {
-    const created = await server.call("POST", "/api/workspaces", { token, json: { name: `over-${Date.now()}` } });
-    const id = created.body.id as string;
+    const id = await runner.another(`over-${Date.now()}`);
     const big = Array.from({ length: 400 }, (_, i) => `a line of the big file, number ${i}`).join("\n");
     const remote = bareRemote({ "small.txt": "one\n" }, (work) => {
       git(work, "checkout", "-q", "-b", "feature/big");
@@ -131,6 +139,13 @@ describe("a task's diff, stored by its run", () => {
     });
   });
 });
+
+/** The shared server's clone of a workspace's repository, in its DATA_DIR; it must exist, so the test cannot pass by removing nothing. */
+function serverClone(id: string): string {
+  const clone = path.join(inject("serverDataDir"), "repos", id);
+  expect(fs.existsSync(clone)).toBe(true);
+  return clone;
+}
 
 function bareRemote(files: Record<string, string>, more?: (work: string) => void): string {
   const base = fs.mkdtempSync(path.join(root, "remote-"));

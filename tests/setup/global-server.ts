@@ -24,6 +24,7 @@ export default async function setup(project: TestProject) {
   });
   project.provide("baseUrl", server.url);
   project.provide("databaseUrl", scratch?.url ?? "");
+  project.provide("serverDataDir", server.dataDir);
   return async () => {
     await server.stop();
     await scratch?.drop();
@@ -34,5 +35,7 @@ declare module "vitest" {
   export interface ProvidedContext {
     baseUrl: string;
     databaseUrl: string;
+    /** The shared server's DATA_DIR: its clones of workspaces' repositories, for a test that removes one. */
+    serverDataDir: string;
   }
 }
