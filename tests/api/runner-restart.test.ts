@@ -81,8 +81,9 @@ describe("a server restart under a runner", () => {
 
   it("with a buffer too small for the outage, keeps what fits and says how many entries were dropped where they are missing", async () => {
     // About 20 lines fit in 2,000 characters; the agent prints 100 a second (10 ms ticks) while the
-    // server is away for 4 s (and its restart), and for long enough after it.
-    const entries = await runThroughRestart("small-buffer", "rate 100 25", { RUNNER_LOG_BUFFER_BYTES: "2000" }, 4000);
+    // server is away for 4 s and its restart, and for 8 s after it answers again: a fixed length
+    // once ended before a restart slowed by a busy machine, leaving no line after the gap.
+    const entries = await runThroughRestart("small-buffer", "rate-outage 100 8", { RUNNER_LOG_BUFFER_BYTES: "2000" }, 4000);
     const gaps = entries.filter((e) => e.type === "error");
     expect(gaps).toHaveLength(1);
     const dropped = gaps[0].update.dropped as number;
