@@ -1,33 +1,29 @@
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  engineServer,
-  eventually,
-  finished,
-  FIXTURE_AGENT,
-  newStore,
-  newTask,
-  outputLines,
-  processAlive,
-  workspaceOn,
-  type EngineServer,
-  type Store,
-} from "../helpers/engine";
-import { agentWorkdir } from "@/lib/platform/runner-config";
+import { eventually, finished, newTask, outputLines, processAlive } from "../helpers/engine";
+import { workspaceWithRunner } from "../helpers/runner-of-its-own";
 
 // Runs of Agent Client Protocol profiles through the HTTP API: the fake ACP agent
 // (tests/fixtures/fake-acp-agent.mjs, scripted by `@fake` lines) and the real Claude Code adapter.
-// Runs without a profile use AGENT_COMMAND (the command fixture), which hands out agent tokens.
+// On the shared server, in an administrator's workspaces served only by a runner process of their
+// own (its timeout, kill grace and slots are this file's). Runs without a profile use the
+// workspaces' default profile, the command fixture, which hands out agent tokens.
 
 const FAKE_ACP = path.resolve("tests/fixtures/fake-acp-agent.mjs");
 const CLAUDE_ADAPTER = path.resolve("node_modules/@zed-industries/claude-agent-acp/dist/index.js");
 
-let store: Store;
-let server: EngineServer;
+let owned: Awaited<ReturnType<typeof workspaceWithRunner>>;
+let server: typeof owned.server;
 let token: string;
 let wsId: string;
 let agentId: string;
+// The runner's, given explicitly: its default is under the runner's private directory, not this process's.
+let workRoot: string;
+const agentWorkdir = (workspace: string, taskId: string) => path.join(workRoot, workspace, taskId);
+// Every run the file started, so that none is left holding the runner when a test fails midway.
+const runs: { workspace: string; id: string }[] = [];
 
 interface Entry {
   seq: number;
@@ -37,21 +33,23 @@ interface Entry {
 }
 
 beforeAll(async () => {
-  store = await newStore("acp-runs");
-  server = await engineServer(store, {
-    AGENT_COMMAND: FIXTURE_AGENT,
+  workRoot = fs.mkdtempSync(path.join(os.tmpdir(), "taskboard-acp-runs-work-"));
+  owned = await workspaceWithRunner("acp-runs", {
     AGENT_TIMEOUT_SECONDS: "60",
     AGENT_KILL_GRACE_SECONDS: "1",
     AGENT_MAX_CONCURRENT: "4",
     AGENT_LOG_FLUSH_MS: "100",
+    AGENT_WORKDIR: path.join(workRoot, "{workspace_id}", "{task_id}"),
   });
-  ({ token, wsId } = await workspaceOn(server));
+  ({ server, token, wsId } = owned);
   agentId = (await profile("Fake ACP", [FAKE_ACP])).id;
 });
 
 afterAll(async () => {
-  await server?.stop();
-  await store?.drop();
+  // A run a failed test left going would hold up the runner's stop, then be handed back.
+  for (const run of runs) await server?.call("POST", `/api/workspaces/${run.workspace}/executions/${run.id}/cancel`, { token });
+  await owned?.stop();
+  if (workRoot) fs.rmSync(workRoot, { recursive: true, force: true });
 });
 
 const base = () => `/api/workspaces/${wsId}`;
@@ -65,8 +63,10 @@ async function profile(name: string, args: string[], workspace = wsId) {
   return created.body as { id: string };
 }
 
-function start(taskId: string, json: Record<string, unknown>, workspace = wsId) {
-  return server.call("POST", `/api/workspaces/${workspace}/tasks/${taskId}/runs`, { token, json });
+async function start(taskId: string, json: Record<string, unknown>, workspace = wsId) {
+  const started = await server.call("POST", `/api/workspaces/${workspace}/tasks/${taskId}/runs`, { token, json });
+  if (started.status === 202) runs.push({ workspace, id: started.body.id });
+  return started;
 }
 
 async function entries(executionId: string): Promise<Entry[]> {
@@ -222,12 +222,12 @@ describe("a run of an ACP profile", () => {
     const question = await openPermission(task.id, started.body.id);
     const cancelled = await server.call("POST", `${base()}/executions/${started.body.id}/cancel`, { token });
     expect(cancelled.status).toBe(200);
-    expect(cancelled.body).toMatchObject({ status: "cancelled", error_message: "cancelled by admin" });
+    expect(cancelled.body).toMatchObject({ status: "cancelled", error_message: `cancelled by ${owned.username}` });
     expect(processAlive(started.body.runner_pid)).toBe(false);
     expect(await questionOf(task.id, question.id)).toMatchObject({ status: "answered", answer: "cancelled" });
     const log = await entries(started.body.id);
     expect(log.filter((e) => e.type === "permission").map((e) => e.update.outcome ?? null)).toEqual([null, { outcome: "cancelled" }]);
-    // The agent's working directory (AGENT_WORKDIR's default).
+    // The agent's working directory (the runner's AGENT_WORKDIR).
     expect(fs.existsSync(path.join(agentWorkdir(wsId, task.id), "never.txt"))).toBe(false);
     const [run] = (await server.call("GET", `${base()}/tasks/${task.id}/runs`, { token })).body;
     expect(run.status).toBe("cancelled");
@@ -237,8 +237,8 @@ describe("a run of an ACP profile", () => {
     const task = await newTask(server.call, token, wsId, { title: "guarded" });
     const started = await start(task.id, { instructions: "@fake permission", agent_id: agentId });
     const question = await openPermission(task.id, started.body.id);
-    const other = await server.call("POST", "/api/workspaces", { token, json: { name: `other-${Date.now()}` } });
-    const foreign = await heldAgentToken(other.body.id);
+    const other = await owned.another(`other-${Date.now()}`);
+    const foreign = await heldAgentToken(other);
     const own = await heldAgentToken(wsId);
     const answer = (bearer: string) =>
       server.call("POST", `${base()}/questions/${question.id}/answer`, { token: bearer, json: { answer: "Allow once" } });
@@ -256,7 +256,7 @@ describe("a run of an ACP profile", () => {
     expect(answered.status).toBe(200);
     expect(answered.body.answered_by).toBe((await server.call("GET", "/api/auth/me", { token })).body.id);
     expect(await finished(server.call, token, wsId, started.body.id)).toMatchObject({ status: "succeeded" });
-    await server.call("POST", `/api/workspaces/${other.body.id}/executions/${foreign.executionId}/cancel`, { token });
+    await server.call("POST", `/api/workspaces/${other}/executions/${foreign.executionId}/cancel`, { token });
     await server.call("POST", `${base()}/executions/${own.executionId}/cancel`, { token });
   });
 

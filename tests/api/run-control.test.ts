@@ -1,19 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  engineServer,
-  finished,
-  FIXTURE_AGENT,
-  newStore,
-  newTask,
-  outputLines,
-  processAlive,
-  workspaceOn,
-  type EngineServer,
-  type Store,
-} from "../helpers/engine";
+import { agentWorkspace, finished, newTask, outputLines, processAlive, type EngineServer, type Store } from "../helpers/engine";
 import { runsApi, startRunsServer } from "../helpers/runs";
 
-// Manual runs with real child processes: timeouts, cancel, one at a time per task, the concurrency limit, bad input, and a large log.
+// Manual runs with real child processes: timeouts, cancel, one at a time per task, the concurrency
+// limit and bad input on a server of their own (tests/helpers/runs.ts: its short timeout and two
+// runs at a time are what they test), and a large log on the shared server.
 
 let store: Store;
 let server: EngineServer;
@@ -125,23 +116,22 @@ describe("controlling runs", () => {
   });
 });
 
-// Its own server: the shared server's short timeout is for the tests above, and a hundred thousand
-// entries take longer than that to store on a loaded machine.
+// Not on the server above: its short timeout is for the tests above, and a hundred thousand
+// entries take longer than that to store on a loaded machine. The shared server's runner has no
+// such timeout; the fixture agent is the workspace's default profile.
 describe("a large log", () => {
-  let big: EngineServer;
-  let bigStore: Store;
+  let big: Awaited<ReturnType<typeof agentWorkspace>>["server"];
   let bigToken: string;
   let bigWs: string;
+  let executionId: string | undefined;
 
   beforeAll(async () => {
-    bigStore = await newStore("runs-big");
-    big = await engineServer(bigStore, { AGENT_COMMAND: FIXTURE_AGENT, AGENT_LOG_FLUSH_MS: "200" }, "runs-big");
-    ({ token: bigToken, wsId: bigWs } = await workspaceOn(big));
+    ({ server: big, token: bigToken, wsId: bigWs } = await agentWorkspace());
   });
 
   afterAll(async () => {
-    await big?.stop();
-    await bigStore?.drop();
+    // A run the test gave up on would go on holding one of the shared runner's slots.
+    if (executionId) await big.call("POST", `/api/workspaces/${bigWs}/executions/${executionId}/cancel`, { token: bigToken });
   });
 
   it("stores 100,000 lines of output exactly and pages through them", async () => {
@@ -150,6 +140,7 @@ describe("a large log", () => {
       token: bigToken,
       json: { instructions: "lines 100000" },
     });
+    executionId = started.body.id;
     const done = await finished(big.call, bigToken, bigWs, started.body.id, 170_000);
     // Entry 0 is the prompt; line n is entry n + 1.
     expect(done).toMatchObject({ status: "succeeded", line_count: 100_001 });

@@ -20,11 +20,14 @@ export async function workspaceWithRunner(name: string, env: Record<string, stri
   const capacity = Number(env.AGENT_MAX_CONCURRENT ?? 2);
   const runner = await dedicatedRunner(server, token, [wsId], name, { capacity });
   const privateDir = fs.mkdtempSync(path.join(os.tmpdir(), `taskboard-runner-${name}-`));
-  const child = spawnRunner(server.url, runner.token, { RUNNER_PRIVATE_DIR: path.join(privateDir, "state"), ...env }, [
-    "ignore",
-    "pipe",
-    "pipe",
-  ]);
+  // A runner process takes RUNNER_CAPACITY runs at once (2 unless told), not AGENT_MAX_CONCURRENT:
+  // that is the server's, for its embedded runner.
+  const child = spawnRunner(
+    server.url,
+    runner.token,
+    { RUNNER_PRIVATE_DIR: path.join(privateDir, "state"), RUNNER_CAPACITY: String(capacity), ...env },
+    ["ignore", "pipe", "pipe"],
+  );
   const output: string[] = [];
   child.stdout!.on("data", (chunk: Buffer) => output.push(chunk.toString()));
   child.stderr!.on("data", (chunk: Buffer) => output.push(chunk.toString()));
