@@ -4,6 +4,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { root } from "./build-state.mjs";
+import { nextStartArgs } from "./next-start.mjs";
 
 /**
  * Starts the production server (`next start`) on a free port with its own fresh database, for
@@ -18,24 +19,20 @@ export async function startServer({ databaseUrl, env = {}, label = "server", dat
   const port = givenPort ?? (await freePort());
   const dataDir = givenDataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), `taskboard-${label}-`));
   seedPglite(databaseUrl, dataDir);
-  const child = spawn(
-    process.execPath,
-    [...nodeArgs, path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"],
-    {
-      cwd: root,
-      env: {
-        ...process.env,
-        NODE_ENV: "production",
-        DATA_DIR: dataDir,
-        DATABASE_URL: databaseUrl ?? "",
-        PORT: String(port),
-        // The test agents (tests/fixtures) are read from the sandbox too (docs/runners.md).
-        AGENT_SANDBOX_READONLY: path.join(root, "tests", "fixtures"),
-        ...env,
-      },
-      stdio: ["ignore", "pipe", "pipe"],
+  const child = spawn(process.execPath, [...nodeArgs, ...nextStartArgs(port, "127.0.0.1")], {
+    cwd: root,
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl ?? "",
+      PORT: String(port),
+      // The test agents (tests/fixtures) are read from the sandbox too (docs/runners.md).
+      AGENT_SANDBOX_READONLY: path.join(root, "tests", "fixtures"),
+      ...env,
     },
-  );
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const output = [];
   const keep = (chunk) => {
     output.push(chunk.toString());

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import http from "node:http";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import {
@@ -89,12 +90,28 @@ async function terminate(server: EngineServer, limitSeconds: number) {
   return (Date.now() - sent) / 1000;
 }
 
+/** A request on a keep-alive connection that then stays open, idle: the answer's headers. */
+function idleConnection(url: string, agent: http.Agent): Promise<http.IncomingHttpHeaders> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(`${url}/api/health`, { agent }, (response) => {
+        response.resume();
+        response.on("end", () => resolve(response.headers));
+      })
+      .on("error", reject);
+  });
+}
+
 describe("SIGTERM with no agent running", () => {
-  it("ends the server and its runner within 10 s with an event stream open, whose last event says to reconnect", async () => {
+  it("ends the server and its runner within 10 s with an event stream and an idle connection open, the stream's last event saying to reconnect", async () => {
     const { server, store } = await serve("shutdown-stream");
     const { token, wsId } = await workspaceOn(server);
     const stream = await openStream(`${server.url}/api/workspaces/${wsId}/events`, { authorization: `Bearer ${token}` });
     expect(stream.status).toBe(200);
+    // Idle connections are kept 65 s (scripts/lib/next-start.mjs), not Node's 5: a stop must not wait for them.
+    const agent = new http.Agent({ keepAlive: true });
+    expect((await idleConnection(server.url, agent))["keep-alive"]).toBe("timeout=65");
+    expect(Object.values(agent.freeSockets).flat()).toHaveLength(1);
     await newTask(server.call, token, wsId, { title: "seen before the stop" });
     expect((await stream.next(10_000, "task.created")).event).toBe("task.created");
 
@@ -107,6 +124,7 @@ describe("SIGTERM with no agent running", () => {
     expect(server.output.join("")).toContain("SIGTERM: stopping; 1 event stream(s) told to reconnect");
     // The embedded database was closed on the way out (its checkpoint written: no recovery at the next start).
     if (store.kind === "pglite") expect(pgliteClusterState(store.dataDir)).toBe("shut down");
+    agent.destroy();
   }, 180_000);
 
   it("ends within 10 s when its data directory was removed and nobody reads its output any more", async () => {

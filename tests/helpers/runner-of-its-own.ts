@@ -61,7 +61,7 @@ export async function workspaceWithRunner(name: string, env: Record<string, stri
         clearTimeout(timer);
       }
       await server.call("DELETE", `/api/runners/${runner.id}`, { token });
-      fs.rmSync(privateDir, { recursive: true, force: true });
+      fs.rmSync(privateDir, { recursive: true, force: true, maxRetries: 5 }); // an agent's last writes may still land
     },
   };
 }
