@@ -12,6 +12,8 @@ import { engineServer, newStore, newTask, workspaceOn, type Store } from "../hel
 // must be there.
 
 const ADMIN = { ADMIN_USERNAME: "admin", ADMIN_PASSWORD: "engine-admin-password" };
+// No agent runs here: no runner child to start, nor to leave behind when a server is killed.
+const ENV = { ...ADMIN, RUNNER_EMBEDDED: "false" };
 const cleanups: (() => Promise<unknown>)[] = [];
 afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
@@ -31,7 +33,7 @@ describe("a restart right after kill -9", () => {
     process.kill(first.pid, "SIGKILL");
     await waitFor(() => processState(first.pid) === "Z", "the killed server to become a zombie");
 
-    const second = await tracked(engineServer(store, ADMIN, "crash-zombie-restart"));
+    const second = await tracked(engineServer(store, ENV, "crash-zombie-restart"));
     const read = await second.call("GET", `/api/workspaces/${wsId}/tasks/${task.id}`, { token: await adminToken(second) });
     expect(read.status).toBe(200);
     expect(read.body.title).toBe("written before the crash");
@@ -42,7 +44,7 @@ describe("a restart right after kill -9", () => {
 describe("50 concurrent writers and a kill -9 midway", () => {
   it("loses no acknowledged write", async () => {
     const store = await tracked(newStore("crash-writes"));
-    const first = await tracked(engineServer(store, ADMIN, "crash-writes"));
+    const first = await tracked(engineServer(store, ENV, "crash-writes"));
     const { token, wsId } = await workspaceOn(first);
 
     // Each writer creates a task and then renames it, over and over, until the server dies. A title
@@ -89,7 +91,7 @@ describe("50 concurrent writers and a kill -9 midway", () => {
     killed = true;
     await Promise.all(writers);
 
-    const second = await tracked(engineServer(store, ADMIN, "crash-writes-restart"));
+    const second = await tracked(engineServer(store, ENV, "crash-writes-restart"));
     const fresh = await adminToken(second);
     for (const [id, entry] of tasks) {
       const read = await second.call("GET", `/api/workspaces/${wsId}/tasks/${id}`, { token: fresh });
@@ -140,7 +142,7 @@ async function startUnderNonReapingParent(store: Store) {
       cwd: root,
       env: {
         ...process.env,
-        ...ADMIN,
+        ...ENV,
         NODE_ENV: "production",
         DATA_DIR: store.dataDir,
         DATABASE_URL: store.databaseUrl ?? "",

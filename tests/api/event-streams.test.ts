@@ -9,6 +9,8 @@ import { openStream } from "../helpers/sse";
 // server checks the limits: streams per user, and a client that stops reading.
 
 const HEARTBEAT_S = 1;
+// No agent runs here: no runner child to start on either server.
+const NO_RUNNER = { RUNNER_EMBEDDED: "false" };
 let store: Store;
 let server: EngineServer;
 let admin: string;
@@ -18,7 +20,7 @@ beforeAll(async () => {
   store = await newStore("event-streams");
   server = await engineServer(
     store,
-    { EVENTS_HEARTBEAT_SECONDS: String(HEARTBEAT_S), EVENT_RETENTION_EVENTS: "3", EVENT_PRUNE_INTERVAL_SECONDS: "1" },
+    { ...NO_RUNNER, EVENTS_HEARTBEAT_SECONDS: String(HEARTBEAT_S), EVENT_RETENTION_EVENTS: "3", EVENT_PRUNE_INTERVAL_SECONDS: "1" },
     "event-streams",
   );
   ({ token: admin, wsId } = await workspaceOn(server));
@@ -131,7 +133,7 @@ describe("limits of open streams", () => {
     limitedStore = await newStore("streams-limits");
     limited = await engineServer(
       limitedStore,
-      { EVENTS_HEARTBEAT_SECONDS: String(HEARTBEAT_S), EVENT_STREAM_BUFFER_BYTES: String(BUFFER) },
+      { ...NO_RUNNER, EVENTS_HEARTBEAT_SECONDS: String(HEARTBEAT_S), EVENT_STREAM_BUFFER_BYTES: String(BUFFER) },
       "streams-limits",
     );
     ({ token, wsId: ws } = await workspaceOn(limited));

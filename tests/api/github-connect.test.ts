@@ -11,6 +11,8 @@ import { examplePayload, pullRequestPayload, sendWebhook } from "../fixtures/fak
 
 const SECRET = "connect-webhook-secret";
 const AUTH_SECRET = "connect-test-auth-secret-0123456789abcdef";
+// No agent runs here (the automations that would start one are off): no runner child to start.
+const NO_RUNNER = { RUNNER_EMBEDDED: "false" };
 let fake: FakeGithub;
 let store: Store;
 let server: EngineServer;
@@ -19,7 +21,7 @@ let nextInstallation = 9600;
 beforeAll(async () => {
   fake = await startFakeGithub();
   store = await newStore("github-connect");
-  server = await engineServer(store, { ...fake.env(SECRET), AUTH_SECRET }, "github-connect");
+  server = await engineServer(store, { ...fake.env(SECRET), AUTH_SECRET, ...NO_RUNNER }, "github-connect");
 }, 180_000);
 
 afterAll(async () => {
@@ -195,7 +197,7 @@ describe("GET …/codehost/github/deliveries", () => {
 describe("without GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET", () => {
   it("Connect GitHub says in words that they are needed, and the status tells Settings", async () => {
     const bare = await newStore("github-connect-no-oauth");
-    const env = fake.env(SECRET);
+    const env: Record<string, string> = { ...fake.env(SECRET), ...NO_RUNNER };
     delete env.GITHUB_CLIENT_ID;
     delete env.GITHUB_CLIENT_SECRET;
     const plain = await engineServer(bare, env, "github-connect-no-oauth");

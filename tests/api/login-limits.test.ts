@@ -7,6 +7,8 @@ import { engineServer, newStore, type EngineServer, type Store } from "../helper
 // that proxy, naming the client in X-Forwarded-For the way a proxy appends it.
 
 const ADMIN = { username: "admin", password: "engine-admin-password" };
+// No agent runs here: no runner child to start on either server.
+const NO_RUNNER = { RUNNER_EMBEDDED: "false" };
 
 let store: Store;
 let direct: EngineServer;
@@ -17,10 +19,10 @@ beforeAll(async () => {
   store = await newStore("login-direct");
   proxiedStore = await newStore("login-proxied");
   [direct, proxied] = await Promise.all([
-    engineServer(store, { LOGIN_RATE_LIMIT_PER_MINUTE: "10" }, "login-direct"),
+    engineServer(store, { ...NO_RUNNER, LOGIN_RATE_LIMIT_PER_MINUTE: "10" }, "login-direct"),
     engineServer(
       proxiedStore,
-      { TRUST_PROXY: "1", LOGIN_RATE_LIMIT_PER_MINUTE: "5", LOGIN_RATE_LIMIT_PER_USERNAME_PER_HOUR: "8" },
+      { ...NO_RUNNER, TRUST_PROXY: "1", LOGIN_RATE_LIMIT_PER_MINUTE: "5", LOGIN_RATE_LIMIT_PER_USERNAME_PER_HOUR: "8" },
       "login-proxied",
     ),
   ]);

@@ -46,7 +46,8 @@ function ambientCredentials(): Record<string, string> {
 const used = () => (fs.existsSync(log) ? fs.readFileSync(log, "utf8") : "");
 
 beforeAll(async () => {
-  const env = ambientCredentials();
+  // No agent runs here: no runner child to start on either server.
+  const env = { ...ambientCredentials(), RUNNER_EMBEDDED: "false" };
   git = await startGitHttpServer({ token: TOKEN });
   [guardedStore, openStore] = await Promise.all([newStore("repo-guard"), newStore("repo-open")]);
   [guarded, open] = await Promise.all([

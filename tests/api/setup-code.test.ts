@@ -13,7 +13,8 @@ const started: { server: EngineServer; store: Store }[] = [];
 
 async function freshServer(env: Record<string, string> = {}) {
   const store = await newStore("setup");
-  const server = await engineServer(store, { ADMIN_USERNAME: "", ADMIN_PASSWORD: "", ...env }, "setup");
+  // No agent runs here: no runner child to start.
+  const server = await engineServer(store, { ADMIN_USERNAME: "", ADMIN_PASSWORD: "", RUNNER_EMBEDDED: "false", ...env }, "setup");
   started.push({ server, store });
   return server;
 }

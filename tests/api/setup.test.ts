@@ -13,7 +13,12 @@ let port: number;
 
 beforeAll(async () => {
   store = await newStore("setup-origin");
-  server = await engineServer(store, { ADMIN_USERNAME: "", ADMIN_PASSWORD: "", PUBLIC_URL: "https://board.example.test" }, "setup-origin");
+  // No agent runs here: no runner child to start.
+  server = await engineServer(
+    store,
+    { ADMIN_USERNAME: "", ADMIN_PASSWORD: "", PUBLIC_URL: "https://board.example.test", RUNNER_EMBEDDED: "false" },
+    "setup-origin",
+  );
   port = Number(new URL(server.url).port);
 }, 120_000);
 

@@ -38,6 +38,8 @@ beforeAll(async () => {
     OIDC_SCOPES: "openid email profile groups",
     OIDC_ALLOWED_DOMAINS: "corp.example, Other.example",
     OIDC_ALLOWED_GROUPS: "taskboard-users",
+    // No agent runs here: no runner child to start on any of the three servers.
+    RUNNER_EMBEDDED: "false",
   };
   stores = [await newStore("sso"), await newStore("sso-only"), await newStore("sso-no-setup")];
   const noAdmin = { ADMIN_USERNAME: "", ADMIN_PASSWORD: "" };

@@ -17,6 +17,8 @@ afterAll(async () => {
 }, SLOW);
 
 const at = (path: string) => receivedAt(receiver, path);
+// No agent runs here: no runner child to start on any server.
+const NO_RUNNER = { RUNNER_EMBEDDED: "false" };
 
 describe("webhook delivery across a restart, and the SSRF guard", () => {
   it(
@@ -24,7 +26,7 @@ describe("webhook delivery across a restart, and the SSRF guard", () => {
     async () => {
       const own = await newStore("webhooks-restart");
       // A 20 s first retry: the delivery is still waiting for it when the server stops.
-      const env = { ...FAST_RETRIES, WEBHOOK_RETRY_BASE_SECONDS: "20", WEBHOOK_RETRY_WINDOW_SECONDS: "600" };
+      const env = { ...FAST_RETRIES, ...NO_RUNNER, WEBHOOK_RETRY_BASE_SECONDS: "20", WEBHOOK_RETRY_WINDOW_SECONDS: "600" };
       let first: EngineServer | undefined = await engineServer(own, env, "webhooks-restart");
       let second: EngineServer | undefined;
       try {
@@ -66,7 +68,7 @@ describe("webhook delivery across a restart, and the SSRF guard", () => {
     "stores secrets sealed; a secret stored in the clear before still signs, and is sealed at the next start",
     async () => {
       const own = await newStore("webhooks-sealed");
-      let server: EngineServer | undefined = await engineServer(own, FAST_RETRIES, "webhooks-sealed");
+      let server: EngineServer | undefined = await engineServer(own, { ...FAST_RETRIES, ...NO_RUNNER }, "webhooks-sealed");
       try {
         const { token: admin, wsId } = await workspaceOn(server);
         const given = "given-secret-0123456789";
@@ -84,7 +86,7 @@ describe("webhook delivery across a restart, and the SSRF guard", () => {
         // A row from before sealing existed holds the secret in the clear.
         const old = "plain-old-secret-4321";
         await own.sql("UPDATE webhooks SET secret = $1 WHERE id = $2", [old, hook.body.id]);
-        server = await engineServer(own, FAST_RETRIES, "webhooks-sealed-2");
+        server = await engineServer(own, { ...FAST_RETRIES, ...NO_RUNNER }, "webhooks-sealed-2");
         expect((await server.call("GET", `/api/workspaces/${wsId}/webhooks/${hook.body.id}`, { token: admin })).body.secret_hint).toBe(
           "…4321",
         );
@@ -108,7 +110,7 @@ describe("webhook delivery across a restart, and the SSRF guard", () => {
     "refuses a host name that resolves to 127.0.0.1 without WEBHOOKS_ALLOW_PRIVATE_ADDRESSES",
     async () => {
       const own = await newStore("webhooks-guard");
-      const guarded = await engineServer(own, {}, "webhooks-guard");
+      const guarded = await engineServer(own, NO_RUNNER, "webhooks-guard");
       try {
         const { token: admin, wsId } = await workspaceOn(guarded);
         const urls = [

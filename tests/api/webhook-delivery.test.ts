@@ -14,7 +14,8 @@ let token: string;
 beforeAll(async () => {
   receiver = await startReceiver();
   store = await newStore("webhooks");
-  server = await engineServer(store, FAST_RETRIES, "webhooks");
+  // No agent runs here: no runner child to start.
+  server = await engineServer(store, { ...FAST_RETRIES, RUNNER_EMBEDDED: "false" }, "webhooks");
   ({ token } = await workspaceOn(server));
 }, SLOW);
 

@@ -16,7 +16,8 @@ export function githubWebhookServer(label: string) {
   beforeAll(async () => {
     started.fake = await startFakeGithub();
     started.store = await newStore(label);
-    started.server = await engineServer(started.store, started.fake.env(SECRET), label);
+    // No agent runs in these files (the automations that would start one are off): no runner child to start.
+    started.server = await engineServer(started.store, { ...started.fake.env(SECRET), RUNNER_EMBEDDED: "false" }, label);
   }, 180_000);
 
   afterAll(async () => {

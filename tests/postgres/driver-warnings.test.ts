@@ -16,7 +16,8 @@ describe("the pg driver under concurrent load", () => {
   it("never warns that a client is already executing a query", async () => {
     store = await newStore("driver-warnings");
     // --trace-deprecation: should the warning come back, its stack names the culprit.
-    server = await engineServer(store, { NODE_OPTIONS: "--trace-deprecation" }, "driver-warnings");
+    // No agent runs here: no runner child to start (the load is the requests below).
+    server = await engineServer(store, { NODE_OPTIONS: "--trace-deprecation", RUNNER_EMBEDDED: "false" }, "driver-warnings");
     const { token, wsId } = await workspaceOn(server);
 
     const statuses = await Promise.all(

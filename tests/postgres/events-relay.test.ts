@@ -15,9 +15,10 @@ afterAll(async () => {
 describe("live events across instances", () => {
   it("delivers task events made on instance A to an event stream open on instance B", async () => {
     store = await newStore("relay");
-    const a = await engineServer(store, {}, "relay-a");
+    // No agent runs here: no runner child to start on either instance.
+    const a = await engineServer(store, { RUNNER_EMBEDDED: "false" }, "relay-a");
     servers.push(a);
-    const b = await engineServer(store, {}, "relay-b");
+    const b = await engineServer(store, { RUNNER_EMBEDDED: "false" }, "relay-b");
     servers.push(b);
     const { token, wsId } = await workspaceOn(a);
 

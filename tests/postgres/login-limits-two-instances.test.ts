@@ -9,8 +9,9 @@ const servers: EngineServer[] = [];
 
 beforeAll(async () => {
   store = await newStore("login-pair");
-  servers.push(await engineServer(store, {}, "login-a"));
-  servers.push(await engineServer(store, {}, "login-b"));
+  // No agent runs here: no runner child to start on either instance.
+  servers.push(await engineServer(store, { RUNNER_EMBEDDED: "false" }, "login-a"));
+  servers.push(await engineServer(store, { RUNNER_EMBEDDED: "false" }, "login-b"));
 }, 180_000);
 
 afterAll(async () => {

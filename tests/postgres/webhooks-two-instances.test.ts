@@ -18,7 +18,8 @@ describe("webhook delivery across instances", () => {
   it("sends each event once and in order with two workers claiming the same endpoints", async () => {
     receiver = await startReceiver();
     store = await newStore("webhooks-pair");
-    const env = { WEBHOOKS_ALLOW_PRIVATE_ADDRESSES: "true" };
+    // No agent runs here: no runner child to start on either instance.
+    const env = { WEBHOOKS_ALLOW_PRIVATE_ADDRESSES: "true", RUNNER_EMBEDDED: "false" };
     const a = await engineServer(store, env, "webhooks-a");
     servers.push(a);
     const b = await engineServer(store, env, "webhooks-b");
