@@ -1,26 +1,42 @@
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { finished, newTask, outputLines, type EngineServer, type Store } from "../helpers/engine";
-import { runsApi, startRunsServer } from "../helpers/runs";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { finished, newTask, outputLines } from "../helpers/engine";
+import { runsApi, runsWorkspace } from "../helpers/runs";
+import { ADMIN } from "../setup/global-server";
+import { SERVER_SECRET_NAME } from "@/lib/crypto/server-secret-name";
 
 // Manual runs with real child processes (tests/fixtures/agent.mjs, told what to do by its instructions): what they are given and what they record.
+// On the shared server, in a workspace whose default agent profile is the fixture, served only by a
+// runner process of this file's own (tests/helpers/runs.ts).
 
-let store: Store;
-let server: EngineServer;
+let owned: Awaited<ReturnType<typeof runsWorkspace>>;
+let server: typeof owned.server;
 let token: string;
 let wsId: string;
+let agentId: string;
+// The shared server's DATA_DIR: its database and auth-secret (tests/setup/global-server.ts).
+let serverDataDir: string;
+
+// The shared server's own settings that are secrets (tests/setup/global-server.ts and
+// scripts/lib/server.mjs: DATABASE_URL is "" on PGlite, as the server has it), handed to this
+// file's runner as a runner started in the server's environment would have them: its agents must
+// see none of them. Not DATA_DIR: a runner reads it as its own (lib/config.ts), and the server's
+// is checked below as a path the agent must not be in or be told of.
+const serverSecrets = () => ({ DATABASE_URL: inject("databaseUrl"), ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password });
 
 beforeAll(async () => {
-  ({ store, server, token, wsId } = await startRunsServer("runs"));
-});
+  serverDataDir = inject("serverDataDir");
+  owned = await runsWorkspace("runs", serverSecrets());
+  ({ server, token, wsId, agentId } = owned);
+}, 90_000); // a runner process on a busy machine
+
+const { base, run, task, getLog, cancelLeft } = runsApi(() => ({ server, token, wsId }));
 
 afterAll(async () => {
-  await server?.stop();
-  await store?.drop();
+  if (owned) await cancelLeft();
+  await owned?.stop();
 });
-
-const { base, run, task, getLog } = runsApi(() => ({ server, token, wsId }));
 
 describe("manual runs", () => {
   it("runs the agent and records success with its report", async () => {
@@ -60,8 +76,9 @@ describe("manual runs", () => {
     expect(started.body.runner_pid).toBeGreaterThan(0);
 
     const done = await finished(server.call, token, wsId, started.body.id);
-    // The prompt, then the agent's two lines.
-    expect(done).toMatchObject({ status: "succeeded", exit_code: 0, error_message: null, line_count: 3, agent_id: null });
+    // The prompt, then the agent's two lines. The agent is the workspace's default profile (the
+    // shared server has no AGENT_COMMAND to fall back on).
+    expect(done).toMatchObject({ status: "succeeded", exit_code: 0, error_message: null, line_count: 3, agent_id: agentId });
     expect(done.report).toBe(`report for ${t.id} via manual\n`);
     expect(done.duration).toBeGreaterThanOrEqual(0);
     expect(done.finished_at).not.toBeNull();
@@ -80,8 +97,8 @@ describe("manual runs", () => {
       session_id: done.session_name,
       finished_at: done.finished_at,
       execution_id: done.id,
-      agent_id: null,
-      agent_name: "AGENT_COMMAND",
+      agent_id: agentId,
+      agent_name: "default",
       usage: null,
     });
     const log = await getLog(done.id);
@@ -115,12 +132,26 @@ describe("manual runs", () => {
         "API_STATUS=200",
       ]),
     );
+    // None of the server's secrets its runner was given (above), nor anything named like a secret
+    // but the agent's own token; and not their values under another name, nor the runner's token
+    // or the server's data directory.
+    const environment: Record<string, string> = JSON.parse(lines.find((line) => line.startsWith("ENVIRONMENT="))!.slice(12));
+    for (const name of Object.keys(serverSecrets())) expect(environment).not.toHaveProperty(name);
+    expect(Object.keys(environment).filter((name) => SERVER_SECRET_NAME.test(name))).toEqual(["TASKBOARD_API_TOKEN"]);
+    const told = JSON.stringify(environment);
+    for (const [what, value] of Object.entries({
+      "the administrator's password": ADMIN.password,
+      "the database's URL": serverSecrets().DATABASE_URL,
+      "the runner's token": owned.runnerToken,
+      "the server's data directory": serverDataDir,
+    }))
+      if (value) expect(told, what).not.toContain(value);
     const cwd = lines.find((line) => line.startsWith("CWD="))!.slice(4);
     expect(cwd).toContain(t.id);
     // Not beside the database and auth-secret, nor any report file.
-    expect(path.relative(fs.realpathSync(store.dataDir), fs.realpathSync(cwd)).startsWith("..")).toBe(true);
+    expect(path.relative(fs.realpathSync(serverDataDir), fs.realpathSync(cwd)).startsWith("..")).toBe(true);
     const reportFile = lines.find((line) => line.startsWith("TASKBOARD_REPORT_FILE="))!.split("=")[1];
-    expect(path.relative(store.dataDir, reportFile).startsWith("..")).toBe(true);
+    expect(path.relative(serverDataDir, reportFile).startsWith("..")).toBe(true);
     const agentToken = /token=(\S+)/.exec(done.report)![1];
     // Revoked once the execution ended.
     const after = await server.call("GET", `${base()}/executions/${done.id}`, { token: agentToken });
@@ -155,15 +186,19 @@ describe("manual runs", () => {
   });
 
   it("ignores a report file that is a symlink, so a server file cannot become a report", async () => {
-    // A file of the server's, beside its database (auth-secret appears there only once a browser signs in).
-    const secretFile = path.join(store.dataDir, "server-only-secret");
+    // A file of the shared server's, beside its database (auth-secret appears there only once a browser signs in).
+    const secretFile = path.join(serverDataDir, `server-only-secret-${process.pid}-${Date.now()}`);
     const secret = `secret-${Date.now()}`;
     fs.writeFileSync(secretFile, secret, { mode: 0o600 });
-    const t = await task();
-    const done = await finished(server.call, token, wsId, (await run(t.id, `symlink-report ${secretFile}`)).body.id);
-    expect(done.status).toBe("succeeded");
-    expect(done.report).toBe("pointing the report at another file");
-    expect(done.report).not.toContain(secret);
+    try {
+      const t = await task();
+      const done = await finished(server.call, token, wsId, (await run(t.id, `symlink-report ${secretFile}`)).body.id);
+      expect(done.status).toBe("succeeded");
+      expect(done.report).toBe("pointing the report at another file");
+      expect(done.report).not.toContain(secret);
+    } finally {
+      fs.rmSync(secretFile, { force: true });
+    }
   });
 
   it("keeps the last 50 lines as the report when the agent writes none", async () => {

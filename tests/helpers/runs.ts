@@ -1,8 +1,23 @@
-import { engineServer, FIXTURE_AGENT, newStore, newTask, workspaceOn, type EngineServer } from "./engine";
+import type { client } from "./api";
+import { engineServer, FIXTURE_AGENT, newStore, newTask, workspaceOn } from "./engine";
+import { workspaceWithRunner } from "./runner-of-its-own";
 
-// The server the manual-run tests share (tests/api/runs.test.ts, tests/api/run-control.test.ts): the
-// fixture agent behind every run, a short timeout and two runs at a time.
+// What the manual-run tests share (tests/api/runs.test.ts, tests/api/run-control.test.ts).
 
+/**
+ * On the shared server: a workspace whose default agent profile is the fixture, served only by a
+ * runner process of the file's own (`env` adds to its environment). Stop it in afterAll, after
+ * `cancelLeft`.
+ */
+export async function runsWorkspace(name: string, env: Record<string, string> = {}) {
+  return workspaceWithRunner(name, { AGENT_KILL_GRACE_SECONDS: "1", AGENT_LOG_FLUSH_MS: "200", ...env });
+}
+
+/**
+ * A server of its own with the fixture agent behind every run, a short timeout and two runs at a
+ * time, for run-control's timeout: AGENT_TIMEOUT_SECONDS is the server's (each job carries it as
+ * `timeout_seconds`, lib/dispatch/build-job.ts), so no runner of a file's own can shorten it.
+ */
 export async function startRunsServer(label: string) {
   const store = await newStore(label);
   const server = await engineServer(store, {
@@ -17,18 +32,30 @@ export async function startRunsServer(label: string) {
   return { store, server, token, wsId };
 }
 
-/** The calls those tests make, against the server `current` names once it has started. */
-export function runsApi(current: () => { server: EngineServer; token: string; wsId: string }) {
+type Current = { server: { call: ReturnType<typeof client> }; token: string; wsId: string };
+
+/** The calls those tests make, against the workspace `current` names once it exists. */
+export function runsApi(current: () => Current) {
   const base = () => `/api/workspaces/${current().wsId}`;
+  // Every run started here, so that none a failed test left going holds up a runner's stop.
+  const started: string[] = [];
   return {
     base,
-    run: (taskId: string, instructions?: string) =>
-      current().server.call("POST", `${base()}/tasks/${taskId}/runs`, {
+    run: async (taskId: string, instructions?: string) => {
+      const answer = await current().server.call("POST", `${base()}/tasks/${taskId}/runs`, {
         token: current().token,
         json: instructions === undefined ? undefined : { instructions },
-      }),
+      });
+      if (typeof answer.body?.id === "string") started.push(answer.body.id);
+      return answer;
+    },
     task: (title = "a task") => newTask(current().server.call, current().token, current().wsId, { title }),
     getLog: (executionId: string, query = "") =>
       current().server.call("GET", `${base()}/executions/${executionId}/log${query}`, { token: current().token }),
+    /** Cancels every run started here that has not ended (those that have answer 409). */
+    async cancelLeft() {
+      for (const id of started.splice(0))
+        await current().server.call("POST", `${base()}/executions/${id}/cancel`, { token: current().token });
+    },
   };
 }
