@@ -129,6 +129,14 @@ export const claimResponse = z.object({
 
 export const heartbeatBody = z.object({
   executions: z.array(z.string()).max(64).describe("The runs it holds; each one's lease is renewed"),
+  wait_seconds: z
+    .number()
+    .min(0)
+    .max(25)
+    .default(0)
+    .describe(
+      "Hold the answer this long while none of the runs is to stop (long poll; at most a third of lease_seconds), answering as soon as one is: a cancel reaches the runner at once",
+    ),
 });
 export const heartbeatResponse = z.object({
   executions: z.array(

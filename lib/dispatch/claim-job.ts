@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Db, Tx } from "@/lib/db/client";
 import type { Runner } from "@/lib/generated/prisma/client";
 import type { z } from "zod";
@@ -37,7 +38,7 @@ export async function waitForJob(
   const refused = jobsRefusedReason(input.sandbox, runner.id);
   if (refused) {
     // Held like an empty long poll, so a refused runner asks twice a minute, not in a loop.
-    await abortableDelay(input.wait_seconds * 1000, signal);
+    await sleep(input.wait_seconds * 1000, undefined, { signal }).catch(() => {});
     return { job: null, refused };
   }
   return { job: await pollForJob(db, runner, input, signal), refused: null };
@@ -57,7 +58,7 @@ async function pollForJob(db: Db, runner: Runner, input: z.output<typeof claimBo
       woken = false;
       // Wake-ups in a burst make one attempt per SPACING_MS; the first one after a quiet spell goes at once.
       const spacing = last + SPACING_MS - Date.now();
-      if (spacing > 0) await delay(spacing);
+      if (spacing > 0) await sleep(spacing);
       last = Date.now();
       const job = await claimJob(db, runner, input.free);
       const left = deadline - Date.now();
@@ -176,18 +177,4 @@ async function lockNextRun(tx: Tx, runner: Runner) {
     if (locked.length > 0) return candidate;
   }
   return null;
-}
-
-const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function abortableDelay(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    signal.addEventListener("abort", done);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-  });
 }

@@ -32,8 +32,11 @@ function bus(): EventEmitter {
 // background worker it wakes must not do its work as part of that request (its statements counted
 // in the request's x-sql-statements, its events recorded with the request's actor).
 
-/** Calls `wake` whenever the workspace's log may have grown; returns the unsubscribe function. */
-export function onWorkspaceEvents(workspaceId: string, listener: () => void): () => void {
+/**
+ * Calls `wake` whenever the workspace's log may have grown, with true when it grew only by
+ * stream-only events; returns the unsubscribe function.
+ */
+export function onWorkspaceEvents(workspaceId: string, listener: (logOnly?: boolean) => void): () => void {
   const wake = AsyncResource.bind(listener);
   bus().on(workspaceId, wake);
   bus().on(ANY, wake);
@@ -41,6 +44,17 @@ export function onWorkspaceEvents(workspaceId: string, listener: () => void): ()
     bus().off(workspaceId, wake);
     bus().off(ANY, wake);
   };
+}
+
+/**
+ * The same, but not for wake-ups that carried only stream-only events (a run's live log): for a
+ * waiter on a change of state (a run's heartbeat waiting for a cancel), which an agent's printing
+ * would otherwise wake many times a second.
+ */
+export function onWorkspaceChanges(workspaceId: string, listener: () => void): () => void {
+  return onWorkspaceEvents(workspaceId, (logOnly?: boolean) => {
+    if (!logOnly) listener();
+  });
 }
 
 /** Calls `wake` whenever any workspace's log may have grown by more than a run's live log; returns the unsubscribe function. */
@@ -61,7 +75,7 @@ export function onAnyWorkspaceEvents(listener: () => void): () => void {
  */
 export function wakeWorkspace(payload: string) {
   const [workspaceId, only] = payload.split(" ");
-  bus().emit(workspaceId);
+  bus().emit(workspaceId, only === "log");
   if (only !== "log") bus().emit(EVERY_WORKSPACE);
 }
 

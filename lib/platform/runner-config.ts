@@ -85,11 +85,6 @@ export function agentLogMaxBytes(): number {
   return positiveInt(process.env.AGENT_LOG_MAX_BYTES, 50 * 1024 * 1024);
 }
 
-/** How often the runner looks for queued executions started elsewhere (a start here wakes it at once). */
-export function runnerPollMs(): number {
-  return positiveInt(process.env.RUNNER_POLL_MS, 1000);
-}
-
 export function schedulerIntervalMs(): number {
   return positiveInt(process.env.SCHEDULER_INTERVAL_MS, 10_000);
 }

@@ -59,8 +59,9 @@ export class HttpPort implements RunnerPort {
     return answer.job ? [answer.job] : [];
   }
 
-  async heartbeat(executionIds: string[]) {
-    const answer = await this.client.call<z.output<typeof heartbeatResponse>>("POST", "/heartbeat", { executions: executionIds });
+  async heartbeat(executionIds: string[], hold: { seconds: number; signal: AbortSignal }) {
+    const body = { executions: executionIds, wait_seconds: hold.seconds };
+    const answer = await this.client.call<z.output<typeof heartbeatResponse>>("POST", "/heartbeat", body, { signal: hold.signal });
     return answer.executions.filter((run) => run.cancel).map((run) => ({ id: run.id, reason: run.reason ?? "stopped by the server" }));
   }
 

@@ -3,7 +3,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { HttpPort } from "@/lib/runner-process/http-port";
 import { Runner } from "@/lib/runner-process/runner";
-import { runnerGraceMs, runnerPollMs } from "@/lib/platform/runner-config";
+import { runnerGraceMs } from "@/lib/platform/runner-config";
 import { ignoreClosedOutput } from "@/lib/platform/closed-output";
 import { bubblewrapUsableAsync, sandboxKind } from "@/lib/sandbox/mode";
 import { sweepSandboxes } from "@/lib/sandbox/sandboxed-command";
@@ -57,9 +57,8 @@ try {
   console.error(`[taskboard] runner: could not sweep old sandboxes: ${(error as Error).message}`);
 }
 const port = new HttpPort(url, token, { version, sandbox }, revoked, stopping.signal);
-// The embedded runner is on the server's machine: a heartbeat is a loopback call, so cancels reach it sooner.
-const heartbeatMs = values.embedded ? Math.min(runnerPollMs(), 5000) : 5000;
-const runner = new Runner(port, { capacity, heartbeatMs });
+// Each heartbeat is held by the server until a run is to stop (a cancel arrives at once), at most this long.
+const runner = new Runner(port, { capacity, heartbeatMs: 5000 });
 
 async function shutdown(code: number, grace: number, handBack = false) {
   if (stopping.signal.aborted) return;

@@ -40,8 +40,11 @@ export interface LogOptions {
 export interface RunnerPort {
   /** Claimed jobs, at most `room`; an HTTP port holds the request open (long poll) while there are none. */
   claim(room: number): Promise<Job[]>;
-  /** Renews the runs' leases; returns those to stop, with the reason. */
-  heartbeat(executionIds: string[]): Promise<{ id: string; reason: string }[]>;
+  /**
+   * Renews the runs' leases; returns those to stop, with the reason. `hold`: the server may keep the
+   * answer up to that long while none is to stop (a long poll), and answers at once when one is.
+   */
+  heartbeat(executionIds: string[], hold: { seconds: number; signal: AbortSignal }): Promise<{ id: string; reason: string }[]>;
   /** Stores a batch; `firstSeq` is the first entry's number. */
   log(executionId: string, entries: NewLogEntry[], firstSeq: number, options?: LogOptions): Promise<void>;
   update(executionId: string, facts: ExecutionFacts): Promise<void>;

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { RUN_STATUS } from "@/lib/runs/statuses";
 import type { Job } from "@/lib/runner-protocol";
 import { killGraceMs } from "@/lib/platform/runner-config";
@@ -7,14 +8,16 @@ import type { Active, StopStatus } from "@/lib/runner-process/job-types";
 import { killGroup, stopGroup } from "@/lib/platform/processes";
 
 // A runner: it claims jobs through its port (the protocol over HTTP, held open while there are
-// none), runs each (run-job.ts), at most `capacity` at once, and heartbeats, which renews the
-// jobs' leases and says which to stop (a cancel, a timeout, a lost lease).
+// none), runs each (run-job.ts), at most `capacity` at once, and heartbeats while it has any, which
+// renews the jobs' leases and says which to stop (a cancel, a lost lease). The server holds each
+// heartbeat until a run is to stop or `heartbeatMs` has passed, so a cancel arrives at once.
 
 /** After session/cancel, how long an ACP agent has to end its turn before its process group is stopped. */
 const ACP_CANCEL_MS = 2000;
 
 export interface RunnerOptions {
   capacity: number;
+  /** The longest between two renewals of a run's lease (lowered to a third of a job's lease). */
   heartbeatMs: number;
 }
 
@@ -22,17 +25,21 @@ export class Runner {
   private readonly active = new Map<string, Active>();
   private stopping = false;
   private slotFreed: () => void = () => {};
+  /** Runs the server said to stop: no longer named in heartbeats, which would answer at once for them. */
+  private readonly told = new Set<string>();
+  private beatMs: number;
+  private beating = false;
+  /** Cuts the heartbeat in flight short: the runs under way changed, and the next names them as they are. */
+  private beatCut = new AbortController();
 
   constructor(
     private readonly port: RunnerPort,
     private readonly options: RunnerOptions,
-  ) {}
-
-  private beat: NodeJS.Timeout | undefined;
-  private beatMs = 0;
+  ) {
+    this.beatMs = options.heartbeatMs;
+  }
 
   start() {
-    this.beatEvery(this.options.heartbeatMs);
     void this.claimLoop();
   }
 
@@ -55,7 +62,6 @@ export class Runner {
     if (graceMs <= 0) stopAll();
     await all;
     clearTimeout(timer);
-    clearInterval(this.beat);
   }
 
   /** At exit, nothing of ours may outlive us. */
@@ -84,30 +90,40 @@ export class Runner {
     }
   }
 
-  private async heartbeat() {
-    if (this.active.size === 0) return;
-    try {
-      for (const { id, reason } of await this.port.heartbeat([...this.active.keys()])) {
-        const entry = this.active.get(id);
-        if (entry) this.terminate(entry, RUN_STATUS.cancelled, reason);
+  /**
+   * While runs are under way, one heartbeat after another. Each renews the leases at once, so with
+   * at most `beatMs` between two, at least three come in a lease and one late or lost answer never
+   * costs a run. An answer that came sooner with nothing to stop (a failed call, a server that does
+   * not hold heartbeats) waits out the rest of `beatMs`, so the pace never exceeds it.
+   */
+  private async beatLoop() {
+    if (this.beating) return;
+    this.beating = true;
+    while (this.active.size > 0) {
+      const asked = Date.now();
+      const cut = (this.beatCut = new AbortController());
+      const named = [...this.active.keys()].filter((id) => !this.told.has(id));
+      let told = false;
+      try {
+        if (named.length > 0)
+          for (const { id, reason } of await this.port.heartbeat(named, { seconds: this.beatMs / 1000, signal: cut.signal })) {
+            const entry = this.active.get(id);
+            if (!entry) continue;
+            this.told.add(id);
+            told = true;
+            this.terminate(entry, RUN_STATUS.cancelled, reason);
+          }
+      } catch (error) {
+        if (!cut.signal.aborted) console.error(`[taskboard] runner: heartbeat failed: ${(error as Error).message}`);
       }
-    } catch (error) {
-      console.error(`[taskboard] runner: heartbeat failed: ${(error as Error).message}`);
+      if (!told) await sleep(Math.max(0, asked + this.beatMs - Date.now()), undefined, { signal: cut.signal }).catch(() => {});
     }
-  }
-
-  /** Heartbeats come at least three times a lease, so one late or lost answer never costs a run. */
-  private beatEvery(ms: number) {
-    if (this.beat && ms >= this.beatMs) return;
-    clearInterval(this.beat);
-    this.beatMs = ms;
-    this.beat = setInterval(() => void this.heartbeat(), ms);
-    this.beat.unref();
+    this.beating = false;
   }
 
   private launch(job: Job) {
     const id = job.execution_id;
-    this.beatEvery(Math.max(200, (job.lease_seconds * 1000) / 3));
+    this.beatMs = Math.min(this.beatMs, Math.max(200, (job.lease_seconds * 1000) / 3));
     console.log(`[taskboard] runner: running execution ${id} (task #${job.task.number} ${job.task.title})`);
     const entry: Active = {
       job,
@@ -121,6 +137,8 @@ export class Runner {
       terminate: (status, message) => this.terminate(entry, status, message),
     };
     this.active.set(id, entry);
+    this.beatCut.abort();
+    void this.beatLoop();
     entry.done = runJob(this.port, entry)
       .catch(async (error) => {
         console.error(`[taskboard] execution ${id}: ${(error as Error).stack}`);
@@ -130,6 +148,8 @@ export class Runner {
       .finally(() => {
         for (const timer of entry.timers) clearTimeout(timer);
         this.active.delete(id);
+        this.told.delete(id);
+        this.beatCut.abort();
         console.log(`[taskboard] runner: execution ${id} is over`);
         this.slotFreed();
       });

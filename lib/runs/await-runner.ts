@@ -10,7 +10,7 @@ import { waitingForRunner } from "@/lib/runs/waiting-for-runner";
 // may take this run has a free slot (the run's `waiting_for_runner` is null; otherwise it stays
 // queued and says why at once), and at most RUN_START_WAIT_SECONDS (3 s).
 // A cancel answers once the runner has stopped the agent and reported it (its lease is let go), at
-// most RUN_STOP_WAIT_SECONDS (15 s): a heartbeat, the ACP agent's moment to end its turn, the kill grace.
+// most RUN_STOP_WAIT_SECONDS (15 s): the ACP agent's moment to end its turn, the kill grace.
 
 export async function awaitStart(db: Db, workspaceId: string, executionId: string): Promise<void> {
   if (await waitingForRunner(db, { id: executionId, status: RUN_STATUS.queued })) return;

@@ -8,8 +8,9 @@ import { getExecution } from "@/lib/runs/get-execution";
 
 /**
  * Cancels a queued or running execution: it is recorded `cancelled` at once, and the runner that
- * holds it stops its agent at its next heartbeat (SIGTERM to the process group, SIGKILL after the
- * grace period) and adds the process's own facts to the record. The answer waits for that report,
+ * holds it hears of it through the heartbeat the server holds for it (lib/dispatch/renew-leases.ts)
+ * and stops its agent (SIGTERM to the process group, SIGKILL after the grace period) and adds the
+ * process's own facts to the record. The answer waits for that report,
  * a few seconds at most (lib/runs/await-runner.ts), so it says the agent is stopped.
  */
 export async function cancelExecution(db: Db, workspaceId: string, executionId: string, username: string) {

@@ -4,7 +4,7 @@ import { engineServer, eventually, FIXTURE_AGENT, newStore, newTask, workspaceOn
 // The scheduler skips an occurrence whose task waits for unfinished tasks, and says why on the
 // schedule. The due time is set with SQL while the server is down (PGlite admits one process).
 
-const ENV = { AGENT_COMMAND: FIXTURE_AGENT, SCHEDULER_INTERVAL_MS: "200", RUNNER_POLL_MS: "200" };
+const ENV = { AGENT_COMMAND: FIXTURE_AGENT, SCHEDULER_INTERVAL_MS: "200" };
 let store: Store;
 let server: EngineServer;
 

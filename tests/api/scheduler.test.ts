@@ -15,7 +15,7 @@ import {
 // down (PGlite admits one process), then the servers start: on PostgreSQL two instances race for
 // every due occurrence; on PGlite one instance is all there can be.
 
-const ENV = { AGENT_COMMAND: FIXTURE_AGENT, SCHEDULER_INTERVAL_MS: "200", RUNNER_POLL_MS: "200" };
+const ENV = { AGENT_COMMAND: FIXTURE_AGENT, SCHEDULER_INTERVAL_MS: "200" };
 let store: Store;
 let servers: EngineServer[] = [];
 

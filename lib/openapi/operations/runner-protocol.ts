@@ -44,7 +44,12 @@ export const runnerProtocolOperations: OperationSpec[] = [
     operationId: "runnerHeartbeat",
     summary: "Renew the leases of the runs the runner holds; says which to stop (cancel, timeout elsewhere)",
     body: heartbeatBody,
-    responses: { 200: { description: "Per run: whether to stop it, and why", schema: heartbeatResponse } },
+    responses: {
+      200: {
+        description: "Per run: whether to stop it, and why. With wait_seconds, at once when one is to stop, else when the wait is over",
+        schema: heartbeatResponse,
+      },
+    },
   },
   {
     ...base,
