@@ -56,6 +56,15 @@ export function timeoutSeconds(): number {
 }
 
 /**
+ * A run's time limit on this runner: the server's, which the job carries, or the runner's own
+ * AGENT_TIMEOUT_SECONDS where one is set and shorter (a team's machine may keep runs shorter; it
+ * never lets one run longer than the server said).
+ */
+export function runTimeoutSeconds(jobSeconds: number): number {
+  return process.env.AGENT_TIMEOUT_SECONDS ? Math.min(jobSeconds, timeoutSeconds()) : jobSeconds;
+}
+
+/**
  * RUNNER_GRACE_SECONDS: on SIGTERM, how long a runner lets its runs go on before it stops their
  * agents and hands them back (0: at once). The server's own shutdown waits this long for its
  * embedded runner, and a little more (lib/server/shutdown.ts).

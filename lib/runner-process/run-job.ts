@@ -11,7 +11,7 @@ import { WorkdirError, type PreparedWorkdir, type WorkdirLog } from "@/lib/git/w
 import { agentOf } from "@/lib/runner-process/acp-run";
 import { concludeJobWorkdir, prepareJobWorkdir } from "@/lib/runner-process/job-workdir";
 import { driveAcp } from "@/lib/runner-process/acp-turn";
-import { agentSessionsDir, killGraceMs, reportsDir } from "@/lib/platform/runner-config";
+import { agentSessionsDir, killGraceMs, reportsDir, runTimeoutSeconds } from "@/lib/platform/runner-config";
 import { agentEnvironment } from "@/lib/runner-process/environment";
 import { LogSink } from "@/lib/runner-process/log-sink";
 import { capReport, REPORT_MAX_BYTES } from "@/lib/runner-process/cap-report";
@@ -130,7 +130,7 @@ async function runLaunched(
   const pidReported = port
     .update(job.execution_id, { runner_pid: pid })
     .catch((error: Error) => entry.terminate(RUN_STATUS.cancelled, `the server refused the agent's start: ${error.message}`));
-  const limit = job.timeout_seconds;
+  const limit = runTimeoutSeconds(job.timeout_seconds);
   const timeout = () => entry.terminate(RUN_STATUS.timed_out, `timed out after ${limit} s; the process group was killed`);
   entry.timers.push(setTimeout(timeout, limit * 1000));
 

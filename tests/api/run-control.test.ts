@@ -1,26 +1,30 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { agentWorkspace, finished, newTask, outputLines, processAlive, type EngineServer, type Store } from "../helpers/engine";
-import { runsApi, startRunsServer } from "../helpers/runs";
+import { agentWorkspace, finished, newTask, outputLines, processAlive } from "../helpers/engine";
+import { runsApi, runsWorkspace } from "../helpers/runs";
 
 // Manual runs with real child processes: timeouts, cancel, one at a time per task, the concurrency
-// limit and bad input on a server of their own (tests/helpers/runs.ts: its short timeout and two
-// runs at a time are what they test), and a large log on the shared server.
+// limit and bad input, on the shared server in a workspace served only by a runner process of this
+// file's own (tests/helpers/runs.ts): its short timeout and two runs at a time are what they test.
+// And a large log, in a workspace of its own that the shared server's runner serves.
 
-let store: Store;
-let server: EngineServer;
+let owned: Awaited<ReturnType<typeof runsWorkspace>>;
+let server: typeof owned.server;
 let token: string;
 let wsId: string;
 
 beforeAll(async () => {
-  ({ store, server, token, wsId } = await startRunsServer("run-control"));
-});
+  // Long enough for a sandboxed start (bubblewrap, relays) and Node on a busy machine: a "succeed"
+  // run must not time out. The runner's own limit, shorter than the server's (docs/configuration.md).
+  owned = await runsWorkspace("run-control", { AGENT_TIMEOUT_SECONDS: "6", AGENT_MAX_CONCURRENT: "2" });
+  ({ server, token, wsId } = owned);
+}, 90_000); // a runner process on a busy machine
+
+const { base, run, task, getLog, cancelLeft } = runsApi(() => ({ server, token, wsId }));
 
 afterAll(async () => {
-  await server?.stop();
-  await store?.drop();
+  if (owned) await cancelLeft();
+  await owned?.stop();
 });
-
-const { base, run, task, getLog } = runsApi(() => ({ server, token, wsId }));
 
 describe("controlling runs", () => {
   it("kills the process group at the timeout and records timed_out", async () => {
@@ -40,7 +44,7 @@ describe("controlling runs", () => {
     const started = await run(t.id, "sleep 30");
     const cancelled = await server.call("POST", `${base()}/executions/${started.body.id}/cancel`, { token });
     expect(cancelled.status).toBe(200);
-    expect(cancelled.body).toMatchObject({ status: "cancelled", error_message: "cancelled by admin" });
+    expect(cancelled.body).toMatchObject({ status: "cancelled", error_message: `cancelled by ${owned.username}` });
     expect(cancelled.body.finished_at).not.toBeNull();
     expect(processAlive(started.body.runner_pid)).toBe(false);
     const again = await server.call("POST", `${base()}/executions/${started.body.id}/cancel`, { token });
@@ -116,7 +120,7 @@ describe("controlling runs", () => {
   });
 });
 
-// Not on the server above: its short timeout is for the tests above, and a hundred thousand
+// Not on the runner above: its short timeout is for the tests above, and a hundred thousand
 // entries take longer than that to store on a loaded machine. The shared server's runner has no
 // such timeout; the fixture agent is the workspace's default profile.
 describe("a large log", () => {

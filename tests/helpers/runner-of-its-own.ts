@@ -10,11 +10,11 @@ import { spawnRunner } from "./runner-process";
  * On the shared server: an administrator's workspace whose default agent is `agent`, served only by
  * a runner process of its own (a dedicated runner that only this workspace chose) started with
  * `env`. What a file once started a whole server for: its agent's command, and the runner's own
- * settings (AGENT_KILL_GRACE_SECONDS, AGENT_WORKDIR, DIFF_MAX_BYTES, RUNNER_DIR; AGENT_MAX_CONCURRENT
- * becomes its slots: docs/configuration.md). Not AGENT_SANDBOX=off: the shared server gives no jobs
- * to a runner without a sandbox (RUNNERS_REQUIRE_SANDBOX), and the server's own limits stay the
- * server's: its log cap, and AGENT_TIMEOUT_SECONDS, which each job carries (`timeout_seconds`). The
- * runner keeps its files in a private directory of its own, removed by `stop`.
+ * settings (AGENT_KILL_GRACE_SECONDS, AGENT_WORKDIR, DIFF_MAX_BYTES, RUNNER_DIR, an
+ * AGENT_TIMEOUT_SECONDS shorter than the server's; AGENT_MAX_CONCURRENT becomes its slots:
+ * docs/configuration.md). Not AGENT_SANDBOX=off: the shared server gives no jobs to a runner without
+ * a sandbox (RUNNERS_REQUIRE_SANDBOX), and the server's own limits stay the server's (its log cap).
+ * The runner keeps its files in a private directory of its own, removed by `stop`.
  */
 export async function workspaceWithRunner(name: string, env: Record<string, string>, agent?: AgentCommand) {
   const owned = await agentWorkspace(agent);

@@ -1,5 +1,5 @@
 import type { client } from "./api";
-import { engineServer, FIXTURE_AGENT, newStore, newTask, workspaceOn } from "./engine";
+import { newTask } from "./engine";
 import { workspaceWithRunner } from "./runner-of-its-own";
 
 // What the manual-run tests share (tests/api/runs.test.ts, tests/api/run-control.test.ts).
@@ -11,25 +11,6 @@ import { workspaceWithRunner } from "./runner-of-its-own";
  */
 export async function runsWorkspace(name: string, env: Record<string, string> = {}) {
   return workspaceWithRunner(name, { AGENT_KILL_GRACE_SECONDS: "1", AGENT_LOG_FLUSH_MS: "200", ...env });
-}
-
-/**
- * A server of its own with the fixture agent behind every run, a short timeout and two runs at a
- * time, for run-control's timeout: AGENT_TIMEOUT_SECONDS is the server's (each job carries it as
- * `timeout_seconds`, lib/dispatch/build-job.ts), so no runner of a file's own can shorten it.
- */
-export async function startRunsServer(label: string) {
-  const store = await newStore(label);
-  const server = await engineServer(store, {
-    AGENT_COMMAND: FIXTURE_AGENT,
-    // Long enough for a sandboxed start (bubblewrap, relays) and Node on a busy machine: a "succeed" run must not time out.
-    AGENT_TIMEOUT_SECONDS: "6",
-    AGENT_KILL_GRACE_SECONDS: "1",
-    AGENT_MAX_CONCURRENT: "2",
-    AGENT_LOG_FLUSH_MS: "200",
-  });
-  const { token, wsId } = await workspaceOn(server);
-  return { store, server, token, wsId };
 }
 
 type Current = { server: { call: ReturnType<typeof client> }; token: string; wsId: string };
