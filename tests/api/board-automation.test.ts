@@ -151,6 +151,8 @@ describe("board automation", () => {
     expect(triggered.status).toBe(202);
     expect(await statusOf(triggered.body.task_id)).toBe("in_progress");
     await finished(server.call, token, wsId, triggered.body.execution_id);
+    // The shared server outlives this file: a 03:00 run after it would wait for good for its runner.
+    expect((await server.call("DELETE", `${ws()}/schedules/${schedule.body.id}`, { token })).status).toBe(204);
   });
 });
 
