@@ -16,7 +16,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { needsBuild, root, RUNNER_BUNDLE } from "../lib/build-state.mjs";
-import { benchClient, writeBenchSection } from "../lib/bench-report.mjs";
+import { benchClient, until, writeBenchSection } from "../lib/bench-report.mjs";
 import { startServer } from "../lib/server.mjs";
 
 const RUNS = 20;
@@ -208,14 +208,6 @@ function shuffle(values) {
     [values[i], values[j]] = [values[j], values[i]];
   }
   return values;
-}
-
-async function until(check, everyMs = 20, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error("timed out");
-    await sleep(everyMs);
-  }
 }
 
 function sleep(ms) {

@@ -14,7 +14,7 @@ import os from "node:os";
 import path from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { root } from "../lib/build-state.mjs";
-import { benchClient } from "../lib/bench-report.mjs";
+import { benchClient, until } from "../lib/bench-report.mjs";
 import { startServer } from "../lib/server.mjs";
 import { timeRequests } from "../lib/time-requests.mjs";
 
@@ -75,6 +75,7 @@ export async function benchLogIngestion(kind, databaseUrl, { fullSpeed = false }
     }
     await until(
       async () => (await api("GET", "/api/runners", undefined, token)).body.filter((r) => r.status === "online").length === RUNNERS,
+      200,
     );
 
     const column = `/api/workspaces/${ws}/board/column/in_progress?limit=50`;
@@ -110,7 +111,7 @@ export async function benchLogIngestion(kind, databaseUrl, { fullSpeed = false }
     await until(async () => {
       const rows = await Promise.all(started.map((id) => api("GET", `/api/workspaces/${ws}/executions/${id}`, undefined, token)));
       return rows.every((row) => reader.has(row.body.id) >= row.body.line_count);
-    });
+    }, 200);
     reader.stop();
     readerLoop.disable();
     const cpuAfter = cpuTicks(server.child.pid);
@@ -240,16 +241,4 @@ function machineTicks() {
 function percentile(values, q) {
   const sorted = [...values].sort((a, b) => a - b);
   return Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]);
-}
-
-async function until(check, everyMs = 200, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error("timed out");
-    await sleep(everyMs);
-  }
-}
-
-function sleep(ms) {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -12,7 +12,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { needsBuild, root } from "../lib/build-state.mjs";
-import { benchClient, writeBenchSection } from "../lib/bench-report.mjs";
+import { benchClient, until, writeBenchSection } from "../lib/bench-report.mjs";
 import { startServer } from "../lib/server.mjs";
 import { benchLogIngestion, FULL_SPEED_MAX_BYTES } from "./bench-runners-logs.mjs";
 import { createScratchDatabase, postgresReachable } from "../lib/postgres.mjs";
@@ -169,14 +169,6 @@ function writeFullSpeedReport(r) {
     `| board column page p50 / p99, idle / while the agents print, ms | ${Math.round(r.idleP50)} / ${Math.round(r.idleP99)} · ${Math.round(r.busyP50)} / ${Math.round(r.busyP99)} (${r.busyCount} requests) |`,
   ];
   writeBenchSection("runners-full-speed", section);
-}
-
-async function until(check, everyMs = 20, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error("timed out");
-    await sleep(everyMs);
-  }
 }
 
 function sleep(ms) {

@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 
 const START = "<!-- bench:api:start -->";
 const END = "<!-- bench:api:end -->";
@@ -62,4 +63,13 @@ export function benchClient(url, { headers: always = {} } = {}) {
     const text = await response.text();
     return { status: response.status, body: text ? JSON.parse(text) : null };
   };
+}
+
+/** Polls `check` every `everyMs` until it is truthy; throws after `timeoutMs`. */
+export async function until(check, everyMs = 20, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error("timed out");
+    await sleep(everyMs);
+  }
 }
