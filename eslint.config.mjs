@@ -42,5 +42,24 @@ export default defineConfig([
       ],
     },
   },
+  {
+    // Libraries a server needs only once it mails, reads mail, pushes or posts to Slack: imported where
+    // first used (`await import(…)`), so that a server without them configured never loads them at
+    // start (docs/PERFORMANCE.md, "A server's start"). Their types may be imported anywhere.
+    files: ["lib/**/*.ts", "app/**/*.ts", "app/**/*.tsx"],
+    ignores: ["**/*.test.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          paths: ["nodemailer", "imapflow", "mailparser", "web-push", "@slack/web-api"].map((name) => ({
+            name,
+            allowTypeImports: true,
+            message: `Load ${name} where it is first used, with await import("${name}"): a server that does not use it should not load it at start.`,
+          })),
+        },
+      ],
+    },
+  },
   globalIgnores([".next/**", "node_modules/**", "lib/generated/**", "tests/artifacts/**", "data/**", "next-env.d.ts"]),
 ]);

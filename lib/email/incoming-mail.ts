@@ -1,4 +1,4 @@
-import { ImapFlow } from "imapflow";
+import type { ImapFlow } from "imapflow";
 import type { Db } from "@/lib/db/client";
 import { incomingEmailConfig } from "@/lib/config";
 import { sendMail } from "@/lib/net/send-mail";
@@ -31,6 +31,8 @@ export function startIncomingMail(db: Db): void {
 
 async function readMailbox(db: Db, config: NonNullable<ReturnType<typeof incomingEmailConfig>>) {
   const { imapUrl } = config;
+  // Loaded here, not at start: most servers read no mail (docs/PERFORMANCE.md, "A server's start").
+  const { ImapFlow } = await import("imapflow");
   const client = new ImapFlow({
     host: imapUrl.hostname,
     port: Number(imapUrl.port) || (imapUrl.protocol === "imaps:" ? 993 : 143),

@@ -1,4 +1,4 @@
-import { simpleParser, type AddressObject, type ParsedMail } from "mailparser";
+import type { AddressObject, ParsedMail } from "mailparser";
 import type { Db } from "@/lib/db/client";
 import { incomingEmailConfig } from "@/lib/config";
 import { answerAsPerson } from "@/lib/questions/answer-as-person";
@@ -21,6 +21,8 @@ export type ReplyOutcome =
 export async function readReply(db: Db, source: Buffer | string): Promise<ReplyOutcome> {
   const incoming = incomingEmailConfig();
   if (!incoming) return { status: "ignored", why: "incoming mail is not configured" };
+  // mailparser is loaded with the first reply, not at every server's start.
+  const { simpleParser } = await import("mailparser");
   const mail = await simpleParser(source);
   const automatic = automaticReason(mail);
   if (automatic) return { status: "ignored", why: automatic };

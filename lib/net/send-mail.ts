@@ -1,8 +1,10 @@
-import nodemailer, { type SendMailOptions, type Transporter } from "nodemailer";
+import type { SendMailOptions, Transporter } from "nodemailer";
 import { smtpConfig } from "@/lib/config";
 
 // Outgoing mail through SMTP_URL, from MAIL_FROM (docs/email.md): invitations, notifications and
-// the answers to mailed replies. One pooled connection per SMTP_URL for the process.
+// the answers to mailed replies. One pooled connection per SMTP_URL for the process. nodemailer is
+// loaded on the first mail: a server without SMTP never pays for it at start (docs/PERFORMANCE.md,
+// "A server's start").
 
 let transport: { url: string; transporter: Transporter } | null = null;
 
@@ -11,6 +13,7 @@ export async function sendMail(mail: Omit<SendMailOptions, "from">): Promise<boo
   const smtp = smtpConfig();
   if (!smtp) return false;
   if (transport?.url !== smtp.url) {
+    const { default: nodemailer } = await import("nodemailer");
     transport?.transporter.close();
     transport = { url: smtp.url, transporter: nodemailer.createTransport(`${smtp.url}${smtp.url.includes("?") ? "&" : "?"}pool=true`) };
   }

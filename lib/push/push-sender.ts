@@ -1,6 +1,5 @@
 import https from "node:https";
 import type { LookupFunction } from "node:net";
-import webpush, { WebPushError } from "web-push";
 import type { Db } from "@/lib/db/client";
 import { vapidSubject } from "@/lib/config";
 import { ValidationError } from "@/lib/platform/errors";
@@ -33,6 +32,8 @@ async function sendPush(db: Db, notification: OutgoingNotification) {
   // Nowhere to send it: the delivery is done, not failed, and says why nothing was sent.
   if (subscriptions.length === 0) return { skipped: NO_SUBSCRIPTION };
   const keys = await vapidKeys(db);
+  // Loaded with the first message, not at every server's start.
+  const { default: webpush, WebPushError } = await import("web-push");
   const payload = JSON.stringify(await pushPayload(db, notification));
   const errors: string[] = [];
   let delivered = 0;
@@ -57,7 +58,7 @@ async function sendPush(db: Db, notification: OutgoingNotification) {
         await db.pushSubscription.deleteMany({ where: { id: subscription.id } });
         continue;
       }
-      errors.push(`${new URL(subscription.endpoint).host}: ${describe(error)}`);
+      errors.push(`${new URL(subscription.endpoint).host}: ${describe(error, WebPushError)}`);
     }
   }
   if (delivered > 0) return;
@@ -75,7 +76,7 @@ function pinnedAgent(target: { address: string; family: 4 | 6 }): https.Agent {
   return new https.Agent({ lookup, keepAlive: false });
 }
 
-function describe(error: unknown): string {
+function describe(error: unknown, WebPushError: typeof import("web-push").WebPushError): string {
   if (error instanceof ValidationError) return error.entries.map((entry) => entry.msg).join("; ");
   if (error instanceof WebPushError) return `HTTP ${error.statusCode}${error.body ? ` ${String(error.body).slice(0, 200)}` : ""}`;
   return error instanceof Error ? error.message : String(error);

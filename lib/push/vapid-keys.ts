@@ -1,4 +1,3 @@
-import webpush from "web-push";
 import type { Db } from "@/lib/db/client";
 import { seal, unseal } from "@/lib/crypto/seal";
 
@@ -20,6 +19,7 @@ export async function vapidKeys(db: Db): Promise<VapidKeys> {
   let row = await db.serverSecret.findUnique({ where: { name: NAME } });
   if (!row) {
     // Two instances may race here: the first insert wins and both read it back.
+    const { default: webpush } = await import("web-push");
     await db.serverSecret.createMany({
       data: [{ name: NAME, value: seal(JSON.stringify(webpush.generateVAPIDKeys())) }],
       skipDuplicates: true,

@@ -11,7 +11,7 @@ import { slackClient } from "@/lib/slack/slack-client";
 // one event: the stored message (slack_question_messages) says whether the post already happened.
 
 export async function postQuestionToSlack(db: Db, question: QuestionResponse): Promise<void> {
-  const client = slackClient();
+  const client = await slackClient();
   if (!client) return;
   const workspace = await db.workspace.findUnique({ where: { id: question.workspace_id }, select: { slackChannel: true } });
   if (!workspace?.slackChannel) return;
@@ -33,7 +33,7 @@ export async function postQuestionToSlack(db: Db, question: QuestionResponse): P
 }
 
 export async function showAnswerInSlack(db: Db, question: QuestionResponse, via: string): Promise<void> {
-  const client = slackClient();
+  const client = await slackClient();
   if (!client) return;
   const message = await db.slackQuestionMessage.findUnique({ where: { questionId: question.id } });
   if (!message) return;

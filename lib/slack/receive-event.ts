@@ -72,5 +72,5 @@ async function firstDelivery(db: Db, eventId: string): Promise<boolean> {
 }
 
 async function sayInThread(channel: string, threadTs: string, text: string) {
-  await slackClient()?.chat.postMessage({ channel, thread_ts: threadTs, text });
+  await (await slackClient())?.chat.postMessage({ channel, thread_ts: threadTs, text });
 }

@@ -19,7 +19,7 @@ export function slackSender(db: Db): ChannelSender {
 }
 
 async function sendDirectMessage(db: Db, notification: OutgoingNotification) {
-  const client = slackClient();
+  const client = await slackClient();
   if (!client) throw new Error("Slack is not configured on this server");
   const person = await db.user.findUnique({ where: { id: notification.userId }, select: { id: true, email: true, slackUserId: true } });
   const slackUserId = person ? await linkSlackAccount(db, client, person) : null;

@@ -9,7 +9,7 @@ export async function getSlackStatus(db: Db, workspaceId: string): Promise<z.out
     db.workspace.findUnique({ where: { id: workspaceId }, select: { slackChannel: true } }),
     db.membership.count({ where: { workspaceId, role: { not: "viewer" }, user: { slackUserId: { not: null } } } }),
   ]);
-  const client = slackClient();
+  const client = await slackClient();
   const base = { configured: client !== null, channel: workspace?.slackChannel ?? null, linked_members: linked };
   if (!client) return { ...base, team_id: null, error: null };
   try {
