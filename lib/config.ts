@@ -24,6 +24,15 @@ export function databaseKind(): "pglite" | "postgresql" {
   return databaseUrl() ? "postgresql" : "pglite";
 }
 
+/**
+ * The embedded database's buffer pool (PostgreSQL's shared_buffers), in MB. PGlite touches all of it
+ * as it starts: 128 MB (PostgreSQL's default) costs about 0.5 s of CPU and 120 MB of memory more than
+ * 16 MB. Short-lived servers with little data (the tests') set less.
+ */
+export function pgliteSharedBuffersMb(): number {
+  return positiveInt(process.env.PGLITE_SHARED_BUFFERS_MB, 128);
+}
+
 /** After this long without a word from its agent, a running run shows "no output for N min". */
 export function agentSilenceSeconds(): number {
   return positiveInt(process.env.AGENT_SILENCE_SECONDS, 300);

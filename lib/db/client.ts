@@ -2,7 +2,7 @@ import os from "node:os";
 import path from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import { PrismaClient, type Prisma } from "@/lib/generated/prisma/client";
-import { databaseKind, databaseUrl, ensureDataDir } from "@/lib/config";
+import { databaseKind, databaseUrl, ensureDataDir, pgliteSharedBuffersMb } from "@/lib/config";
 import { acquireDirLock } from "@/lib/db/pglite-lock";
 import { applyMigrations, type SqlSession } from "@/lib/db/migrate";
 import { countingAdapter } from "@/lib/db/sql-count";
@@ -64,7 +64,7 @@ async function openPglite(dir: string): Promise<Connection> {
   process.once("exit", release);
   // In a thread of its own, so that queries run beside the requests, not in their thread
   // (lib/db/pglite-worker-client.ts).
-  const pg = new PGliteWorker(path.join(dir, "pglite"));
+  const pg = new PGliteWorker(path.join(dir, "pglite"), { sharedBuffersMb: pgliteSharedBuffersMb() });
   try {
     await pg.waitReady;
     await applyMigrations({

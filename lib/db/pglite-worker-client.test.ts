@@ -139,6 +139,16 @@ describe("PGlite in a worker thread", () => {
     expect(payloads).toEqual(["first", "second"]);
   });
 
+  it("starts with PostgreSQL's buffer pool, or the size it is given (PGLITE_SHARED_BUFFERS_MB)", async () => {
+    expect((await pg.query<{ shared_buffers: string }>(`SHOW shared_buffers`)).rows).toEqual([{ shared_buffers: "128MB" }]);
+    const small = new PGliteWorker(undefined, { sharedBuffersMb: 16 });
+    try {
+      expect((await small.query<{ shared_buffers: string }>(`SHOW shared_buffers`)).rows).toEqual([{ shared_buffers: "16MB" }]);
+    } finally {
+      await small.close();
+    }
+  });
+
   it("refuses calls once closed", async () => {
     const other = new PGliteWorker();
     await other.query(`SELECT 1`);

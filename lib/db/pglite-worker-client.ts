@@ -49,10 +49,10 @@ export class PGliteWorker implements Queryable {
   readonly #idleWaiters = new Set<() => void>();
   readonly #listeners = new Map<string, Set<(payload: string) => void>>();
 
-  /** `dataDir` undefined: an in-memory database (tests). */
-  constructor(dataDir?: string) {
+  /** `dataDir` undefined: an in-memory database (tests). `sharedBuffersMb`: PostgreSQL's shared_buffers (its default, 128 MB, when unset). */
+  constructor(dataDir?: string, { sharedBuffersMb }: { sharedBuffersMb?: number } = {}) {
     const file = path.join(/*turbopackIgnore: true*/ process.cwd(), "lib", "db", "pglite-worker.mjs");
-    this.#worker = new Worker(file, { workerData: { dataDir } });
+    this.#worker = new Worker(file, { workerData: { dataDir, sharedBuffersMb } });
     let started: (value: void) => void;
     let failed: (error: Error) => void;
     const starting = new Promise<void>((resolve, reject) => ((started = resolve), (failed = reject)));

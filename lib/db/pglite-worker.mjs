@@ -18,7 +18,12 @@ import { PGlite, parse, protocol } from "@electric-sql/pglite";
 const port = /** @type {import("node:worker_threads").MessagePort} */ (parentPort);
 /** @type {string | undefined} */
 const dataDir = workerData?.dataDir;
-const db = new PGlite(dataDir);
+/** @type {number | undefined} */
+const sharedBuffersMb = workerData?.sharedBuffersMb;
+const db = new PGlite({
+  dataDir,
+  ...(sharedBuffersMb ? { startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${sharedBuffersMb}MB`] } : {}),
+});
 
 /** @param {Uint8Array} message */
 async function raw(message) {

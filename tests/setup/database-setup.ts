@@ -12,6 +12,10 @@ export default async function setup(project: TestProject) {
   // The test servers (about a hundred a pass) each live seconds and answer a few routes: loading all
   // routes at start cost each about 0.7 s (docs/testing.md, docs/configuration.md).
   process.env.PRELOAD_ROUTES ??= "false";
+  // Their embedded databases hold a few rows each: a smaller buffer pool starts about 0.5 s of CPU
+  // sooner (docs/PERFORMANCE.md, "A server's start"). The shared server, which holds the whole
+  // run's data, keeps the default (tests/setup/global-server.ts).
+  process.env.PGLITE_SHARED_BUFFERS_MB ??= "16";
   project.provide("databaseKind", kind);
 }
 
