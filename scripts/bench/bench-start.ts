@@ -16,19 +16,22 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
+import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { needsBuild, root } from "../lib/build-state.mjs";
 import { writeBenchSection } from "../lib/bench-report.mjs";
 import { descendants } from "../lib/process-tree.mjs";
 import { createScratchDatabase, postgresReachable } from "../lib/postgres.mjs";
-import path from "node:path";
 import { startServer } from "../lib/server.mjs";
 import { pgliteTemplate, postgresTemplate } from "../../tests/setup/database-templates";
 
 const STARTS = Number(process.env.BENCH_STARTS) || 6;
 const TICKS = 100; // /proc's clock ticks per second on Linux
 const KINDS: { name: string; env: Record<string, string> }[] = [
-  { name: "as `npm start` (routes at start, embedded runner)", env: { PRELOAD_ROUTES: "true", RUNNER_EMBEDDED: "true" } },
+  {
+    name: "as `npm start` (routes at start, embedded runner)",
+    env: { PRELOAD_ROUTES: "true", RUNNER_EMBEDDED: "true", PGLITE_SHARED_BUFFERS_MB: "" },
+  },
   {
     name: "a test server: routes on first use, no runner",
     env: { PRELOAD_ROUTES: "false", RUNNER_EMBEDDED: "false", PGLITE_SHARED_BUFFERS_MB: "16" },

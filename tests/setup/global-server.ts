@@ -20,8 +20,8 @@ export default async function setup(project: TestProject) {
     label: `api-${kind}`,
     // Four agent slots: three vitest workers, each file of which may hold one run open (a `hold N`
     // agent), still leave one for a file that starts a run and expects it to start.
-    // The whole run's data lives here: the default buffer pool, not the one the short-lived servers get.
-    env: { ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, AGENT_MAX_CONCURRENT: "4", PGLITE_SHARED_BUFFERS_MB: "128" },
+    // The whole run's data lives here: the default buffer pool (empty is unset), not the short-lived servers' one.
+    env: { ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, AGENT_MAX_CONCURRENT: "4", PGLITE_SHARED_BUFFERS_MB: "" },
   });
   project.provide("baseUrl", server.url);
   project.provide("databaseUrl", scratch?.url ?? "");
