@@ -26,13 +26,16 @@ const LATEST_RUN_ACTIVITY = `CASE WHEN e.latest_run_status = 'running' THEN (SEL
 const LATEST_RUN_WAITING = `CASE WHEN e.latest_run_status = 'queued' THEN (SELECT taskboard_waiting_for_runner(x.workspace_id, x.agent_profile, ${runnerLeaseSeconds()}, ${runnersRequireSandbox()})
     FROM executions x WHERE x.task_id = t.id AND x.status = 'queued' ORDER BY x.created_at DESC LIMIT 1) END AS latest_run_waiting_for_runner`;
 
-// The task's assignees in the order given, as TaskAssignee ({kind, id, name}): one probe on
-// task_assignees(task_id, …) per task, and row_to_json for the same bytes-per-card reason as below.
+// The task's assignees in the order given, as TaskAssignee ({kind, id, name}): one scan of
+// task_assignees(task_id, position, id) per task, which gives the order, and row_to_json for the
+// same bytes-per-card reason as below. The names are looked up one assignee at a time on purpose:
+// as joins, PostgreSQL's plan built a hash of agent_profiles and sorted, for every card, and that
+// was about 40 % of the board's database time (docs/PERFORMANCE.md, "A card's assignees").
 const ASSIGNEES = `(SELECT COALESCE(json_agg(row_to_json(s)), '[]'::json) FROM (
     SELECT CASE WHEN a.user_id IS NULL THEN 'agent' ELSE 'user' END AS kind, COALESCE(a.user_id, a.agent_profile_id) AS id,
-      COALESCE(u.display_name, u.username, ap.name) AS name
-    FROM task_assignees a LEFT JOIN users u ON u.id = a.user_id LEFT JOIN agent_profiles ap ON ap.id = a.agent_profile_id
-    WHERE a.task_id = t.id ORDER BY a.position, a.id) s) AS assignees`;
+      CASE WHEN a.user_id IS NULL THEN (SELECT ap.name FROM agent_profiles ap WHERE ap.id = a.agent_profile_id)
+        ELSE (SELECT COALESCE(u.display_name, u.username) FROM users u WHERE u.id = a.user_id) END AS name
+    FROM task_assignees a WHERE a.task_id = t.id ORDER BY a.position, a.id) s) AS assignees`;
 
 // A task as TaskResponse. Aliases: `t` the task, `pr` its project, `e` its task_board_extras row
 // (from TASK_JOINS). That row holds the open questions' and the newest runs' JSON, written by

@@ -1,7 +1,8 @@
 // Seeds a workspace of the benchmark straight into the database: `perColumn` tasks in each of the
 // five columns (equal titles and created_at values on purpose, so sorts need their id tie-break),
 // 20 projects with phases linked from every third task, a question on every tenth task (half of
-// them open) and three runs on every fifth. Plain SQL, run the same way on PostgreSQL and PGlite.
+// them open), three runs on every fifth, and the workspace's owner assigned to every fourth.
+// Plain SQL, run the same way on PostgreSQL and PGlite.
 
 /** @param {string} workspaceId a uuid from the API  @param {number} perColumn */
 export function seedSql(workspaceId, perColumn) {
@@ -49,13 +50,24 @@ SELECT gen_random_uuid()::text, t.id, ${ws}, a,
        now() - make_interval(mins => 10 - a)
 FROM tasks t CROSS JOIN generate_series(1, 3) a
 WHERE t.workspace_id = ${ws} AND t.position::int % 5 = 0;
+
+INSERT INTO task_assignees (id, workspace_id, task_id, user_id, position)
+SELECT gen_random_uuid()::text, ${ws}, t.id, m.user_id, 0
+FROM tasks t JOIN memberships m ON m.workspace_id = t.workspace_id AND m.role = 'owner'
+WHERE t.workspace_id = ${ws} AND t.position::int % 4 = 1;
 `;
 }
 
 // One at a time: VACUUM refuses to run inside the implicit transaction of a multi-statement query.
-export const ANALYZE_STATEMENTS = ["tasks", "projects", "questions", "task_runs", "task_board_extras", "task_column_counts"].map(
-  (table) => `VACUUM ANALYZE ${table}`,
-);
+export const ANALYZE_STATEMENTS = [
+  "tasks",
+  "projects",
+  "questions",
+  "task_runs",
+  "task_board_extras",
+  "task_column_counts",
+  "task_assignees",
+].map((table) => `VACUUM ANALYZE ${table}`);
 
 function quote(text) {
   if (!/^[0-9a-f-]+$/i.test(text)) throw new Error(`unexpected workspace id ${text}`);

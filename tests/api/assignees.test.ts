@@ -82,6 +82,28 @@ describe("assignees on create and PATCH", () => {
     expect(none.body.assignees).toEqual([]);
   });
 
+  it("are named by display name where a person has one, on the task and on its board card", async () => {
+    const named = await newUser();
+    expect((await call("POST", `${base()}/members`, { token, json: { username: named.username } })).status).toBe(201);
+    expect((await call("PATCH", "/api/auth/me", { token: named.token, json: { display_name: "Ada Lovelace" } })).status).toBe(200);
+    const task = await createTask(token, ws, {
+      assignees: [
+        { kind: "user", id: named.id },
+        { kind: "agent", id: agent.id },
+        { kind: "user", id: me.id },
+      ],
+    });
+    const expected = [
+      { kind: "user", id: named.id, name: "Ada Lovelace" },
+      { kind: "agent", id: agent.id, name: agent.name },
+      { kind: "user", id: me.id, name: me.username },
+    ];
+    expect(task.assignees).toEqual(expected);
+    const board = await call("GET", `${base()}/board?limit=100`, { token });
+    const cards = board.body.columns.flatMap((column: { items: { id: string }[] }) => column.items);
+    expect(cards.find((card: { id: string }) => card.id === task.id).assignees).toEqual(expected);
+  });
+
   it("say who came and went in the task's activity", async () => {
     const task = await createTask(token, ws, { assignees: [{ kind: "user", id: me.id }] });
     await patch(task.id, { assignees: [{ kind: "user", id: colleague.id }] });
