@@ -45,10 +45,15 @@ function filterParams(filter: BoardFilter): (string | null)[] | null {
 /** GET …/board/column/{column}: `{"items", "total", "has_more"}`, of task records or (view `compact`) of cards. */
 export function columnPageRead(key: ColumnKey, page: PageRequest, view: TaskView = "full"): WorkspaceRead {
   const filter = filterParams(page);
+  const first = page.offset === 0;
   if (filter) {
-    return { statement: FILTERED_COLUMN_PAGE[view][page.sortBy][page.sortDir], params: [[key], page.limit, page.offset, ...filter] };
+    const statements = first ? FIRST_FILTERED_COLUMN_PAGE : FILTERED_COLUMN_PAGE;
+    return { statement: statements[view][page.sortBy][page.sortDir], params: [[key], page.limit, page.offset, ...filter] };
   }
-  return { statement: COLUMN_PAGE[view][page.sortBy][page.sortDir], params: [[key], page.limit, page.offset] };
+  return {
+    statement: (first ? FIRST_COLUMN_PAGE : COLUMN_PAGE)[view][page.sortBy][page.sortDir],
+    params: [[key], page.limit, page.offset],
+  };
 }
 
 /**
@@ -90,9 +95,12 @@ export async function loadTask(sql: Sql, workspaceId: string, id: string): Promi
 }
 
 // Pages of the columns in $3 (keys, in order) of workspace $1: `limit` tasks from `offset`
-// (parameters of the statement, or constants). The page is
+// (parameters of the statement, or constants). A page further in is
 // found on the column's sort index reading ids only (an index-only scan, so a deep offset skips
-// index entries, not table rows), then joined back to the rows it keeps. Totals come from
+// index entries, not table rows), then joined back to the rows it keeps. A first page (offset the
+// constant 0, as the board's) skips nothing, so it reads its rows on that index directly: no second
+// look-up of each task by its key, which was a sixth of PostgreSQL's time for the board and two
+// fifths of PGlite's (docs/PERFORMANCE.md, "First pages read their rows directly"). Totals come from
 // task_column_counts (kept by triggers), not from counting the column. One statement text per sort
 // field and direction: a sort column cannot be a parameter.
 //
@@ -117,6 +125,8 @@ function columnsCte(json: string, sortBy: SortField, dir: "ASC" | "DESC", limit:
     : "COALESCE(n.count, 0)";
   // Tasks without a due date come last whichever the direction; the other sort keys are never null.
   const nulls = sortBy === "due_at" ? " NULLS LAST" : "";
+  const first = offset === "0";
+  const scan = first ? "t" : "k";
   return `
   WITH cols AS (
     SELECT c.key, c.ord, ${total} AS total
@@ -126,21 +136,22 @@ function columnsCte(json: string, sortBy: SortField, dir: "ASC" | "DESC", limit:
   pages AS (
     SELECT cols.key, cols.ord, cols.total, p.items, p.n
     FROM cols CROSS JOIN LATERAL (
-      SELECT COALESCE(json_agg(${json} ORDER BY k.sort_key ${dir}${nulls}, k.id ${dir}), '[]'::json) AS items, count(*) AS n
+      SELECT COALESCE(json_agg(${json} ORDER BY ${scan}.sort_key ${dir}${nulls}, ${scan}.id ${dir}), '[]'::json) AS items, count(*) AS n
       FROM (
-        SELECT x.id, x.${sortBy} AS sort_key FROM tasks x
+        SELECT ${first ? "x.*" : "x.id"}, x.${sortBy} AS sort_key FROM tasks x
         WHERE x.workspace_id = $1 AND x.status = cols.key ${assigned}
         ORDER BY x.${sortBy} ${dir}${nulls}, x.id ${dir}
         LIMIT ${limit} OFFSET ${offset}
-      ) k
-      JOIN tasks t ON t.id = k.id
+      ) ${first ? "t" : "k JOIN tasks t ON t.id = k.id"}
       ${TASK_JOINS}
     ) p
   )`;
 }
 
 // One statement per view, sort field and direction; the filtered ones take the filters as $6 to $10 (filterParams).
-function columnPages(filter: string | null) {
+// `first`: the statements for offset 0, which read their rows directly (columnsCte); $5 is still
+// passed, and is 0.
+function columnPages(filter: string | null, first = false) {
   return Object.fromEntries(
     TASK_VIEWS.map((view) => [
       view,
@@ -151,8 +162,8 @@ function columnPages(filter: string | null) {
             (["asc", "desc"] as const).map((dir) => [
               dir,
               workspaceReadStatement(
-                `column_page_${filter ? "filtered_" : ""}${view === "full" ? "" : `${view}_`}${sortBy}_${dir}`,
-                `${columnsCte(view === "full" ? TASK_JSON : CARD_JSON, sortBy, dir === "asc" ? "ASC" : "DESC", "$4", "$5", filter)}
+                `column_page_${first ? "first_" : ""}${filter ? "filtered_" : ""}${view === "full" ? "" : `${view}_`}${sortBy}_${dir}`,
+                `${columnsCte(view === "full" ? TASK_JSON : CARD_JSON, sortBy, dir === "asc" ? "ASC" : "DESC", "$4", first ? "0" : "$5", filter)}
                 SELECT json_build_object('items', items, 'total', total, 'has_more', $5 + n < total)::text FROM pages`,
               ),
             ]),
@@ -165,6 +176,8 @@ function columnPages(filter: string | null) {
 
 const COLUMN_PAGE = columnPages(null);
 const FILTERED_COLUMN_PAGE = columnPages("$6");
+const FIRST_COLUMN_PAGE = columnPages(null, true);
+const FIRST_FILTERED_COLUMN_PAGE = columnPages("$6", true);
 
 // $4 is the columns' titles, in the order of their keys in $3; $5 the page size.
 // $6 to $10, in the filtered one, the filters (filterParams).
