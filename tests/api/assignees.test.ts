@@ -46,19 +46,22 @@ beforeAll(async () => {
 });
 
 describe("assignees on create and PATCH", () => {
-  it("are stored in the given order and returned with their names", async () => {
-    const task = await createTask(token, ws, {
-      assignees: [
-        { kind: "agent", id: agent.id },
-        { kind: "user", id: me.id },
-      ],
-    });
+  it("are stored in the given order and returned with their names (a display name first), on the task and its card", async () => {
+    const named = await newUser();
+    expect((await call("POST", `${base()}/members`, { token, json: { username: named.username } })).status).toBe(201);
+    expect((await call("PATCH", "/api/auth/me", { token: named.token, json: { display_name: "Ada Lovelace" } })).status).toBe(200);
+    const given = [named.id, agent.id, me.id].map((id) => ({ kind: id === agent.id ? "agent" : "user", id }));
+    const task = await createTask(token, ws, { assignees: given });
     expect(task.assignees).toEqual([
+      { kind: "user", id: named.id, name: "Ada Lovelace" },
       { kind: "agent", id: agent.id, name: agent.name },
       { kind: "user", id: me.id, name: me.username },
     ]);
     const read = await call("GET", `${base()}/tasks/${task.id}`, { token });
     expect(read.body.assignees).toEqual(task.assignees);
+    const board = await call("GET", `${base()}/board?limit=100`, { token });
+    const cards = board.body.columns.flatMap((column: { items: { id: string; assignees: unknown }[] }) => column.items);
+    expect(cards.find((card: { id: string }) => card.id === task.id)?.assignees).toEqual(task.assignees);
     // In Backlog: no run.
     expect(await runsOf(task.id)).toEqual([]);
   });
@@ -80,28 +83,6 @@ describe("assignees on create and PATCH", () => {
     expect(untouched.body.assignees).toEqual(one.body.assignees);
     const none = await patch(task.id, { assignees: [] });
     expect(none.body.assignees).toEqual([]);
-  });
-
-  it("are named by display name where a person has one, on the task and on its board card", async () => {
-    const named = await newUser();
-    expect((await call("POST", `${base()}/members`, { token, json: { username: named.username } })).status).toBe(201);
-    expect((await call("PATCH", "/api/auth/me", { token: named.token, json: { display_name: "Ada Lovelace" } })).status).toBe(200);
-    const task = await createTask(token, ws, {
-      assignees: [
-        { kind: "user", id: named.id },
-        { kind: "agent", id: agent.id },
-        { kind: "user", id: me.id },
-      ],
-    });
-    const expected = [
-      { kind: "user", id: named.id, name: "Ada Lovelace" },
-      { kind: "agent", id: agent.id, name: agent.name },
-      { kind: "user", id: me.id, name: me.username },
-    ];
-    expect(task.assignees).toEqual(expected);
-    const board = await call("GET", `${base()}/board?limit=100`, { token });
-    const cards = board.body.columns.flatMap((column: { items: { id: string }[] }) => column.items);
-    expect(cards.find((card: { id: string }) => card.id === task.id).assignees).toEqual(expected);
   });
 
   it("say who came and went in the task's activity", async () => {
