@@ -15,7 +15,8 @@ FROM generate_series(1, 20) g;
 
 -- Numbers given here, not by the trigger: it updates the workspace's row once per task, and in one
 -- statement those updates make a chain of row versions that each next one walks, so 100,000 tasks
--- took minutes (5,000: 0.2 s, 20,000: 7 s). The DISABLE holds its lock until this seed commits.
+-- took minutes (5,000: 0.2 s, 20,000: 7 s). The workspace is new, so its numbers start at 1. The
+-- DISABLE holds its lock on tasks until this seed commits.
 ALTER TABLE tasks DISABLE TRIGGER tasks_assign_number;
 WITH p AS (SELECT array_agg(id ORDER BY id) AS ids FROM projects WHERE workspace_id = ${ws})
 INSERT INTO tasks (id, workspace_id, number, title, description, status, position, priority, tags,
