@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { defineConfig } from "vitest/config";
+import { TEST_NODE_ARGS } from "./scripts/lib/test-node-args.mjs";
 
 // Three projects (docs/testing.md). "unit" and "unit-db": files beside their code and tests of the
 // repository as a whole; they never wait for a build or a server. "api": the service over HTTP,
@@ -24,6 +25,8 @@ export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
     pool: "forks",
+    // The workers run PGlite and undici's HTTP parser, both WebAssembly: baseline compiler only.
+    execArgv: TEST_NODE_ARGS,
     // Three on 2 cores: with two, a pass left the CPU idle while files waited on their servers
     // (docs/testing.md, measured). TEST_WORKERS sets another count.
     maxWorkers: Number(process.env.TEST_WORKERS) || 3,

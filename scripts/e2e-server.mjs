@@ -10,6 +10,7 @@ import readline from "node:readline";
 import { root } from "./lib/build-state.mjs";
 import { E2E_ADMIN, E2E_GITHUB_WEBHOOK_SECRET } from "./lib/e2e-admin.mjs";
 import { nextStartArgs } from "./lib/next-start.mjs";
+import { TEST_NODE_ARGS } from "./lib/test-node-args.mjs";
 
 const port = process.env.E2E_PORT || "3210";
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "taskboard-e2e-"));
@@ -23,7 +24,7 @@ const first = await new Promise((resolve, reject) => {
   readline.createInterface({ input: fakeGithub.stdout }).once("line", resolve);
 });
 const github = JSON.parse(first).env;
-const server = spawn(process.execPath, nextStartArgs(port), {
+const server = spawn(process.execPath, [...TEST_NODE_ARGS, ...nextStartArgs(port)], {
   cwd: root,
   stdio: "inherit",
   env: {

@@ -16,6 +16,8 @@ export async function startServer({ databaseUrl, env = {}, label = "server", dat
   // TASKBOARD_CPU_PROF_DIR: every server a test run starts writes its CPU profile there (docs/testing.md).
   const profileDir = process.env.TASKBOARD_CPU_PROF_DIR;
   if (profileDir) nodeArgs = [...nodeArgs, "--cpu-prof", `--cpu-prof-dir=${profileDir}`];
+  // TASKBOARD_SERVER_NODE_ARGS: node options every server of a test run gets (scripts/lib/test-node-args.mjs).
+  nodeArgs = [...(process.env.TASKBOARD_SERVER_NODE_ARGS?.split(" ").filter(Boolean) ?? []), ...nodeArgs];
   const port = givenPort ?? (await freePort());
   const dataDir = givenDataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), `taskboard-${label}-`));
   seedPglite(databaseUrl, dataDir);

@@ -1,4 +1,5 @@
 import type { TestProject } from "vitest/node";
+import { TEST_NODE_ARGS } from "../../scripts/lib/test-node-args.mjs";
 import { pgliteTemplate, postgresTemplate } from "./database-templates";
 
 // Every vitest project: which database the run is on, and the migrated template that the tests'
@@ -16,6 +17,8 @@ export default async function setup(project: TestProject) {
   // sooner (docs/PERFORMANCE.md, "A server's start"). The shared server, which holds the whole
   // run's data, keeps the default (tests/setup/global-server.ts).
   process.env.PGLITE_SHARED_BUFFERS_MB ??= "16";
+  // Every server, the shared one too: WebAssembly on V8's baseline compiler only (the file says why).
+  process.env.TASKBOARD_SERVER_NODE_ARGS ??= TEST_NODE_ARGS.join(" ");
   project.provide("databaseKind", kind);
 }
 
