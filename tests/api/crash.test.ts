@@ -131,6 +131,8 @@ async function startUnderNonReapingParent(store: Store) {
       "-c",
       '"$0" "$@" & exec sleep 600',
       process.execPath,
+      // The options every other test server gets (scripts/lib/test-node-args.mjs).
+      ...(process.env.TASKBOARD_SERVER_NODE_ARGS?.split(" ").filter(Boolean) ?? []),
       path.join(root, "node_modules/next/dist/bin/next"),
       "start",
       "-p",
