@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { startLogConsumer } from "@/lib/events/consume-log";
+import { wakeWorkspace } from "@/lib/events/wake";
 
 /** A consumer's extra wake-up source that the test fires. */
 function nudgeable() {
@@ -81,5 +82,38 @@ describe("startLogConsumer", () => {
     expect(due).toBe(0);
     expect(mostAtOnce).toBe(4);
     stop();
+  });
+
+  it("when it settles, works once for a burst of events, 100 ms after the first; a nudge is not delayed", async () => {
+    vi.useFakeTimers();
+    const nudge = nudgeable();
+    const worked = { eager: 0, settled: 0 };
+    const consumer = (name: keyof typeof worked, settles: boolean) =>
+      startLogConsumer({
+        name,
+        lanes: () => 1,
+        workOnce: async () => (worked[name]++, false),
+        msUntilNextAttempt: async () => null,
+        ...(settles ? { settles, onNudge: nudge.onNudge } : {}),
+      });
+    const stops = [consumer("eager", false), consumer("settled", true)];
+    await vi.advanceTimersByTimeAsync(0);
+    expect(worked).toEqual({ eager: 1, settled: 1 });
+
+    for (let i = 0; i < 5; i++) {
+      wakeWorkspace(`workspace-${i}`);
+      await vi.advanceTimersByTimeAsync(15);
+    }
+    // 75 ms after the first event: the consumer that does not settle has worked for each.
+    expect(worked).toEqual({ eager: 6, settled: 1 });
+    await vi.advanceTimersByTimeAsync(25);
+    expect(worked).toEqual({ eager: 6, settled: 2 });
+    await vi.advanceTimersByTimeAsync(500);
+    expect(worked.settled).toBe(2);
+
+    nudge.wake();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(worked.settled).toBe(3);
+    stops.forEach((stop) => stop());
   });
 });

@@ -45,6 +45,7 @@ export function startDeliveryWorker(db: Db): () => void {
     lanes: deliveryConcurrency,
     workOnce: () => workOnOneEndpoint(db),
     msUntilNextAttempt: () => msUntilNextAttempt(db),
+    settles: true,
     onNudge: (wake) => {
       onDeliveryNudge(wake);
       return () => onDeliveryNudge(() => {});
