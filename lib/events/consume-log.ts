@@ -30,8 +30,8 @@ export interface LogConsumer {
   onNudge?: (wake: () => void) => () => void;
   /**
    * A wake-up by the event log waits SETTLE_MS before the loop runs, so that a burst of events costs
-   * one round of claims instead of one per event. Nudges and timers are not delayed. For consumers
-   * whom nobody waits on (the reactions, which a request may wait for, do not settle).
+   * one round of claims instead of one per event. Nudges and timers are not delayed. Only for work
+   * no request waits for: the reactions, which a request may wait for, wake at once.
    */
   settles?: boolean;
 }
