@@ -8,9 +8,9 @@ import { onNotificationNudge } from "@/lib/notifications/nudge-worker";
 // wakes on events (a new question, a changed escalation setting; a burst of them settles into one
 // round) and when the next escalation or delivery retry falls due. Turning events into
 // notifications is the notify reactions' work (lib/reactions/notify-people.ts, notify-runs.ts);
-// this escalates unanswered questions and sends
-// the deliveries of the channels that need a sender. Every step is a row in the database, so a
-// restart or another instance carries on, and nothing here runs in a request.
+// this escalates unanswered questions and sends the deliveries of the channels that need a sender.
+// Every step is a row in the database, so a restart or another instance carries on, and nothing
+// here runs in a request.
 
 export function startNotificationWorker(db: Db): () => void {
   return startLogConsumer({
