@@ -83,7 +83,9 @@ describe("scheduler", () => {
       expect(schedule.next_run_at).toBe(schedule.next_runs[0]);
       expect(schedule.last_triggered_at).not.toBeNull();
     }
-  });
+    // Two or three server starts with their runners: past 60 s on a slow, loaded machine (seen in a
+    // clean run beside the browser tests).
+  }, 180_000);
 
   it("makes a new todo task titled after a schedule without one, and leaves disabled schedules alone", async () => {
     let server = servers[0];
