@@ -149,7 +149,9 @@ describe("SIGTERM with an agent mid-run", () => {
     const { server, store } = await serve("shutdown-agent", env);
     const { token, wsId } = await workspaceOn(server);
     const task = await newTask(server.call, token, wsId, { title: "outlives the server" });
-    const { base, row: running } = await runningAgent(server.call, token, wsId, task.id, "sleep 8", "the agent to start");
+    // Asleep well past the 5 s grace: with 8 s, a slow, loaded machine sent SIGTERM late enough for
+    // the agent to wake before it was handed back (seen in a working copy beside the browser tests).
+    const { base, row: running } = await runningAgent(server.call, token, wsId, task.id, "sleep 20", "the agent to start");
     expect(processTree(server.child.pid!).map(({ pid }) => pid)).toContain(running.runner_pid);
 
     const stopped = terminate(server, 20);
@@ -167,7 +169,7 @@ describe("SIGTERM with an agent mid-run", () => {
     const done = await finished(restarted.call, token, wsId, running.id, 90_000);
     expect(done).toMatchObject({ status: "succeeded", exit_code: 0 });
     const log = (await restarted.call("GET", `${base}/log`, { token })).body;
-    expect(outputLines(log)).toEqual(["sleeping 8 s", "sleeping 8 s", "woke up"]);
+    expect(outputLines(log)).toEqual(["sleeping 20 s", "sleeping 20 s", "woke up"]);
     expect(log.entries.find((entry: { type: string }) => entry.type === "error")).toMatchObject({
       update: { message: expect.stringContaining("Handed back by the runner embedded") },
     });
