@@ -46,11 +46,14 @@ async function runThroughRestart(name: string, instructions: string, runnerEnv: 
     return await restartUnder(name, instructions, downMs);
   } finally {
     // Gone before the next case, failed or not, so that case's run goes to its own runner.
-    if (runner.exitCode === null) {
+    // As workspaceWithRunner's stop (tests/helpers/runner-of-its-own.ts): a runner already ended by
+    // a signal has no exit code, and waiting for its exit would wait for nothing.
+    if (runner.exitCode === null && runner.signalCode === null) {
       const exited = new Promise((resolve) => runner.once("exit", resolve));
       runner.kill("SIGTERM");
-      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 15_000))]);
-      if (runner.exitCode === null) runner.kill("SIGKILL");
+      const timer = setTimeout(() => runner.kill("SIGKILL"), 15_000);
+      await exited;
+      clearTimeout(timer);
     }
   }
 }
