@@ -1,4 +1,4 @@
-import { spawnRunner } from "../helpers/runner-process";
+import { spawnRunner, stopRunner } from "../helpers/runner-process";
 import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer } from "../../scripts/lib/server.mjs";
@@ -46,15 +46,7 @@ async function runThroughRestart(name: string, instructions: string, runnerEnv: 
     return await restartUnder(name, instructions, downMs);
   } finally {
     // Gone before the next case, failed or not, so that case's run goes to its own runner.
-    // As workspaceWithRunner's stop (tests/helpers/runner-of-its-own.ts): a runner already ended by
-    // a signal has no exit code, and waiting for its exit would wait for nothing.
-    if (runner.exitCode === null && runner.signalCode === null) {
-      const exited = new Promise((resolve) => runner.once("exit", resolve));
-      runner.kill("SIGTERM");
-      const timer = setTimeout(() => runner.kill("SIGKILL"), 15_000);
-      await exited;
-      clearTimeout(timer);
-    }
+    await stopRunner(runner, 15_000);
   }
 }
 

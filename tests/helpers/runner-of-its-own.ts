@@ -4,7 +4,7 @@ import path from "node:path";
 import { newWorkspace } from "./api";
 import { chooseRunners, dedicatedRunner } from "./claims";
 import { agentWorkspace, defaultAgent, eventually, type AgentCommand } from "./engine";
-import { spawnRunner } from "./runner-process";
+import { spawnRunner, stopRunner } from "./runner-process";
 
 /**
  * On the shared server: an administrator's workspace whose default agent is `agent`, served only by
@@ -33,7 +33,6 @@ export async function workspaceWithRunner(name: string, env: Record<string, stri
   const output: string[] = [];
   child.stdout!.on("data", (chunk: Buffer) => output.push(chunk.toString()));
   child.stderr!.on("data", (chunk: Buffer) => output.push(chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   await eventually(
     async () => {
       const list = await server.call("GET", "/api/runners", { token });
@@ -58,12 +57,7 @@ export async function workspaceWithRunner(name: string, env: Record<string, stri
     output: () => output.join(""),
     /** SIGTERM (its runs handed back), SIGKILL after 20 s; the runner's record and files removed. */
     async stop() {
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill("SIGTERM");
-        const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
-        await exited;
-        clearTimeout(timer);
-      }
+      await stopRunner(child, 20_000);
       await server.call("DELETE", `/api/runners/${runner.id}`, { token });
       fs.rmSync(privateDir, { recursive: true, force: true, maxRetries: 5 }); // an agent's last writes may still land
     },

@@ -1,4 +1,4 @@
-import { spawn, type StdioOptions } from "node:child_process";
+import { spawn, type ChildProcess, type StdioOptions } from "node:child_process";
 import path from "node:path";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -19,4 +19,17 @@ export function spawnRunner(
     env: { ...process.env, AGENT_LOG_FLUSH_MS: "100", AGENT_SANDBOX_READONLY: path.join(ROOT, "tests", "fixtures"), ...env },
     stdio,
   });
+}
+
+/**
+ * SIGTERM (the runner hands its runs back and exits), SIGKILL after `killAfterMs`. A runner already
+ * ended, by itself or by a signal, is left alone: waiting for its exit would wait for nothing.
+ */
+export async function stopRunner(child: ChildProcess, killAfterMs: number) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), killAfterMs);
+  await exited;
+  clearTimeout(timer);
 }
