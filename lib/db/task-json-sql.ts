@@ -83,6 +83,13 @@ export const CARD_JSON = `(SELECT row_to_json(j) FROM (SELECT
 
 // One probe per task for everything beyond its own row: the three sub-selects per task that this
 // replaced were half of PostgreSQL's time for a page (docs/PERFORMANCE.md).
+//
+// A probe per task ON PURPOSE, whatever the statistics say: the pages are named statements with a
+// generic plan, whose LIMIT is a parameter the planner guesses at a tenth of the column. With one
+// large workspace that guess was 2,000 rows, and the plan hashed the whole of task_board_extras
+// (and of projects) for a 20-task page: 13 ms for a column page and 58 ms for the board, against
+// about 1 ms (docs/PERFORMANCE.md, "Plans that do not depend on the number of workspaces").
+// `OFFSET 0` keeps each sub-select from being flattened into a join the planner may hash.
 export const TASK_JOINS = `
-  LEFT JOIN projects pr ON pr.id = t.project_id
-  LEFT JOIN task_board_extras e ON e.task_id = t.id`;
+  LEFT JOIN LATERAL (SELECT p.name, p.phases FROM projects p WHERE p.id = t.project_id OFFSET 0) pr ON true
+  LEFT JOIN LATERAL (SELECT b.* FROM task_board_extras b WHERE b.task_id = t.id OFFSET 0) e ON true`;

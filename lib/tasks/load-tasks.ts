@@ -94,6 +94,9 @@ export async function loadTask(sql: Sql, workspaceId: string, id: string): Promi
   return (await loadTasks(sql, workspaceId, [id]))[0];
 }
 
+// A page's tasks looked up one by one by their ids (k.id), never hashed: see TASK_JOINS for why.
+const TASK_BY_KEY = "(SELECT r.* FROM tasks r WHERE r.id = k.id OFFSET 0) t";
+
 // Pages of the columns in $3 (keys, in order) of workspace $1: `limit` tasks from `offset`
 // (parameters of the statement, or constants). A page further in is
 // found on the column's sort index reading ids only (an index-only scan, so a deep offset skips
@@ -142,7 +145,7 @@ function columnsCte(json: string, sortBy: SortField, dir: "ASC" | "DESC", limit:
         WHERE x.workspace_id = $1 AND x.status = cols.key ${assigned}
         ORDER BY x.${sortBy} ${dir}${nulls}, x.id ${dir}
         LIMIT ${limit} OFFSET ${offset}
-      ) ${first ? "t" : "k JOIN tasks t ON t.id = k.id"}
+      ) ${first ? "t" : `k CROSS JOIN LATERAL ${TASK_BY_KEY}`}
       ${TASK_JOINS}
     ) p
   )`;
@@ -222,7 +225,7 @@ const TASK_SEARCH = workspaceReadStatement(
        LIMIT $6::int + 1 OFFSET $7::int
      ) page
    ) k
-   JOIN tasks t ON t.id = k.id
+   CROSS JOIN LATERAL ${TASK_BY_KEY}
    ${TASK_JOINS}`,
 );
 

@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openOwnDatabase } from "@/tests/helpers/db";
+import { boardRead, columnPageRead, taskSearchRead, type PageRequest } from "@/lib/tasks/load-tasks";
+import type { WorkspaceRead } from "@/lib/auth/authenticate";
+import { ANALYZE_STATEMENTS, seedSql } from "../../scripts/lib/bench-seed.mjs";
+
+// The board's reads are named statements with a generic plan (lib/db/sql.ts), so the planner
+// never sees the page size: it guesses a tenth of the column. In a database where one workspace
+// holds most tasks (a team's own install), that guess was large enough for the plan to hash all of
+// task_board_extras, or all of the workspace's tasks, for a page of 20: 13 ms for a column page and
+// 58 ms for the board at 100,000 tasks, against about 1 ms. This database holds one workspace of
+// 2,000 tasks, where the old statements already chose that plan; the board's reads must look up a
+// page's tasks and their extras one by one, whatever the statistics say.
+
+let database: Awaited<ReturnType<typeof openOwnDatabase>>;
+let workspaceId: string;
+beforeAll(async () => {
+  database = await openOwnDatabase();
+  const { db } = database;
+  const user = await db.user.create({ data: { username: "plans-owner", passwordHash: "-" } });
+  workspaceId = (await db.workspace.create({ data: { name: "plans" } })).id;
+  await db.membership.create({ data: { workspaceId, userId: user.id, role: "owner" } });
+  // The bench's own seed; a prepared statement holds one command, so it goes one at a time.
+  const seed = seedSql(workspaceId, 400).split(/;\s*\n/).filter((text) => text.replace(/--.*$/gm, "").trim());
+  await db.$transaction(async (tx) => {
+    for (const text of seed) await tx.$executeRawUnsafe(text);
+  });
+  for (const statement of ANALYZE_STATEMENTS) await db.$executeRawUnsafe(statement);
+}, 120_000);
+afterAll(async () => {
+  await database?.close();
+});
+
+interface PlanNode {
+  "Node Type": string;
+  "Relation Name"?: string;
+  Plans?: PlanNode[];
+}
+const nodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
+const PER_TASK_TABLES = ["tasks", "task_board_extras"];
+
+/** The generic plan of a read, as the server's connections run it (`plan_cache_mode` forced as in lib/db/client.ts). */
+async function genericPlan(read: WorkspaceRead): Promise<PlanNode> {
+  const values = [workspaceId, "no-such-token-hash", ...read.params].map(literal).join(", ");
+  const [row] = await database.db.$transaction(async (tx) => {
+    await tx.$executeRawUnsafe("SET LOCAL plan_cache_mode = force_generic_plan");
+    await tx.$executeRawUnsafe(`PREPARE plan_probe AS ${read.statement.text}`);
+    const rows = await tx.$queryRawUnsafe<{ "QUERY PLAN": unknown }[]>(`EXPLAIN (FORMAT JSON) EXECUTE plan_probe(${values})`);
+    await tx.$executeRawUnsafe("DEALLOCATE plan_probe");
+    return rows;
+  });
+  const plan = typeof row["QUERY PLAN"] === "string" ? JSON.parse(row["QUERY PLAN"]) : row["QUERY PLAN"];
+  return (plan as { Plan: PlanNode }[])[0].Plan;
+}
+
+function literal(value: unknown): string {
+  if (value === null || value === undefined) return "NULL";
+  if (typeof value === "number") return String(value);
+  if (Array.isArray(value)) return `ARRAY[${value.map(literal).join(", ")}]::text[]`;
+  return `'${String(value).replaceAll("'", "''")}'`;
+}
+
+/** Scans of tasks or task_board_extras that read the whole table, or feed a hash or a merge of it. */
+function wholeTableReads(plan: PlanNode): string[] {
+  const found: string[] = [];
+  for (const node of nodes(plan)) {
+    if (node["Node Type"] === "Seq Scan" && PER_TASK_TABLES.includes(node["Relation Name"] ?? "")) found.push(`Seq Scan on ${node["Relation Name"]}`);
+    if (node["Node Type"] === "Hash Join" || node["Node Type"] === "Merge Join")
+      for (const inner of nodes(node).filter((n) => n !== node && PER_TASK_TABLES.includes(n["Relation Name"] ?? "")))
+        found.push(`${node["Node Type"]} over ${inner["Node Type"]} on ${inner["Relation Name"]}`);
+  }
+  return found;
+}
+
+const page = (extra: Partial<PageRequest> = {}): PageRequest => ({ limit: 20, offset: 0, sortBy: "position", sortDir: "asc", ...extra });
+
+describe("the board's reads in a database of one large workspace", () => {
+  const reads: [string, () => WorkspaceRead][] = [
+    ["the board", () => boardRead(20)],
+    ["the board, filtered", () => boardRead(20, { priority: "p1" })],
+    ["a column's first page", () => columnPageRead("todo", page())],
+    ["a column's first page by title", () => columnPageRead("todo", page({ sortBy: "title" }))],
+    ["a column's page further in", () => columnPageRead("todo", page({ offset: 100 }))],
+    ["a compact column page of 500", () => columnPageRead("todo", page({ limit: 500 }), "compact")],
+    ["a column's page, filtered", () => columnPageRead("todo", page({ offset: 40, tag: "tag1" }))],
+    ["the MCP server's task search", () => taskSearchRead({ columns: ["todo"], projectId: null, search: null, limit: 20, offset: 0 })],
+  ];
+  it.each(reads)("%s looks up its page's tasks one by one", async (_name, read) => {
+    const plan = await genericPlan(read());
+    expect(nodes(plan).some((node) => node["Relation Name"] === "task_board_extras")).toBe(true);
+    expect(wholeTableReads(plan)).toEqual([]);
+  });
+});
