@@ -22,7 +22,10 @@ export default defineConfig({
   use: {
     baseURL: `http://localhost:${port}`,
     screenshot: "only-on-failure",
-    trace: "retain-on-failure",
+    // A failed test keeps its trace: every action's timing, the console, the network and the page's
+    // DOM at each step. Not the screencast: its frames cost 10-20 % of the browser tests' CPU
+    // (docs/testing.md, "The browser tests' traces"), and the failure's own screenshot is kept above.
+    trace: { mode: "retain-on-failure", screenshots: false },
     viewport: { width: 1280, height: 800 },
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH || undefined,
