@@ -21,7 +21,9 @@ beforeAll(async () => {
   workspaceId = (await db.workspace.create({ data: { name: "plans" } })).id;
   await db.membership.create({ data: { workspaceId, userId: user.id, role: "owner" } });
   // The bench's own seed; a prepared statement holds one command, so it goes one at a time.
-  const seed = seedSql(workspaceId, 400).split(/;\s*\n/).filter((text) => text.replace(/--.*$/gm, "").trim());
+  const seed = seedSql(workspaceId, 400)
+    .split(/;\s*\n/)
+    .filter((text) => text.replace(/--.*$/gm, "").trim());
   await db.$transaction(async (tx) => {
     for (const text of seed) await tx.$executeRawUnsafe(text);
   });
@@ -64,7 +66,8 @@ function literal(value: unknown): string {
 function wholeTableReads(plan: PlanNode): string[] {
   const found: string[] = [];
   for (const node of nodes(plan)) {
-    if (node["Node Type"] === "Seq Scan" && PER_TASK_TABLES.includes(node["Relation Name"] ?? "")) found.push(`Seq Scan on ${node["Relation Name"]}`);
+    if (node["Node Type"] === "Seq Scan" && PER_TASK_TABLES.includes(node["Relation Name"] ?? ""))
+      found.push(`Seq Scan on ${node["Relation Name"]}`);
     if (node["Node Type"] === "Hash Join" || node["Node Type"] === "Merge Join")
       for (const inner of nodes(node).filter((n) => n !== node && PER_TASK_TABLES.includes(n["Relation Name"] ?? "")))
         found.push(`${node["Node Type"]} over ${inner["Node Type"]} on ${inner["Relation Name"]}`);
