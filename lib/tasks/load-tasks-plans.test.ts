@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openOwnDatabase } from "@/tests/helpers/db";
+import { genericPlan, planNodes as nodes, type PlanNode } from "@/tests/helpers/query-plans";
 import { boardRead, columnPageRead, taskSearchRead, type PageRequest } from "@/lib/tasks/load-tasks";
 import type { WorkspaceRead } from "@/lib/auth/authenticate";
 import { ANALYZE_STATEMENTS, seedSql } from "../../scripts/lib/bench-seed.mjs";
@@ -33,26 +34,10 @@ afterAll(async () => {
   await database?.close();
 });
 
-interface PlanNode {
-  "Node Type": string;
-  "Relation Name"?: string;
-  Plans?: PlanNode[];
-}
-const nodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
 const PER_TASK_TABLES = ["tasks", "task_board_extras"];
 
-/** The generic plan of a read, as the server's connections run it (`plan_cache_mode` forced as in lib/db/client.ts). */
-async function genericPlan(read: WorkspaceRead): Promise<PlanNode> {
-  const values = [workspaceId, "no-such-token-hash", ...read.params].map(literal).join(", ");
-  const [row] = await database.db.$transaction(async (tx) => {
-    await tx.$executeRawUnsafe("SET LOCAL plan_cache_mode = force_generic_plan");
-    await tx.$executeRawUnsafe(`PREPARE plan_probe AS ${read.statement.text}`);
-    const rows = await tx.$queryRawUnsafe<{ "QUERY PLAN": unknown }[]>(`EXPLAIN (FORMAT JSON) EXECUTE plan_probe(${values})`);
-    await tx.$executeRawUnsafe("DEALLOCATE plan_probe");
-    return rows;
-  });
-  const plan = typeof row["QUERY PLAN"] === "string" ? JSON.parse(row["QUERY PLAN"]) : row["QUERY PLAN"];
-  return (plan as { Plan: PlanNode }[])[0].Plan;
+function genericPlanOf(read: WorkspaceRead): Promise<PlanNode> {
+  return genericPlan(database.db, read.statement.text, [workspaceId, "no-such-token-hash", ...read.params].map(literal));
 }
 
 function literal(value: unknown): string {
@@ -89,7 +74,7 @@ describe("the board's reads in a database of one large workspace", () => {
     ["the MCP server's task search", () => taskSearchRead({ columns: ["todo"], projectId: null, search: null, limit: 20, offset: 0 })],
   ];
   it.each(reads)("%s looks up its page's tasks one by one", async (_name, read) => {
-    const plan = await genericPlan(read());
+    const plan = await genericPlanOf(read());
     expect(nodes(plan).some((node) => node["Relation Name"] === "task_board_extras")).toBe(true);
     expect(wholeTableReads(plan)).toEqual([]);
   });
