@@ -7,7 +7,7 @@ import { runnersRequireSandbox } from "@/lib/sandbox/mode";
 
 /** SQL for one task's JSON (or NULL), for statements that embed it, such as the event log's insert. */
 export function taskJsonSql(workspaceIdExpr: string, taskIdExpr: string): string {
-  return `(SELECT ${TASK_JSON} FROM tasks t ${TASK_JOINS} WHERE t.workspace_id = ${workspaceIdExpr} AND t.id = ${taskIdExpr})`;
+  return `(SELECT ${taskJson(workspaceIdExpr)} FROM tasks t ${TASK_JOINS} WHERE t.workspace_id = ${workspaceIdExpr} AND t.id = ${taskIdExpr})`;
 }
 
 // ---------------------------------------------------------------- SQL
@@ -15,16 +15,32 @@ export function taskJsonSql(workspaceIdExpr: string, taskIdExpr: string): string
 // taskboard_iso: prisma/sql/functions/taskboard_iso.sql, the one definition of the format.
 const iso = (expr: string) => `taskboard_iso(${expr})`;
 
-// A running run's last word, so its card can say "no output for N min": one probe on
-// executions(task_id, status), and only for tasks whose run is running.
-const LATEST_RUN_ACTIVITY = `CASE WHEN e.latest_run_status = 'running' THEN (SELECT ${iso("COALESCE(x.last_activity_at, x.started_at)")}
-    FROM executions x WHERE x.task_id = t.id AND x.status = 'running' ORDER BY x.created_at DESC LIMIT 1) END AS latest_run_activity_at,
+// The execution of the task's latest run, found by that run's id (the first of the stored runs)
+// and nothing else, so that the plan is a probe on the unique task_run_id whatever the statistics
+// say; its status is tested after. Looked up by the task and status instead, a generic plan walked
+// executions(status, created_at) from the newest queued run of any workspace until it met the
+// card's (docs/PERFORMANCE.md, "Cards of queued runs"). The id is a sub-select so that the stored
+// runs' JSON is read once per card, not once per row when a small table is scanned.
+const LATEST_EXECUTION = "executions x WHERE x.task_run_id = (SELECT e.runs -> 0 ->> 'id')";
+
+// A running run's last word, so its card can say "no output for N min": only for tasks whose run is running.
+const LATEST_RUN_ACTIVITY = `CASE WHEN e.latest_run_status = 'running' THEN (SELECT CASE WHEN x.status = 'running' THEN ${iso("COALESCE(x.last_activity_at, x.started_at)")} END
+    FROM ${LATEST_EXECUTION}) END AS latest_run_activity_at,
   CASE WHEN e.latest_run_status = 'running' THEN ${agentSilenceSeconds()} END AS latest_run_silence_seconds`;
 
-// A queued run's reason to wait for a runner (docs/runners.md), so its card can say it: the same
-// probe, and only for tasks whose run is queued; the function reads the (small) runners table.
-const LATEST_RUN_WAITING = `CASE WHEN e.latest_run_status = 'queued' THEN (SELECT taskboard_waiting_for_runner(x.workspace_id, x.agent_profile, ${runnerLeaseSeconds()}, ${runnersRequireSandbox()})
-    FROM executions x WHERE x.task_id = t.id AND x.status = 'queued' ORDER BY x.created_at DESC LIMIT 1) END AS latest_run_waiting_for_runner`;
+// A queued run's reason to wait for a runner (docs/runners.md), so its card can say it: only for
+// tasks whose run is queued; the function reads the (small) runners table.
+// A profile without labels gets its workspace's answer, the same for every such card, so that is
+// asked once per statement: a sub-select on the statement's workspace alone, which PostgreSQL runs
+// on first use and keeps (an InitPlan). `workspace` must be that: a parameter, not a column.
+const latestRunWaiting = (workspace: string) => {
+  const waiting = (ws: string, profile: string) =>
+    `taskboard_waiting_for_runner(${ws}, ${profile}, ${runnerLeaseSeconds()}, ${runnersRequireSandbox()})`;
+  return `CASE WHEN e.latest_run_status = 'queued' THEN (SELECT CASE WHEN x.status <> 'queued' THEN NULL
+      WHEN COALESCE(x.agent_profile -> 'labels', '[]'::jsonb) = '[]'::jsonb THEN (SELECT ${waiting(workspace, "'{}'::jsonb")})
+      ELSE ${waiting("x.workspace_id", "x.agent_profile")} END
+    FROM ${LATEST_EXECUTION}) END AS latest_run_waiting_for_runner`;
+};
 
 // The task's assignees in the order given, as TaskAssignee ({kind, id, name}): one scan of
 // task_assignees(task_id, position, id) per task, which gives the order, and row_to_json for the
@@ -45,7 +61,8 @@ const ASSIGNEES = `(SELECT COALESCE(json_agg(row_to_json(s)), '[]'::json) FROM (
 // is prisma/sql/functions/task_board_extras_refresh.sql (docs/sql-functions.md).
 // row_to_json, not json_build_object: the latter writes `"key" : value, ` (three bytes more per field),
 // which was ~7% of a board response; the JSON is the same, field for field and in the same order.
-export const TASK_JSON = `(SELECT row_to_json(j) FROM (SELECT
+/** `workspace`: the statement's workspace id, a parameter (see latestRunWaiting). */
+export const taskJson = (workspace: string) => `(SELECT row_to_json(j) FROM (SELECT
   t.id, t.workspace_id, t.number, t.branch, t.title, t.description,
   t.status, t.position, t.priority, COALESCE(t.tags, '{}') AS tags,
   t.pr_url, t.has_merge_conflict,
@@ -60,15 +77,15 @@ export const TASK_JSON = `(SELECT row_to_json(j) FROM (SELECT
   COALESCE(e.runs, '[]'::json) AS task_runs,
   e.latest_run_status, e.latest_run_error, e.latest_run_trigger,
   ${LATEST_RUN_ACTIVITY},
-  ${LATEST_RUN_WAITING},
+  ${latestRunWaiting(workspace)},
   COALESCE(e.blocked_by, '{}') AS blocked_by, COALESCE(e.blocks, '{}') AS blocks, COALESCE(e.open_blockers, 0) AS open_blocker_count,
   ${ASSIGNEES}, ${iso("t.due_at")} AS due_at,
   ${iso("t.created_at")} AS created_at, ${iso("t.updated_at")} AS updated_at, ${iso("t.done_at")} AS done_at) j)`;
 
-// A task as its board card (TaskCard, lib/tasks/card-schemas.ts), with the same aliases: TASK_JSON's
+// A task as its board card (TaskCard, lib/tasks/card-schemas.ts), with the same aliases: taskJson's
 // expressions for the fields a card shows, and the open questions as their count. No runs and no
 // questions in full, so no per-question JSON is built here: a card is about a fifth of a task.
-export const CARD_JSON = `(SELECT row_to_json(j) FROM (SELECT
+export const cardJson = (workspace: string) => `(SELECT row_to_json(j) FROM (SELECT
   t.id, t.number, t.title, t.status, t.position, t.priority, COALESCE(t.tags, '{}') AS tags,
   t.project_id, pr.name AS project_name,
   CASE WHEN t.phase BETWEEN 1 AND cardinality(pr.phases) THEN pr.phases[t.phase] END AS phase_name,
@@ -78,7 +95,7 @@ export const CARD_JSON = `(SELECT row_to_json(j) FROM (SELECT
   t.pr_url, t.pr_state, t.checks, t.has_merge_conflict,
   e.latest_run_status, e.latest_run_error,
   ${LATEST_RUN_ACTIVITY},
-  ${LATEST_RUN_WAITING},
+  ${latestRunWaiting(workspace)},
   ${ASSIGNEES}, ${iso("t.due_at")} AS due_at) j)`;
 
 // One probe per task for everything beyond its own row: the three sub-selects per task that this

@@ -34,7 +34,7 @@ export async function recordEvents(tx: Tx, workspaceId: string, events: NewEvent
 
 /**
  * Records one event of a task, with the task as this transaction leaves it as its data, and
- * returns that data: the task's JSON text (TASK_JSON, as lib/tasks/load-tasks.ts reads it). A write
+ * returns that data: the task's JSON text (taskJson, as lib/tasks/load-tasks.ts reads it). A write
  * answers with it, read inside its own transaction, rather than reading the task again after commit.
  */
 export async function recordTaskEvent(tx: Tx, workspaceId: string, type: EventType, taskId: string): Promise<string> {

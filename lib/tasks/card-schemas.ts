@@ -7,7 +7,7 @@ import { columnKey, taskResponse } from "@/lib/tasks/schemas";
 // record (from an event, a write's answer, GET …/tasks/{id}) is a card as well and the board's
 // cache takes either. What the card does not show stays with the task: its description, its open
 // questions and its runs in full are read by the task dialog (GET …/tasks/{id}) and the run history
-// (GET …/tasks/{id}/runs) when they open. The SQL that writes it is CARD_JSON
+// (GET …/tasks/{id}/runs) when they open. The SQL that writes it is cardJson
 // (lib/db/task-json-sql.ts); tests/api/contracts.test.ts holds the two to each other.
 
 export const taskCard = taskResponse

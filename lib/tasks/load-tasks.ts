@@ -2,15 +2,15 @@ import { statement, type Sql, type Statement } from "@/lib/db/sql";
 import { workspaceReadStatement, type WorkspaceRead } from "@/lib/auth/authenticate";
 import { TASK_VIEWS, type TaskResponse, type TaskView } from "@/lib/tasks/schemas";
 import { COLUMNS, SORT_FIELDS, type ColumnKey } from "@/lib/tasks/columns";
-import { CARD_JSON, TASK_JOINS, TASK_JSON } from "@/lib/db/task-json-sql";
+import { cardJson, TASK_JOINS, taskJson } from "@/lib/db/task-json-sql";
 
 // Every read of tasks goes through here, so every response carries the same board-level enrichment
 // (project and phase names, open questions, the last 10 runs), or, for the board and a compact
-// column page, the same card (CARD_JSON: the summary of those). Each function is ONE prepared SQL
+// column page, the same card (cardJson: the summary of those). Each function is ONE prepared SQL
 // statement whatever the page size: the enrichment is two joins per task of the page (its project,
 // and its task_board_extras row, which triggers keep), never a query per task.
 //
-// PostgreSQL writes the JSON itself (TASK_JSON is the one serializer of a task): a page reaches
+// PostgreSQL writes the JSON itself (taskJson is the one serializer of a task): a page reaches
 // Node as one string that goes out as the response body as it is, so Node builds no objects for
 // it. Timestamps are ISO 8601 in UTC with milliseconds, like Date.toISOString().
 
@@ -166,7 +166,7 @@ function columnPages(filter: string | null, first = false) {
               dir,
               workspaceReadStatement(
                 `column_page_${first ? "first_" : ""}${filter ? "filtered_" : ""}${view === "full" ? "" : `${view}_`}${sortBy}_${dir}`,
-                `${columnsCte(view === "full" ? TASK_JSON : CARD_JSON, sortBy, dir === "asc" ? "ASC" : "DESC", "$4", first ? "0" : "$5", filter)}
+                `${columnsCte(view === "full" ? taskJson("$1") : cardJson("$1"), sortBy, dir === "asc" ? "ASC" : "DESC", "$4", first ? "0" : "$5", filter)}
                 SELECT json_build_object('items', items, 'total', total, 'has_more', $5 + n < total)::text FROM pages`,
               ),
             ]),
@@ -187,7 +187,7 @@ const FIRST_FILTERED_COLUMN_PAGE = columnPages("$6", true);
 function boardStatement(name: string, filter: string | null) {
   return workspaceReadStatement(
     name,
-    `${columnsCte(CARD_JSON, "position", "ASC", "$5", "0", filter)}
+    `${columnsCte(cardJson("$1"), "position", "ASC", "$5", "0", filter)}
   SELECT json_build_object('columns', json_agg(json_build_object(
            'key', pages.key, 'title', ($4::text[])[pages.ord], 'total', pages.total,
            'has_more', pages.n < pages.total, 'items', pages.items) ORDER BY pages.ord),
@@ -206,7 +206,7 @@ const FILTERED_BOARD = boardStatement("board_first_pages_filtered", "$6");
 const TASK_SEARCH = workspaceReadStatement(
   "task_search",
   `SELECT json_build_object(
-     'items', COALESCE(json_agg(${TASK_JSON} ORDER BY k.rn) FILTER (WHERE k.rn <= $6::int), '[]'::json),
+     'items', COALESCE(json_agg(${taskJson("$1")} ORDER BY k.rn) FILTER (WHERE k.rn <= $6::int), '[]'::json),
      'has_more', count(*) > $6::int)::text
    FROM (
      SELECT page.id, row_number() OVER (ORDER BY page.ord, page.position) AS rn
@@ -231,7 +231,7 @@ const TASK_SEARCH = workspaceReadStatement(
 
 const TASKS_BY_ID = statement(
   "tasks_by_id",
-  `SELECT COALESCE(json_agg(${TASK_JSON}), '[]'::json)::text AS body
+  `SELECT COALESCE(json_agg(${taskJson("$1")}), '[]'::json)::text AS body
    FROM tasks t ${TASK_JOINS}
    WHERE t.workspace_id = $1 AND t.id = ANY($2::text[])`,
 );

@@ -12,7 +12,7 @@ import pg from "pg";
 import { needsBuild, root } from "../lib/build-state.mjs";
 import { startServer } from "../lib/server.mjs";
 import { createScratchDatabase, postgresReachable } from "../lib/postgres.mjs";
-import { ANALYZE_STATEMENTS, seedSql } from "../lib/bench-seed.mjs";
+import { ANALYZE_STATEMENTS, queuedRunsSql, seedSql } from "../lib/bench-seed.mjs";
 import { markdownTable, writeBetweenMarkers } from "../lib/bench-report.mjs";
 import { wholeBoard } from "../lib/bench-whole-board.mjs";
 
@@ -21,6 +21,7 @@ const CONNECTIONS = 20;
 const SEQUENTIAL = 200; // requests of the one-connection pass
 const BIG = 20_000; // tasks per column
 const SMALL = 200;
+const QUEUED = 16; // cards of the "waiting" workspace's To do column whose runs wait for a runner
 const CARDS = 800; // tasks per column of the "4,000 cards" workspace (issue #36's side-by-side with Planka)
 const CARD_PAGE = 500; // the compact column page's maximum (MAX_CARD_PAGE)
 const WHOLE_BOARD_ROUNDS = 20;
@@ -73,7 +74,7 @@ async function benchPostgres() {
   const scratch = await createScratchDatabase("taskboard_bench");
   const server = await startServer({ databaseUrl: scratch.url, label: "bench-pg", env: adminEnv() });
   try {
-    const { token, big, small, cards } = await prepare(server.url);
+    const { token, big, small, cards, waiting } = await prepare(server.url);
     const client = new pg.Client({ connectionString: scratch.url });
     client.on("error", () => {}); // the drop below may cut it; the query's own error is what counts
     await client.connect();
@@ -82,6 +83,7 @@ async function benchPostgres() {
       await client.query(seedSql(big, BIG));
       await client.query(seedSql(small, SMALL));
       await client.query(seedSql(cards, CARDS));
+      await client.query(seedSql(waiting, SMALL) + queuedRunsSql(waiting, QUEUED));
       for (const statement of ANALYZE_STATEMENTS) await client.query(statement);
       // Write the seed out now, so the checkpointer does not do it during the first measurements.
       await client.query("CHECKPOINT");
@@ -89,7 +91,7 @@ async function benchPostgres() {
       await client.end();
     }
     console.log(`postgresql: seeded in ${Date.now() - t0} ms`);
-    return await drive("PostgreSQL", server.url, token, { big, small, cards });
+    return await drive("PostgreSQL", server.url, token, { big, small, cards, waiting });
   } finally {
     await server.stop();
     await scratch.drop();
@@ -102,7 +104,7 @@ async function benchPglite() {
     // The server migrates the fresh directory and makes the user and workspaces; it must be
     // stopped while this process seeds (one process per PGlite directory).
     let server = await startServer({ dataDir, label: "bench-pglite", env: adminEnv() });
-    const { token, big, small, cards } = await prepare(server.url);
+    const { token, big, small, cards, waiting } = await prepare(server.url);
     await server.stop();
     const { PGlite } = await import("@electric-sql/pglite");
     const db = new PGlite(path.join(dataDir, "pglite"));
@@ -111,12 +113,13 @@ async function benchPglite() {
     await db.exec(seedSql(big, BIG));
     await db.exec(seedSql(small, SMALL));
     await db.exec(seedSql(cards, CARDS));
+    await db.exec(seedSql(waiting, SMALL) + queuedRunsSql(waiting, QUEUED));
     for (const statement of ANALYZE_STATEMENTS) await db.exec(statement);
     await db.close();
     console.log(`pglite: seeded in ${Date.now() - t0} ms`);
     server = await startServer({ dataDir, label: "bench-pglite", env: adminEnv() });
     try {
-      return await drive("embedded (PGlite)", server.url, token, { big, small, cards });
+      return await drive("embedded (PGlite)", server.url, token, { big, small, cards, waiting });
     } finally {
       await server.stop();
     }
@@ -131,10 +134,11 @@ async function prepare(url) {
   const big = (await post(url, "/api/workspaces", { name: "bench 100k" }, token)).id;
   const small = (await post(url, "/api/workspaces", { name: "bench 1k" }, token)).id;
   const cards = (await post(url, "/api/workspaces", { name: "bench 4,000 cards" }, token)).id;
-  return { token, big, small, cards };
+  const waiting = (await post(url, "/api/workspaces", { name: "bench waiting" }, token)).id;
+  return { token, big, small, cards, waiting };
 }
 
-async function drive(db, url, token, { big, small, cards }) {
+async function drive(db, url, token, { big, small, cards, waiting }) {
   const column = (ws, query = "") => `/api/workspaces/${ws}/board/column/todo${query}`;
   const targets = [
     ["GET /api/health", "/api/health"],
@@ -148,6 +152,7 @@ async function drive(db, url, token, { big, small, cards }) {
     ["column, sort_by=priority", column(big, "?sort_by=priority")],
     ["column, sort_by=priority desc, offset 19,980", column(big, "?sort_by=priority&sort_dir=desc&offset=19980")],
     ["GET board (5 columns × 20)", `/api/workspaces/${big}/board`],
+    [`GET board, ${QUEUED} cards waiting for a runner (1k workspace)`, `/api/workspaces/${waiting}/board`],
   ];
   if (ONLY) targets.splice(0, targets.length, ...targets.filter(([name], i) => i === 0 || ONLY.test(name)));
   const headers = { authorization: `Bearer ${token}` };

@@ -65,6 +65,24 @@ WHERE t.workspace_id = ${ws} AND t.position::int % 4 = 1;
 `;
 }
 
+/**
+ * Queued runs on the first `count` tasks of the workspace's To do column (seeded by seedSql), that
+ * no runner takes: the workspace chose no runners (Settings → Runners), so each card says why it
+ * waits, as a board of agents' work does when every slot is busy or no runner is online.
+ * @param {string} workspaceId  @param {number} count
+ */
+export function queuedRunsSql(workspaceId, count) {
+  const ws = quote(workspaceId);
+  return `
+INSERT INTO workspace_runner_choices (workspace_id, runner_ids, updated_at) VALUES (${ws}, '{}', now());
+WITH t AS (SELECT id FROM tasks WHERE workspace_id = ${ws} AND status = 'todo' ORDER BY position LIMIT ${Number(count)}),
+r AS (INSERT INTO task_runs (id, task_id, workspace_id, attempt_number, status, trigger)
+      SELECT gen_random_uuid()::text, t.id, ${ws}, 4, 'queued', 'manual' FROM t RETURNING id, task_id)
+INSERT INTO executions (id, workspace_id, task_id, task_run_id, session_name, status, agent_profile)
+SELECT gen_random_uuid()::text, ${ws}, r.task_id, r.id, 'tb-4', 'queued', '{"name": "bench", "labels": []}'::jsonb FROM r;
+`;
+}
+
 // One at a time: VACUUM refuses to run inside the implicit transaction of a multi-statement query.
 export const ANALYZE_STATEMENTS = [
   "tasks",
@@ -74,6 +92,7 @@ export const ANALYZE_STATEMENTS = [
   "task_board_extras",
   "task_column_counts",
   "task_assignees",
+  "executions",
 ].map((table) => `VACUUM ANALYZE ${table}`);
 
 function quote(text) {

@@ -5,6 +5,7 @@ export interface PlanNode {
   "Node Type": string;
   "Relation Name"?: string;
   "Index Name"?: string;
+  "Index Cond"?: string;
   "Actual Rows"?: number;
   "Rows Removed by Filter"?: number;
   "Rows Removed by Index Recheck"?: number;
