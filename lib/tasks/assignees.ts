@@ -27,6 +27,7 @@ export function assignerOf(caller: { kind: string; tokenId: string }): Assigner 
  * reveal nothing. Rows already there are kept as they are: re-saving the same list changes nothing
  * and starts nothing. A newly assigned agent profile on a task in todo or in_progress is marked
  * `start_pending`; the start-assigned-agents reaction starts its run once and clears the mark.
+ * The task's `has_assignees` says whether any are left, so a card without them skips the look-up.
  */
 export async function replaceAssignees(
   tx: Tx,
@@ -66,6 +67,7 @@ export async function replaceAssignees(
       },
     });
   }
+  await tx.task.update({ where: { id: taskId }, data: { hasAssignees: list.length > 0 }, select: { id: true } });
 }
 
 async function checkAssignees(tx: Tx, workspaceId: string, list: AssigneeList) {

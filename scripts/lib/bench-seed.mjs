@@ -20,7 +20,7 @@ FROM generate_series(1, 20) g;
 ALTER TABLE tasks DISABLE TRIGGER tasks_assign_number;
 WITH p AS (SELECT array_agg(id ORDER BY id) AS ids FROM projects WHERE workspace_id = ${ws})
 INSERT INTO tasks (id, workspace_id, number, title, description, status, position, priority, tags,
-                   project_id, phase, created_at, updated_at, done_at)
+                   project_id, phase, created_at, updated_at, done_at, has_assignees)
 SELECT gen_random_uuid()::text, ${ws}, g,
        'Task ' || (g % 1000),
        'Seeded task number ' || g || '. ' || repeat('Some description text. ', 8),
@@ -32,7 +32,8 @@ SELECT gen_random_uuid()::text, ${ws}, g,
        CASE WHEN g % 3 = 0 THEN g % 4 + 1 END,
        now() - make_interval(secs => g / 10),
        now(),
-       CASE WHEN (g - 1) / ${perColumn} = 4 THEN now() END
+       CASE WHEN (g - 1) / ${perColumn} = 4 THEN now() END,
+       ((g - 1) % ${perColumn} + 1) % 4 = 1 -- the tasks assigned below
 FROM generate_series(1, ${total}) g, p;
 UPDATE workspaces SET task_count = ${total} WHERE id = ${ws};
 ALTER TABLE tasks ENABLE TRIGGER tasks_assign_number;
