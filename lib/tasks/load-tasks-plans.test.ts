@@ -3,7 +3,8 @@ import { openOwnDatabase } from "@/tests/helpers/db";
 import { genericPlan, planNodes as nodes, type PlanNode } from "@/tests/helpers/query-plans";
 import { boardRead, columnPageRead, taskSearchRead, type PageRequest } from "@/lib/tasks/load-tasks";
 import type { WorkspaceRead } from "@/lib/auth/authenticate";
-import { ANALYZE_STATEMENTS, seedSql } from "../../scripts/lib/bench-seed.mjs";
+import { seededWorkspace } from "@/tests/helpers/seeded-workspace";
+import { ANALYZE_STATEMENTS } from "../../scripts/lib/bench-seed.mjs";
 
 // The board's reads are named statements with a generic plan (lib/db/sql.ts), so the planner
 // never sees the page size: it guesses a tenth of the column. In a database where one workspace
@@ -17,18 +18,9 @@ let database: Awaited<ReturnType<typeof openOwnDatabase>>;
 let workspaceId: string;
 beforeAll(async () => {
   database = await openOwnDatabase();
-  const { db } = database;
-  const user = await db.user.create({ data: { username: "plans-owner", passwordHash: "-" } });
-  workspaceId = (await db.workspace.create({ data: { name: "plans" } })).id;
-  await db.membership.create({ data: { workspaceId, userId: user.id, role: "owner" } });
-  // The bench's own seed; a prepared statement holds one command, so it goes one at a time.
-  const seed = seedSql(workspaceId, 400)
-    .split(/;\s*\n/)
-    .filter((text) => text.replace(/--.*$/gm, "").trim());
-  await db.$transaction(async (tx) => {
-    for (const text of seed) await tx.$executeRawUnsafe(text);
-  });
-  for (const statement of ANALYZE_STATEMENTS) await db.$executeRawUnsafe(statement);
+  // The bench's own seed, in one workspace.
+  ({ workspaceId } = await seededWorkspace(database.db, "plans", 400));
+  for (const statement of ANALYZE_STATEMENTS) await database.db.$executeRawUnsafe(statement);
 }, 120_000);
 afterAll(async () => {
   await database?.close();

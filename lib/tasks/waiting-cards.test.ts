@@ -5,7 +5,8 @@ import { boardRead, columnPageRead } from "@/lib/tasks/load-tasks";
 import { hashSecret } from "@/lib/auth/tokens";
 import { waitingForRunners } from "@/lib/runs/waiting-for-runner";
 import type { WorkspaceRead } from "@/lib/auth/authenticate";
-import { ANALYZE_STATEMENTS, seedSql } from "../../scripts/lib/bench-seed.mjs";
+import { seededWorkspace } from "@/tests/helpers/seeded-workspace";
+import { ANALYZE_STATEMENTS } from "../../scripts/lib/bench-seed.mjs";
 
 // A card whose run is queued says why it waits (taskboard_waiting_for_runner). A board of agents'
 // work often shows many of them: every slot busy, or no runner online. The function was called
@@ -24,16 +25,9 @@ let executionIds: string[];
 beforeAll(async () => {
   database = await openOwnDatabase();
   const { db } = database;
-  const user = await db.user.create({ data: { username: "waiting-owner", passwordHash: "-" } });
-  workspaceId = (await db.workspace.create({ data: { name: "waiting" } })).id;
-  await db.membership.create({ data: { workspaceId, userId: user.id, role: "owner" } });
-  await db.authToken.create({ data: { kind: "api_key", userId: user.id, tokenHash: hashSecret(SECRET) } });
-  const seed = seedSql(workspaceId, 40)
-    .split(/;\s*\n/)
-    .filter((text) => text.replace(/--.*$/gm, "").trim());
-  await db.$transaction(async (tx) => {
-    for (const text of seed) await tx.$executeRawUnsafe(text);
-  });
+  const seeded = await seededWorkspace(db, "waiting", 40);
+  workspaceId = seeded.workspaceId;
+  await db.authToken.create({ data: { kind: "api_key", userId: seeded.userId, tokenHash: hashSecret(SECRET) } });
   // 3,000 finished runs of the Done column, with their executions.
   await db.$executeRawUnsafe(`
     WITH r AS (
