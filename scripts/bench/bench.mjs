@@ -58,7 +58,7 @@ writeBetweenMarkers(
     `Measured by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)} (${os.cpus().length} CPUs, ${os.cpus()[0]?.model ?? "?"}; ` +
       `Node ${process.version}; autocannon, ${CONNECTIONS} connections, ${DURATION} s per row; total run ${Math.round((Date.now() - started) / 1000)} s).`,
     `Workspace: ${BIG * 5} tasks (${BIG} per column), 20 projects, questions on 10% of tasks (half open), 3 runs on 20%, the owner assigned to 25%; ` +
-      `"small" is a ${SMALL * 5}-task workspace seeded the same way. Column requests are \`GET /api/workspaces/{id}/board/column/todo\`. ` +
+      `"small" is a ${SMALL * 5}-task workspace seeded the same way, and the "waiting" one another with queued runs on its first ${QUEUED} To do cards that no runner takes. Column requests are \`GET /api/workspaces/{id}/board/column/todo\`. ` +
       `"alone" columns: the same request ${SEQUENTIAL} times over one connection (latency without queueing).`,
     "",
     table,
