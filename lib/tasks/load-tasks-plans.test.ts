@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openOwnDatabase } from "@/tests/helpers/db";
-import { genericPlan, planNodes as nodes, type PlanNode } from "@/tests/helpers/query-plans";
+import { genericPlan, planNodes as nodes, sqlLiteral, type PlanNode } from "@/tests/helpers/query-plans";
 import { boardRead, columnPageRead, taskSearchRead, type PageRequest } from "@/lib/tasks/load-tasks";
 import type { WorkspaceRead } from "@/lib/auth/authenticate";
 import { seededWorkspace } from "@/tests/helpers/seeded-workspace";
@@ -29,14 +29,7 @@ afterAll(async () => {
 const PER_TASK_TABLES = ["tasks", "task_board_extras"];
 
 function genericPlanOf(read: WorkspaceRead): Promise<PlanNode> {
-  return genericPlan(database.db, read.statement.text, [workspaceId, "no-such-token-hash", ...read.params].map(literal));
-}
-
-function literal(value: unknown): string {
-  if (value === null || value === undefined) return "NULL";
-  if (typeof value === "number") return String(value);
-  if (Array.isArray(value)) return `ARRAY[${value.map(literal).join(", ")}]::text[]`;
-  return `'${String(value).replaceAll("'", "''")}'`;
+  return genericPlan(database.db, read.statement.text, [workspaceId, "no-such-token-hash", ...read.params].map(sqlLiteral));
 }
 
 /** Scans of tasks or task_board_extras that read the whole table, or feed a hash or a merge of it. */

@@ -16,6 +16,10 @@ import { cardJson, TASK_JOINS, taskJson } from "@/lib/db/task-json-sql";
 
 export type SortField = (typeof SORT_FIELDS)[number];
 
+// A task and a card in this file's statements, whose $1 is always the workspace (see latestRunWaiting).
+const TASK = taskJson("$1");
+const CARD = cardJson("$1");
+
 export interface PageRequest {
   limit: number;
   offset: number;
@@ -166,7 +170,7 @@ function columnPages(filter: string | null, first = false) {
               dir,
               workspaceReadStatement(
                 `column_page_${first ? "first_" : ""}${filter ? "filtered_" : ""}${view === "full" ? "" : `${view}_`}${sortBy}_${dir}`,
-                `${columnsCte(view === "full" ? taskJson("$1") : cardJson("$1"), sortBy, dir === "asc" ? "ASC" : "DESC", "$4", first ? "0" : "$5", filter)}
+                `${columnsCte(view === "full" ? TASK : CARD, sortBy, dir === "asc" ? "ASC" : "DESC", "$4", first ? "0" : "$5", filter)}
                 SELECT json_build_object('items', items, 'total', total, 'has_more', $5 + n < total)::text FROM pages`,
               ),
             ]),
@@ -187,7 +191,7 @@ const FIRST_FILTERED_COLUMN_PAGE = columnPages("$6", true);
 function boardStatement(name: string, filter: string | null) {
   return workspaceReadStatement(
     name,
-    `${columnsCte(cardJson("$1"), "position", "ASC", "$5", "0", filter)}
+    `${columnsCte(CARD, "position", "ASC", "$5", "0", filter)}
   SELECT json_build_object('columns', json_agg(json_build_object(
            'key', pages.key, 'title', ($4::text[])[pages.ord], 'total', pages.total,
            'has_more', pages.n < pages.total, 'items', pages.items) ORDER BY pages.ord),
@@ -206,7 +210,7 @@ const FILTERED_BOARD = boardStatement("board_first_pages_filtered", "$6");
 const TASK_SEARCH = workspaceReadStatement(
   "task_search",
   `SELECT json_build_object(
-     'items', COALESCE(json_agg(${taskJson("$1")} ORDER BY k.rn) FILTER (WHERE k.rn <= $6::int), '[]'::json),
+     'items', COALESCE(json_agg(${TASK} ORDER BY k.rn) FILTER (WHERE k.rn <= $6::int), '[]'::json),
      'has_more', count(*) > $6::int)::text
    FROM (
      SELECT page.id, row_number() OVER (ORDER BY page.ord, page.position) AS rn
@@ -231,7 +235,7 @@ const TASK_SEARCH = workspaceReadStatement(
 
 const TASKS_BY_ID = statement(
   "tasks_by_id",
-  `SELECT COALESCE(json_agg(${taskJson("$1")}), '[]'::json)::text AS body
+  `SELECT COALESCE(json_agg(${TASK}), '[]'::json)::text AS body
    FROM tasks t ${TASK_JOINS}
    WHERE t.workspace_id = $1 AND t.id = ANY($2::text[])`,
 );

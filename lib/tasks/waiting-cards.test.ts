@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openOwnDatabase } from "@/tests/helpers/db";
-import { genericPlan, planNodes } from "@/tests/helpers/query-plans";
+import { genericPlan, planNodes, sqlLiteral } from "@/tests/helpers/query-plans";
 import { boardRead, columnPageRead } from "@/lib/tasks/load-tasks";
 import { hashSecret } from "@/lib/auth/tokens";
 import { waitingForRunners } from "@/lib/runs/waiting-for-runner";
@@ -74,7 +74,7 @@ interface Card {
 
 /** Runs a read as the server does (a generic plan), counting the calls of the waiting function. */
 async function readCountingCalls(read: WorkspaceRead): Promise<{ body: string; calls: number }> {
-  const values = [workspaceId, hashSecret(SECRET), ...read.params].map(literal).join(", ");
+  const values = [workspaceId, hashSecret(SECRET), ...read.params].map(sqlLiteral).join(", ");
   return database.db.$transaction(async (tx) => {
     await tx.$executeRawUnsafe("SET LOCAL plan_cache_mode = force_generic_plan");
     await tx.$executeRawUnsafe("SET LOCAL track_functions = 'all'");
@@ -93,12 +93,6 @@ async function callsSoFar(tx: Pick<typeof database.db, "$queryRawUnsafe">): Prom
     "SELECT calls FROM pg_stat_xact_user_functions WHERE funcname = 'taskboard_waiting_for_runner'",
   );
   return Number(stat?.calls ?? 0);
-}
-
-function literal(value: unknown): string {
-  if (typeof value === "number") return String(value);
-  if (Array.isArray(value)) return `ARRAY[${value.map(literal).join(", ")}]::text[]`;
-  return `'${String(value).replaceAll("'", "''")}'`;
 }
 
 const firstPage = { limit: 20, offset: 0, sortBy: "position", sortDir: "asc" } as const;
@@ -123,7 +117,7 @@ describe("cards of queued runs", () => {
 
   it("finds a card's run by the run's id, whatever the statistics say", async () => {
     for (const read of [boardRead(20), columnPageRead("todo", firstPage)]) {
-      const values = [workspaceId, "no-such-token-hash", ...read.params].map(literal);
+      const values = [workspaceId, "no-such-token-hash", ...read.params].map(sqlLiteral);
       const scans = planNodes(await genericPlan(database.db, read.statement.text, values)).filter(
         (node) => node["Relation Name"] === "executions",
       );

@@ -14,6 +14,14 @@ export interface PlanNode {
 
 export const planNodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(planNodes)];
 
+/** A statement's parameter as an SQL literal, for `EXECUTE` (strings, numbers, text arrays, null). */
+export function sqlLiteral(value: unknown): string {
+  if (value === null || value === undefined) return "NULL";
+  if (typeof value === "number") return String(value);
+  if (Array.isArray(value)) return `ARRAY[${value.map(sqlLiteral).join(", ")}]::text[]`;
+  return `'${String(value).replaceAll("'", "''")}'`;
+}
+
 /**
  * The generic plan of a named statement's text, as the server's connections run it
  * (`plan_cache_mode` forced, as lib/db/client.ts does): `values` are its parameters as SQL literals.
