@@ -25,8 +25,16 @@ describe("webhook delivery across a restart, and the SSRF guard", () => {
     "delivers a delivery that was pending when the server stopped",
     async () => {
       const own = await newStore("webhooks-restart");
-      // A 20 s first retry: the delivery is still waiting for it when the server stops.
-      const env = { ...FAST_RETRIES, ...NO_RUNNER, WEBHOOK_RETRY_BASE_SECONDS: "20", WEBHOOK_RETRY_WINDOW_SECONDS: "600" };
+      // An 8 s first retry (the maximum delay too: FAST_RETRIES caps it at 0.5 s), so the delivery is
+      // still waiting for it when the server stops. With the 0.5 s cap, a slow machine's stop came
+      // after the retry had been sent and before its answer was recorded: the receiver got it twice.
+      const env = {
+        ...FAST_RETRIES,
+        ...NO_RUNNER,
+        WEBHOOK_RETRY_BASE_SECONDS: "8",
+        WEBHOOK_RETRY_MAX_DELAY_SECONDS: "8",
+        WEBHOOK_RETRY_WINDOW_SECONDS: "600",
+      };
       let first: EngineServer | undefined = await engineServer(own, env, "webhooks-restart");
       let second: EngineServer | undefined;
       try {
