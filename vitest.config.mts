@@ -30,6 +30,12 @@ export default defineConfig({
     // Three on 2 cores: with two, a pass left the CPU idle while files waited on their servers
     // (docs/testing.md, measured). TEST_WORKERS sets another count.
     maxWorkers: Number(process.env.TEST_WORKERS) || 3,
+    // A worker runs file after file in one process, its modules loaded once: a process and its
+    // imports per file cost about 0.4 s of CPU a unit file and 0.85 s an API file (docs/testing.md,
+    // measured). So a file restores the environment it changes (the setup file below checks), and
+    // one that needs a module afresh (a probe kept per process) says so with `vi.resetModules()`.
+    isolate: false,
+    setupFiles: ["tests/setup/environment-kept.ts"],
     // Generous: several tests start their own servers (restarts, crashes) on a 2-core machine.
     testTimeout: 60_000,
     hookTimeout: 60_000,

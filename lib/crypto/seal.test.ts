@@ -5,8 +5,14 @@ import { isSealed, needsReseal, seal, unseal } from "@/lib/crypto/seal";
 
 const saved = { secret: process.env.AUTH_SECRET, previous: process.env.AUTH_SECRET_PREVIOUS };
 afterEach(() => {
-  process.env.AUTH_SECRET = saved.secret;
-  process.env.AUTH_SECRET_PREVIOUS = saved.previous ?? "";
+  // Assigning undefined would store the text "undefined".
+  for (const [name, value] of [
+    ["AUTH_SECRET", saved.secret],
+    ["AUTH_SECRET_PREVIOUS", saved.previous],
+  ] as const) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
 });
 
 describe("seal", () => {

@@ -1,18 +1,22 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sandboxDecision, sandboxKind, sandboxMode } from "@/lib/sandbox/mode";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
-// A machine without bubblewrap and socat: PATH leads nowhere when the probe runs (once per process).
+// A machine without bubblewrap and socat: PATH leads nowhere when the probe runs (once per process,
+// so the module is loaded afresh: a file before this one in the worker may have probed already).
 const saved = { PATH: process.env.PATH, AGENT_SANDBOX: process.env.AGENT_SANDBOX };
 const empty = fs.mkdtempSync(path.join(os.tmpdir(), "no-bwrap-"));
+let { sandboxDecision, sandboxKind, sandboxMode } = {} as typeof import("@/lib/sandbox/mode");
 
-beforeAll(() => {
+beforeAll(async () => {
   process.env.PATH = empty;
+  vi.resetModules();
+  ({ sandboxDecision, sandboxKind, sandboxMode } = await import("@/lib/sandbox/mode"));
 });
 
 afterAll(() => {
+  vi.resetModules(); // the files after this one probe the real machine again
   Object.assign(process.env, saved);
   if (saved.AGENT_SANDBOX === undefined) delete process.env.AGENT_SANDBOX;
   fs.rmSync(empty, { recursive: true, force: true });

@@ -14,6 +14,9 @@ export async function openOwnDatabase() {
   const scratch = inject("databaseKind") === "postgresql" ? await createScratchDatabase("taskboard_unit", { migrated: true }) : undefined;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "taskboard-unit-"));
   seedPglite(scratch?.url, dataDir);
+  // A worker runs file after file (vitest.config.mts, `isolate: false`): the next one finds the
+  // environment as it was.
+  const saved = { DATA_DIR: process.env.DATA_DIR, DATABASE_URL: process.env.DATABASE_URL };
   process.env.DATA_DIR = dataDir;
   process.env.DATABASE_URL = scratch?.url ?? "";
   const { connection, closeDb } = await import("@/lib/db/client");
@@ -23,6 +26,10 @@ export async function openOwnDatabase() {
     sql,
     async close() {
       await closeDb();
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
       await scratch?.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },

@@ -39,7 +39,10 @@ exit 255
 });
 
 afterAll(() => {
-  process.env = saved;
+  // In place: vitest's own environment stubs hold the object, and the files after this one in the
+  // worker (vitest.config.mts) read it.
+  for (const name of Object.keys(process.env)) if (!(name in saved)) delete process.env[name];
+  Object.assign(process.env, saved);
   fs.rmSync(root, { recursive: true, force: true });
 });
 
