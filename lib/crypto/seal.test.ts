@@ -1,19 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { isSealed, needsReseal, seal, unseal } from "@/lib/crypto/seal";
+import { keepEnvironment } from "@/tests/helpers/environment";
 
 // Sealing under the auth secret, and rotating it with AUTH_SECRET_PREVIOUS (docs/SECURITY.md).
 
-const saved = { secret: process.env.AUTH_SECRET, previous: process.env.AUTH_SECRET_PREVIOUS };
-afterEach(() => {
-  // Assigning undefined would store the text "undefined".
-  for (const [name, value] of [
-    ["AUTH_SECRET", saved.secret],
-    ["AUTH_SECRET_PREVIOUS", saved.previous],
-  ] as const) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
-});
+afterEach(keepEnvironment());
 
 describe("seal", () => {
   it("round-trips, never shows the plaintext, and detects tampering", () => {

@@ -2,10 +2,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { keepEnvironment } from "@/tests/helpers/environment";
 
 // A machine without bubblewrap and socat: PATH leads nowhere when the probe runs (once per process,
 // so the module is loaded afresh: a file before this one in the worker may have probed already).
-const saved = { PATH: process.env.PATH, AGENT_SANDBOX: process.env.AGENT_SANDBOX };
+const restoreEnvironment = keepEnvironment();
 const empty = fs.mkdtempSync(path.join(os.tmpdir(), "no-bwrap-"));
 let { sandboxDecision, sandboxKind, sandboxMode } = {} as typeof import("@/lib/sandbox/mode");
 
@@ -17,8 +18,7 @@ beforeAll(async () => {
 
 afterAll(() => {
   vi.resetModules(); // the files after this one probe the real machine again
-  Object.assign(process.env, saved);
-  if (saved.AGENT_SANDBOX === undefined) delete process.env.AGENT_SANDBOX;
+  restoreEnvironment();
   fs.rmSync(empty, { recursive: true, force: true });
 });
 

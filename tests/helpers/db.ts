@@ -5,6 +5,7 @@ import { inject } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { createScratchDatabase } from "../../scripts/lib/postgres.mjs";
 import { seedPglite } from "../../scripts/lib/server.mjs";
+import { keepEnvironment } from "./environment";
 
 /**
  * A database owned by this test process (not the shared server's): a fresh PGlite directory, or a
@@ -14,9 +15,7 @@ export async function openOwnDatabase() {
   const scratch = inject("databaseKind") === "postgresql" ? await createScratchDatabase("taskboard_unit", { migrated: true }) : undefined;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "taskboard-unit-"));
   seedPglite(scratch?.url, dataDir);
-  // A worker runs file after file (vitest.config.mts, `isolate: false`): the next one finds the
-  // environment as it was.
-  const saved = { DATA_DIR: process.env.DATA_DIR, DATABASE_URL: process.env.DATABASE_URL };
+  const restoreEnvironment = keepEnvironment();
   process.env.DATA_DIR = dataDir;
   process.env.DATABASE_URL = scratch?.url ?? "";
   const { connection, closeDb } = await import("@/lib/db/client");
@@ -26,10 +25,7 @@ export async function openOwnDatabase() {
     sql,
     async close() {
       await closeDb();
-      for (const [name, value] of Object.entries(saved)) {
-        if (value === undefined) delete process.env[name];
-        else process.env[name] = value;
-      }
+      restoreEnvironment();
       await scratch?.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },

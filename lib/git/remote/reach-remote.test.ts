@@ -6,6 +6,7 @@ import { gitEnvironment } from "@/lib/git/git-environment";
 import { remoteHeads } from "@/lib/git/task-worktree";
 import { reachRemote } from "@/lib/git/remote/reach-remote";
 import { remoteFailure } from "@/lib/git/remote/remote-failure";
+import { keepEnvironment } from "@/tests/helpers/environment";
 
 // How git is pointed at a checked address with only the workspace's credential, seen from the
 // programs git runs: a stand-in `ssh` on PATH records its arguments and the key it was handed.
@@ -13,9 +14,11 @@ import { remoteFailure } from "@/lib/git/remote/remote-failure";
 const KEY = "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----\n";
 let root: string;
 let saved: NodeJS.ProcessEnv;
+let restoreEnvironment: () => void;
 
 beforeAll(() => {
   saved = { ...process.env };
+  restoreEnvironment = keepEnvironment();
   root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "reach-remote-")));
   process.env.DATA_DIR = path.join(root, "data");
   process.env.REPOSITORIES_ALLOW_PRIVATE_ADDRESSES = "true";
@@ -39,10 +42,7 @@ exit 255
 });
 
 afterAll(() => {
-  // In place: vitest's own environment stubs hold the object, and the files after this one in the
-  // worker (vitest.config.mts) read it.
-  for (const name of Object.keys(process.env)) if (!(name in saved)) delete process.env[name];
-  Object.assign(process.env, saved);
+  restoreEnvironment();
   fs.rmSync(root, { recursive: true, force: true });
 });
 
