@@ -86,17 +86,18 @@ async function readMigrationsList(migrationsDir) {
 /**
  * SQL of the migration that takes a database from the state `migrationsDir` produces to the one
  * `schemaPath` describes; "" when they agree. Creates and closes its own in-memory database, so it
- * leaves no timers behind (an unclosed PGlite keeps a 10 s timer alive).
- * @param {{ migrationsDir: string, schemaPath: string }} paths
+ * leaves no timers behind (an unclosed PGlite keeps a 10 s timer alive). `emptyDataDir`: an empty
+ * data directory (initdb's output) to use instead, which spares initdb's 4–5 s of CPU (the tests').
+ * @param {{ migrationsDir: string, schemaPath: string, emptyDataDir?: string }} paths
  * @returns {Promise<string>}
  */
-export async function diffMigrationsToSchema({ migrationsDir, schemaPath }) {
+export async function diffMigrationsToSchema({ migrationsDir, schemaPath, emptyDataDir }) {
   const [SchemaEngine, from, schema] = await Promise.all([
     loadSchemaEngine(),
     readMigrationsList(migrationsDir),
     readFile(schemaPath, "utf8"),
   ]);
-  const pg = await PGlite.create("memory://");
+  const pg = await PGlite.create(emptyDataDir ?? "memory://");
   try {
     const factory = bindMigrationAwareSqlAdapterFactory(inMemoryAdapterFactory(pg));
     // The engine logs JSON lines (mostly "Starting schema-engine-wasm"); errors arrive as rejections.

@@ -2,6 +2,7 @@ import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import type { SqlSession } from "@/lib/db/migrate";
 import { createScratchDatabase } from "../../scripts/lib/postgres.mjs";
+import { emptyPgliteDir } from "./empty-pglite";
 
 export type Query = (sql: string, params?: unknown[]) => Promise<Record<string, unknown>[]>;
 
@@ -24,10 +25,14 @@ export async function freshDatabase(): Promise<{ session: SqlSession; query: Que
       },
     };
   }
-  const db = new PGlite();
+  const empty = emptyPgliteDir();
+  const db = new PGlite(empty.dir);
   return {
     session: { query: (sql, params) => db.query(sql, params) as Promise<{ rows: Record<string, unknown>[] }>, exec: (sql) => db.exec(sql) },
     query: async (sql, params) => (await db.query<Record<string, unknown>>(sql, params)).rows,
-    close: () => db.close(),
+    async close() {
+      await db.close();
+      empty.remove();
+    },
   };
 }

@@ -2,19 +2,22 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { statement } from "@/lib/db/sql";
 import { pgliteSql, trimParsers } from "@/lib/db/pglite-sql";
 import { PGliteWorker } from "@/lib/db/pglite-worker-client";
+import { emptyPgliteDir } from "../helpers/empty-pglite";
 
 // The embedded database's prepared statements (lib/db/pglite-sql.ts): prepared once, parameters and
 // results as PGlite's own query() gives them, a failure that leaves the session usable, and never
 // a statement inside someone else's transaction.
 
+const empty = emptyPgliteDir();
 let pg: PGliteWorker;
 beforeAll(async () => {
-  pg = new PGliteWorker();
+  pg = new PGliteWorker(empty.dir);
   await pg.exec(`CREATE TABLE things (id int PRIMARY KEY, name text NOT NULL, tags text[] NOT NULL, at timestamptz, data json)`);
   await trimParsers(pg);
 });
 afterAll(async () => {
   await pg?.close();
+  empty.remove();
 });
 
 const INSERT = statement("test_things_insert", `INSERT INTO things VALUES ($1, $2, $3, $4, $5) RETURNING id`);

@@ -1,6 +1,6 @@
 import type { TestProject } from "vitest/node";
 import { TEST_NODE_ARGS } from "../../scripts/lib/test-node-args.mjs";
-import { pgliteTemplate, postgresTemplate } from "./database-templates";
+import { pgliteEmptyTemplate, pgliteTemplate, postgresTemplate } from "./database-templates";
 
 // Every vitest project: which database the run is on, and the migrated template that the tests'
 // servers and own databases start from (tests/setup/database-templates.ts). No server, no build.
@@ -9,6 +9,7 @@ export default async function setup(project: TestProject) {
   // Through the environment, because scripts/lib/server.mjs and scripts/lib/postgres.mjs (plain
   // JavaScript, shared with the benchmarks) read it there; the workers inherit it.
   process.env.TASKBOARD_PGLITE_TEMPLATE ??= await pgliteTemplate();
+  process.env.TASKBOARD_PGLITE_EMPTY_TEMPLATE ??= await pgliteEmptyTemplate();
   if (kind === "postgresql") process.env.TASKBOARD_POSTGRES_TEMPLATE ??= await postgresTemplate();
   // The test servers (about a hundred a pass) each live seconds and answer a few routes: loading all
   // routes at start cost each about 0.7 s (docs/testing.md, docs/configuration.md).

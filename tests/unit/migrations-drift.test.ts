@@ -5,24 +5,31 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { diffMigrationsToSchema } from "../../scripts/lib/schema-engine.mjs";
+import { emptyPgliteDir } from "../helpers/empty-pglite";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const migrationsDir = path.join(root, "prisma", "migrations");
 const schemaPath = path.join(root, "prisma", "schema.prisma");
 
-// Each diff boots an in-memory PostgreSQL (PGlite), ~3–4 s here; vitest's default 5 s is too tight.
+// Each diff boots a PostgreSQL (PGlite) on a copy of initdb's output; vitest's default 5 s is too tight.
 const TIMEOUT = 120_000; // prisma migrate diff alone takes about 18 s here; more under load
 
 describe("prisma migrations", () => {
   const tempDirs: string[] = [];
+  const databases: ReturnType<typeof emptyPgliteDir>[] = [];
+  const emptyDataDir = () => {
+    databases.push(emptyPgliteDir());
+    return databases[databases.length - 1].dir;
+  };
   afterAll(async () => {
     await Promise.all(tempDirs.map((dir) => rm(dir, { recursive: true, force: true })));
+    for (const database of databases) database.remove();
   });
 
   it(
     "match prisma/schema.prisma (run `npm run db:diff -- <name>` if this fails)",
     async () => {
-      const sql = await diffMigrationsToSchema({ migrationsDir, schemaPath });
+      const sql = await diffMigrationsToSchema({ migrationsDir, schemaPath, emptyDataDir: emptyDataDir() });
       expect(sql.trim(), `schema.prisma differs from the migrations; missing migration:\n${sql}`).toBe("");
     },
     TIMEOUT,
@@ -38,7 +45,7 @@ describe("prisma migrations", () => {
       await copyFile(schemaPath, changedSchema);
       await appendFile(changedSchema, '\nmodel DriftProbe {\n  id String @id\n\n  @@map("drift_probe")\n}\n');
 
-      const sql = await diffMigrationsToSchema({ migrationsDir, schemaPath: changedSchema });
+      const sql = await diffMigrationsToSchema({ migrationsDir, schemaPath: changedSchema, emptyDataDir: emptyDataDir() });
       expect(sql).toContain('CREATE TABLE "drift_probe"');
     },
     TIMEOUT,
