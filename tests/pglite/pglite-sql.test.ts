@@ -8,16 +8,17 @@ import { emptyPgliteDir } from "../helpers/empty-pglite";
 // results as PGlite's own query() gives them, a failure that leaves the session usable, and never
 // a statement inside someone else's transaction.
 
-const empty = emptyPgliteDir();
+let empty: ReturnType<typeof emptyPgliteDir>;
 let pg: PGliteWorker;
 beforeAll(async () => {
+  empty = emptyPgliteDir();
   pg = new PGliteWorker(empty.dir);
   await pg.exec(`CREATE TABLE things (id int PRIMARY KEY, name text NOT NULL, tags text[] NOT NULL, at timestamptz, data json)`);
   await trimParsers(pg);
 });
 afterAll(async () => {
   await pg?.close();
-  empty.remove();
+  empty?.remove();
 });
 
 const INSERT = statement("test_things_insert", `INSERT INTO things VALUES ($1, $2, $3, $4, $5) RETURNING id`);
