@@ -1,31 +1,27 @@
 import { PGlite, messages } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PGliteWorker } from "@/lib/db/pglite-worker-client";
-import { emptyPgliteDir } from "../../tests/helpers/empty-pglite";
+import { emptyPgliteDirs } from "../../tests/helpers/empty-pglite";
 
 // The embedded database in its own thread (lib/db/pglite-worker-client.ts): the same answers as
 // PGlite in this thread, one session kept whole (a transaction is never entered by another caller),
 // and a main thread that stays free while a query runs.
 
 // Each database a copy of initdb's output: an in-memory PGlite runs initdb, about 4.7 s of CPU.
-const dirs: ReturnType<typeof emptyPgliteDir>[] = [];
-const emptyDir = () => {
-  dirs.push(emptyPgliteDir());
-  return dirs[dirs.length - 1].dir;
-};
+const dirs = emptyPgliteDirs();
 
 let pg: PGliteWorker;
 let local: PGlite;
 beforeAll(async () => {
-  pg = new PGliteWorker(emptyDir());
-  local = new PGlite(emptyDir());
+  pg = new PGliteWorker(dirs.next());
+  local = new PGlite(dirs.next());
   const schema = `CREATE TABLE things (id int PRIMARY KEY, name text NOT NULL, tags text[], at timestamptz, data jsonb, big int8, raw bytea)`;
   await Promise.all([pg.exec(schema), local.exec(schema)]);
 });
 afterAll(async () => {
   await pg?.close();
   await local?.close();
-  for (const dir of dirs) dir.remove();
+  dirs.removeAll();
 });
 
 describe("PGlite in a worker thread", () => {
@@ -150,7 +146,7 @@ describe("PGlite in a worker thread", () => {
 
   it("starts with PostgreSQL's buffer pool, or the size it is given (PGLITE_SHARED_BUFFERS_MB)", async () => {
     expect((await pg.query<{ shared_buffers: string }>(`SHOW shared_buffers`)).rows).toEqual([{ shared_buffers: "128MB" }]);
-    const small = new PGliteWorker(emptyDir(), { sharedBuffersMb: 16 });
+    const small = new PGliteWorker(dirs.next(), { sharedBuffersMb: 16 });
     try {
       expect((await small.query<{ shared_buffers: string }>(`SHOW shared_buffers`)).rows).toEqual([{ shared_buffers: "16MB" }]);
     } finally {
@@ -159,7 +155,7 @@ describe("PGlite in a worker thread", () => {
   });
 
   it("refuses calls once closed", async () => {
-    const other = new PGliteWorker(emptyDir());
+    const other = new PGliteWorker(dirs.next());
     await other.query(`SELECT 1`);
     await other.close();
     await expect(other.query(`SELECT 1`)).rejects.toThrow(/thread ended/);

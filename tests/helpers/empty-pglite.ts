@@ -16,3 +16,16 @@ export function emptyPgliteDir(): { dir: string; remove(): void } {
   fs.cpSync(template, dir, { recursive: true });
   return { dir, remove: () => fs.rmSync(parent, { recursive: true, force: true }) };
 }
+
+/** For a file that needs several: `next()` makes another copy, `removeAll()` (in its afterAll) removes them. */
+export function emptyPgliteDirs(): { next(): string; removeAll(): void } {
+  const made: ReturnType<typeof emptyPgliteDir>[] = [];
+  return {
+    next() {
+      const copy = emptyPgliteDir();
+      made.push(copy);
+      return copy.dir;
+    },
+    removeAll: () => made.splice(0).forEach((copy) => copy.remove()),
+  };
+}

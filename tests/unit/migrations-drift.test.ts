@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { diffMigrationsToSchema } from "../../scripts/lib/schema-engine.mjs";
-import { emptyPgliteDir } from "../helpers/empty-pglite";
+import { emptyPgliteDirs } from "../helpers/empty-pglite";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const migrationsDir = path.join(root, "prisma", "migrations");
@@ -16,20 +16,16 @@ const TIMEOUT = 120_000; // prisma migrate diff alone takes about 18 s here; mor
 
 describe("prisma migrations", () => {
   const tempDirs: string[] = [];
-  const databases: ReturnType<typeof emptyPgliteDir>[] = [];
-  const emptyDataDir = () => {
-    databases.push(emptyPgliteDir());
-    return databases[databases.length - 1].dir;
-  };
+  const databases = emptyPgliteDirs();
   afterAll(async () => {
     await Promise.all(tempDirs.map((dir) => rm(dir, { recursive: true, force: true })));
-    for (const database of databases) database.remove();
+    databases.removeAll();
   });
 
   it(
     "match prisma/schema.prisma (run `npm run db:diff -- <name>` if this fails)",
     async () => {
-      const sql = await diffMigrationsToSchema({ migrationsDir, schemaPath, emptyDataDir: emptyDataDir() });
+      const sql = await diffMigrationsToSchema({ migrationsDir, schemaPath, emptyDataDir: databases.next() });
       expect(sql.trim(), `schema.prisma differs from the migrations; missing migration:\n${sql}`).toBe("");
     },
     TIMEOUT,
@@ -45,7 +41,7 @@ describe("prisma migrations", () => {
       await copyFile(schemaPath, changedSchema);
       await appendFile(changedSchema, '\nmodel DriftProbe {\n  id String @id\n\n  @@map("drift_probe")\n}\n');
 
-      const sql = await diffMigrationsToSchema({ migrationsDir, schemaPath: changedSchema, emptyDataDir: emptyDataDir() });
+      const sql = await diffMigrationsToSchema({ migrationsDir, schemaPath: changedSchema, emptyDataDir: databases.next() });
       expect(sql).toContain('CREATE TABLE "drift_probe"');
     },
     TIMEOUT,
