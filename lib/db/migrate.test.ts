@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { applyMigrations, defaultMigrationsDir, listMigrations, type SqlSession } from "@/lib/db/migrate";
+import { pgliteSharedBuffersMb } from "@/lib/config";
 import { PGliteWorker } from "@/lib/db/pglite-worker-client";
 import { emptyPgliteDir } from "../../tests/helpers/empty-pglite";
 
@@ -17,7 +18,7 @@ const pgliteSession = (db: PGliteWorker): SqlSession => ({
 describe("migrations", () => {
   it("applies every migration once, records it as Prisma does, and is a no-op when up to date", async () => {
     const empty = emptyPgliteDir();
-    const db = new PGliteWorker(empty.dir);
+    const db = new PGliteWorker(empty.dir, { sharedBuffersMb: pgliteSharedBuffersMb() });
     const names = listMigrations(defaultMigrationsDir());
     expect(names.length).toBeGreaterThan(0);
     expect(await applyMigrations(pgliteSession(db))).toEqual(names);
@@ -40,7 +41,7 @@ describe("migrations", () => {
     fs.mkdirSync(path.join(dir, "20000102000000_broken"));
     fs.writeFileSync(path.join(dir, "20000102000000_broken", "migration.sql"), "ALTER TABLE no_such_table ADD COLUMN x int;");
     const empty = emptyPgliteDir();
-    const db = new PGliteWorker(empty.dir);
+    const db = new PGliteWorker(empty.dir, { sharedBuffersMb: pgliteSharedBuffersMb() });
     await expect(applyMigrations(pgliteSession(db), dir)).rejects.toThrow(/20000102000000_broken failed/);
     const { rows } = await db.query<{ migration_name: string; finished_at: Date | null; logs: string | null }>(
       "SELECT migration_name, finished_at, logs FROM _prisma_migrations ORDER BY migration_name",

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
 
 /**
  * A PGlite data directory of its own as initdb leaves it: a copy of the run's empty template
@@ -28,4 +29,15 @@ export function emptyPgliteDirs(): { next(): string; removeAll(): void } {
     },
     removeAll: () => made.splice(0).forEach((copy) => copy.remove()),
   };
+}
+
+/**
+ * PGlite in this process on a test's own data directory, with the tests' small buffer pool
+ * (PGLITE_SHARED_BUFFERS_MB, set by tests/setup/database-setup.ts). PGlite touches all of its
+ * shared_buffers as it opens: PostgreSQL's default 128 MB costs about 0.3–0.6 s of CPU more per open
+ * than 16 MB, for databases that hold a few rows.
+ */
+export function openTestPglite(dir: string): PGlite {
+  const mb = process.env.PGLITE_SHARED_BUFFERS_MB;
+  return new PGlite(dir, mb ? { startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${mb}MB`] } : {});
 }

@@ -38,8 +38,8 @@ export async function newStore(label: string) {
           await client.end();
         }
       }
-      const { PGlite } = await import("@electric-sql/pglite");
-      const db = new PGlite(path.join(dataDir, "pglite"));
+      const { openTestPglite } = await import("./empty-pglite");
+      const db = openTestPglite(path.join(dataDir, "pglite"));
       try {
         return (await db.query(text, params)).rows as Record<string, unknown>[];
       } finally {

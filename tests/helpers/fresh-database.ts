@@ -1,8 +1,7 @@
-import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import type { SqlSession } from "@/lib/db/migrate";
 import { createScratchDatabase } from "../../scripts/lib/postgres.mjs";
-import { emptyPgliteDir } from "./empty-pglite";
+import { emptyPgliteDir, openTestPglite } from "./empty-pglite";
 
 export type Query = (sql: string, params?: unknown[]) => Promise<Record<string, unknown>[]>;
 
@@ -26,7 +25,7 @@ export async function freshDatabase(): Promise<{ session: SqlSession; query: Que
     };
   }
   const empty = emptyPgliteDir();
-  const db = new PGlite(empty.dir);
+  const db = openTestPglite(empty.dir);
   return {
     session: { query: (sql, params) => db.query(sql, params) as Promise<{ rows: Record<string, unknown>[] }>, exec: (sql) => db.exec(sql) },
     query: async (sql, params) => (await db.query<Record<string, unknown>>(sql, params)).rows,

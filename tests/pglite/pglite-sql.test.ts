@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { statement } from "@/lib/db/sql";
 import { pgliteSql, trimParsers } from "@/lib/db/pglite-sql";
+import { pgliteSharedBuffersMb } from "@/lib/config";
 import { PGliteWorker } from "@/lib/db/pglite-worker-client";
 import { emptyPgliteDir } from "../helpers/empty-pglite";
 
@@ -12,7 +13,7 @@ let empty: ReturnType<typeof emptyPgliteDir>;
 let pg: PGliteWorker;
 beforeAll(async () => {
   empty = emptyPgliteDir();
-  pg = new PGliteWorker(empty.dir);
+  pg = new PGliteWorker(empty.dir, { sharedBuffersMb: pgliteSharedBuffersMb() });
   await pg.exec(`CREATE TABLE things (id int PRIMARY KEY, name text NOT NULL, tags text[] NOT NULL, at timestamptz, data json)`);
   await trimParsers(pg);
 });
