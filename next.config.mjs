@@ -13,6 +13,11 @@ const nextConfig = {
     preloadEntriesOnStart: process.env.PRELOAD_ROUTES !== "false",
     turbopackFileSystemCacheForBuild: process.env.CI !== "true",
   },
+  // The build's type check is `npm run typecheck`, the step of `npm run build` after `next build`
+  // (so it sees the route types Next writes under .next/types): TypeScript 7's native compiler,
+  // 8 s against 31-49 s for Next's own check with TypeScript 5.9, which stays installed for the
+  // tools that need its JavaScript API (typescript-eslint). A type error still fails the build.
+  typescript: { ignoreBuildErrors: true },
   // These load WebAssembly and data files by path at run time, which bundling would break.
   // oidc-provider names its stored records after its classes, which minification would rename.
   serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "@prisma/adapter-pg", "@prisma/client", "pg", "oidc-provider"],
