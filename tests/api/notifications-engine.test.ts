@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { engineServer, newStore, newTask, workspaceOn, type EngineServer, type Store } from "../helpers/engine";
+import { engineServer, newStore, newTask, reactionsCaughtUp, workspaceOn, type EngineServer, type Store } from "../helpers/engine";
 
 // Notifications that need a server of their own (docs/notifications.md): an agent's permission
 // question and its run's end, driven over the runner protocol by hand (RUNNER_EMBEDDED=false, so
@@ -72,7 +72,9 @@ describe("an agent's run", () => {
       option_id: "allow",
     });
     expect((await runner("POST", `/executions/${executionId}/finish`, { status: "succeeded", exit_code: 0 })).status).toBe(204);
-    await newTask(server.call, token, wsId, { title: "a write after the run" });
+    // A write would wait only for the reactions that read its own events, and notify-runs reads
+    // none of a task's: it could still be short of the run's end (a clean run of 2026-12-07).
+    await reactionsCaughtUp(server.call, token, wsId);
     const before = await notifications();
     expect(before.filter((n) => n.run_id === executionId)).toEqual([
       expect.objectContaining({ kind: "run_finished", title: "Run succeeded: permission" }),
@@ -85,6 +87,8 @@ describe("an agent's run", () => {
     );
     server = await engineServer(store, ENV, "notifications-again");
     await newTask(server.call, token, wsId, { title: "a write after the restart" });
+    // Both have read the whole log again, so a notification made twice would be in the list.
+    await reactionsCaughtUp(server.call, token, wsId);
     const after = await notifications();
     expect(after.map((n) => [n.kind, n.title])).toEqual(before.map((n) => [n.kind, n.title]));
     const cursors = await server.call("GET", `/api/workspaces/${wsId}/reactions`, { token });
