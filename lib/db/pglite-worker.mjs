@@ -14,16 +14,14 @@
 // request has been answered its writes are in the kernel, and a kill -9 of the process keeps them.
 import { parentPort, workerData } from "node:worker_threads";
 import { PGlite, parse, protocol } from "@electric-sql/pglite";
+import { pgliteOptions } from "./pglite-options.mjs";
 
 const port = /** @type {import("node:worker_threads").MessagePort} */ (parentPort);
 /** @type {string | undefined} */
 const dataDir = workerData?.dataDir;
 /** @type {number | undefined} */
 const sharedBuffersMb = workerData?.sharedBuffersMb;
-const db = new PGlite({
-  dataDir,
-  ...(sharedBuffersMb ? { startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${sharedBuffersMb}MB`] } : {}),
-});
+const db = new PGlite(pgliteOptions(dataDir, sharedBuffersMb));
 
 /** @param {Uint8Array} message */
 async function raw(message) {

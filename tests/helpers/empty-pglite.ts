@@ -2,6 +2,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { pgliteSharedBuffersMb } from "@/lib/config";
+import { pgliteOptions } from "@/lib/db/pglite-options.mjs";
 
 /**
  * A PGlite data directory of its own as initdb leaves it: a copy of the run's empty template
@@ -33,11 +35,9 @@ export function emptyPgliteDirs(): { next(): string; removeAll(): void } {
 
 /**
  * PGlite in this process on a test's own data directory, with the tests' small buffer pool
- * (PGLITE_SHARED_BUFFERS_MB, set by tests/setup/database-setup.ts). PGlite touches all of its
- * shared_buffers as it opens: PostgreSQL's default 128 MB costs about 0.3–0.6 s of CPU more per open
- * than 16 MB, for databases that hold a few rows.
+ * (PGLITE_SHARED_BUFFERS_MB, set by tests/setup/database-setup.ts), opened as the server opens its
+ * own: PostgreSQL's default 128 MB costs about 0.3–0.6 s of CPU more per open than 16 MB.
  */
 export function openTestPglite(dir: string): PGlite {
-  const mb = process.env.PGLITE_SHARED_BUFFERS_MB;
-  return new PGlite(dir, mb ? { startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${mb}MB`] } : {});
+  return new PGlite(pgliteOptions(dir, pgliteSharedBuffersMb()));
 }
