@@ -4,8 +4,6 @@ import { defineConfig, devices } from "@playwright/test";
 // Playwright never downloads one). The server is the production build on a fresh embedded database.
 const port = Number(process.env.E2E_PORT || 3210);
 const chrome = { ...devices["Desktop Chrome"], channel: undefined };
-// Specs whose fixtures act on the whole server, not only their own workspace.
-const SERVER_WIDE = /(^|\/)runners\.spec\.ts$/;
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -39,12 +37,9 @@ export default defineConfig({
       ],
     },
   },
-  projects: [
-    { name: "chromium", testIgnore: SERVER_WIDE, use: chrome },
-    // A real runner takes every workspace's unlabelled runs (docs/runners.md), so while it is up it
-    // would take the runs of the spec beside it, without their environment. It runs alone, last.
-    { name: "server-wide", testMatch: SERVER_WIDE, dependencies: ["chromium"], use: chrome },
-  ],
+  // One project: any two specs may run side by side. runners.spec.ts's real runner is a dedicated
+  // one that only its own workspace chose, so it takes no other spec's runs (docs/testing.md).
+  projects: [{ name: "chromium", use: chrome }],
   webServer: {
     command: `node scripts/e2e-server.mjs`,
     url: `http://localhost:${port}/api/health`,

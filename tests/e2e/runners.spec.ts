@@ -9,6 +9,11 @@ import { Api, openBoard, openRunDialog, screenshot, signIn } from "./helpers";
 // come online, runs an agent that only that runner may take, and sees its name in the run view;
 // a run whose profile asks for a label no runner has says it waits for a runner, and why; deleting
 // the runner in Settings stops its token, and the runner process stops.
+//
+// The runner is a dedicated one that only this spec's workspace chose (docs/runners.md, "Dedicated
+// runners"), so it takes no other spec's runs and the spec runs beside the others. As a shared
+// runner it took the runs of the spec beside it, without their environment (docs/testing.md), and
+// ran alone after every other spec: about 30 s of one worker at the end of each browser pass.
 
 const FIXTURE_AGENT = path.resolve("tests/fixtures/agent.mjs");
 
@@ -31,6 +36,7 @@ test("add a runner in Settings, start it with the command shown, see it online a
     await form.getByLabel("Name").fill(name);
     await form.getByLabel("Capacity").fill("1");
     await form.getByLabel("Labels (optional)").fill(` ${label} , linux`);
+    await form.getByRole("checkbox", { name: /Dedicated/ }).check();
     await form.getByRole("button", { name: "Add runner" }).click();
 
     // The token, once, inside the command that starts the runner for this board.
@@ -51,6 +57,11 @@ test("add a runner in Settings, start it with the command shown, see it online a
     await expect(row.getByTestId("runner-load")).toHaveText("0 of 1");
     await expect(row.getByText(label, { exact: true })).toBeVisible();
     await expect(row.getByText("linux", { exact: true })).toBeVisible();
+    // This workspace, and no other, takes its jobs from it.
+    const runners = await api.call<{ id: string; name: string; dedicated: boolean }[]>("GET", "/api/runners");
+    const added = runners.find((runner) => runner.name === name)!;
+    expect(added.dedicated).toBe(true);
+    await api.call("PUT", `/api/workspaces/${ws.id}/runners`, { runner_ids: [added.id] }, 200);
 
     // Start it with what the command says (its arguments after `npm run runner --`).
     const args = command.split(" ");
