@@ -78,7 +78,8 @@ test("add a runner in Settings, start it with the command shown, see it online a
     await expect(row).toContainText(/Version:\s*\d+\.\d+/);
     await created.getByRole("button", { name: "Done" }).click();
     await expect(created).toHaveCount(0);
-    await section.screenshot({ path: "tests/artifacts/screens/settings-runners.png" });
+    // Its row, not the section: the section lists every other spec's runners too.
+    await row.screenshot({ path: "tests/artifacts/screens/settings-runners.png" });
 
     // Two profiles: one requires the runner's label, so only this runner may take its runs; the
     // other a label no runner has, so its run waits and says why.
