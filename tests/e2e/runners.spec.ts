@@ -48,7 +48,7 @@ test("add a runner in Settings, start it with the command shown, see it online a
     const origin = new URL(page.url()).origin;
     expect(command).toBe(`npm run runner -- --url ${origin} --token ${token} --capacity 1`);
     await expect(created.getByRole("button", { name: "Copy command" })).toBeVisible();
-    await section.screenshot({ path: "tests/artifacts/screens/settings-runner-created.png" });
+    await created.screenshot({ path: "tests/artifacts/screens/settings-runner-created.png" });
 
     // Listed before it ever called: offline, never seen, its labels and capacity.
     const row = section.getByRole("listitem", { name: `Runner ${name}` });
@@ -78,7 +78,8 @@ test("add a runner in Settings, start it with the command shown, see it online a
     await expect(row).toContainText(/Version:\s*\d+\.\d+/);
     await created.getByRole("button", { name: "Done" }).click();
     await expect(created).toHaveCount(0);
-    // Its row, not the section: the section lists every other spec's runners too.
+    // Its row, not the section: the section lists every other spec's runners too, and is taller
+    // than the page's scrolling area, below whose edge a screenshot of it came out blank.
     await row.screenshot({ path: "tests/artifacts/screens/settings-runners.png" });
 
     // Two profiles: one requires the runner's label, so only this runner may take its runs; the
