@@ -8,12 +8,15 @@ import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
 import { root } from "./lib/build-state.mjs";
-import { E2E_ADMIN, E2E_GITHUB_WEBHOOK_SECRET } from "./lib/e2e-admin.mjs";
+import { E2E_ADMIN, E2E_GITHUB_WEBHOOK_SECRET, e2eScratchRoot } from "./lib/e2e-admin.mjs";
 import { nextStartArgs } from "./lib/next-start.mjs";
 import { TEST_NODE_ARGS } from "./lib/test-node-args.mjs";
 
 const port = process.env.E2E_PORT || "3210";
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "taskboard-e2e-"));
+const scratch = e2eScratchRoot(port);
+fs.rmSync(scratch, { recursive: true, force: true });
+fs.mkdirSync(scratch);
 const fakeGithub = spawn(process.execPath, ["--import", "tsx", path.join(root, "tests/fixtures/fake-github-process.ts")], {
   cwd: root,
   stdio: ["ignore", "pipe", "inherit"],
@@ -58,7 +61,10 @@ function scriptedModelEnv(url) {
     GEMINI_API_KEY: "gemini-e2e",
   };
 }
-const cleanUp = () => fs.rmSync(dataDir, { recursive: true, force: true });
+const cleanUp = () => {
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  fs.rmSync(scratch, { recursive: true, force: true });
+};
 for (const signal of ["SIGINT", "SIGTERM"]) {
   process.on(signal, () => {
     server.kill(signal);

@@ -15,7 +15,16 @@ import { git, gitBare } from "../helpers/worktrees";
 
 const AGENT = path.resolve(import.meta.dirname, "../fixtures/git-escape-agent.mjs");
 
-type World = { store: Store; server: EngineServer; token: string; wsId: string; repoWsId: string; profileOf: Record<string, string> };
+type World = {
+  store: Store;
+  server: EngineServer;
+  token: string;
+  wsId: string;
+  repoWsId: string;
+  profileOf: Record<string, string>;
+  /** The bare remote's directory, beside the store's: removed with it. */
+  remoteBase: string;
+};
 
 async function world(label: string, env: Record<string, string>): Promise<World> {
   const store = await newStore(label);
@@ -24,7 +33,8 @@ async function world(label: string, env: Record<string, string>): Promise<World>
   const created = await server.call("POST", "/api/workspaces", { token, json: { name: `${label} with a repository` } });
   expect(created.status).toBe(201);
   const repoWsId = created.body.id as string;
-  const remote = bareRemote(store.dataDir);
+  const remoteBase = fs.mkdtempSync(`${store.dataDir}-remote-`);
+  const remote = bareRemote(remoteBase);
   expect((await server.call("PUT", `/api/workspaces/${repoWsId}/repository`, { token, json: { url: remote } })).status).toBe(200);
   const profileOf: Record<string, string> = {};
   for (const id of [wsId, repoWsId]) {
@@ -35,12 +45,11 @@ async function world(label: string, env: Record<string, string>): Promise<World>
     expect(profile.status).toBe(201);
     profileOf[id] = profile.body.id;
   }
-  return { store, server, token, wsId, repoWsId, profileOf };
+  return { store, server, token, wsId, repoWsId, profileOf, remoteBase };
 }
 
-/** A bare repository with one commit on main, beside (never inside) the server's data. */
-function bareRemote(dataDir: string): string {
-  const base = fs.mkdtempSync(`${dataDir}-remote-`);
+/** A bare repository with one commit on main, in `base`: beside (never inside) the server's data. */
+function bareRemote(base: string): string {
   const remote = path.join(base, "remote.git");
   const work = path.join(base, "work");
   gitBare(remote, "init", "-q", "--bare", "-b", "main");
@@ -109,6 +118,7 @@ afterAll(async () => {
   for (const w of worlds) {
     await w.server.stop();
     await w.store.drop();
+    fs.rmSync(w.remoteBase, { recursive: true, force: true });
   }
 });
 

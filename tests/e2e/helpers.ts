@@ -1,9 +1,8 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { expect, type APIRequestContext, type Locator, type Page } from "@playwright/test";
-import { E2E_ADMIN } from "../../scripts/lib/e2e-admin.mjs";
+import { E2E_ADMIN, e2eScratchRoot } from "../../scripts/lib/e2e-admin.mjs";
 
 // Set-up through the same HTTP API scripts use (Bearer token), and sign-in through the page.
 
@@ -125,10 +124,15 @@ export async function dragCard(page: Page, from: Locator, to: Locator, offsetY =
   await page.mouse.up();
 }
 
+/** A new directory in the Playwright server's scratch directory, which goes when that server stops. */
+export function scratchDir(prefix: string): string {
+  return fs.mkdtempSync(path.join(e2eScratchRoot(), prefix));
+}
+
 /** A bare repository with one commit on main (holding `files`), as a remote on the server's disk (administrators may connect one). */
 export function bareRepository(files: Record<string, string> = { "README.md": "A project.\n" }): string {
-  const remote = fs.mkdtempSync(path.join(os.tmpdir(), "e2e-remote-"));
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), "e2e-clone-"));
+  const remote = scratchDir("remote-");
+  const work = scratchDir("clone-");
   const git = (cwd: string, ...args: string[]) =>
     execFileSync("git", ["-c", "user.name=E2E", "-c", "user.email=e2e@example.invalid", ...args], { cwd, stdio: "pipe" });
   git(remote, "init", "--bare", "-b", "main");

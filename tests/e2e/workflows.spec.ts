@@ -1,9 +1,8 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { Api, cardTitles, column, openBoard, openRunDialog, screenshot, signIn } from "./helpers";
+import { Api, cardTitles, column, openBoard, openRunDialog, scratchDir, screenshot, signIn } from "./helpers";
 
 test("answer a question from the panel: the card's question badge clears and the answer stays listed after a reload", async ({
   page,
@@ -135,7 +134,7 @@ test("Fix conflicts without a repository hands the pull request to the agent; th
 
 /** A bare repository whose `branch` and main changed different files since they parted. */
 function remoteWithBranch(branch: string): string {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), "e2e-fix-"));
+  const root = scratchDir("fix-");
   const work = path.join(root, "work");
   const remote = path.join(root, "remote.git");
   const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=e2e", "-c", "user.email=e2e@e2e", ...args], { cwd: work });

@@ -1,9 +1,8 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { Api, openBoard, screenshot, signIn } from "./helpers";
+import { Api, openBoard, scratchDir, screenshot, signIn } from "./helpers";
 
 // The repository section of Settings reports the workspace's worktree disk use in one line, after a
 // run has made a task's worktree from a bare repository on disk. A diff with a file too large to
@@ -70,7 +69,7 @@ test("the run's Diff tab shows a file too large to show as its size, and the oth
 });
 
 function bareRemote(more?: (work: string, git: (cwd: string, ...args: string[]) => void) => void): string {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), "e2e-remote-"));
+  const root = scratchDir("remote-");
   const work = path.join(root, "work");
   const remote = path.join(root, "remote.git");
   const git = (cwd: string, ...args: string[]) =>
