@@ -57,6 +57,14 @@ export class Api {
     );
   }
 
+  /** The runner added under `name` (Settings → Runners), as GET /api/runners lists it. */
+  async runner(name: string) {
+    const runners = await this.call<{ id: string; name: string; dedicated: boolean }[]>("GET", "/api/runners");
+    const found = runners.find((runner) => runner.name === name);
+    expect(found, `runner ${name} in GET /api/runners`).toBeDefined();
+    return found!;
+  }
+
   async column(workspaceId: string, column: string, limit = 100): Promise<string[]> {
     const page = await this.call<{ items: { title: string }[] }>(
       "GET",

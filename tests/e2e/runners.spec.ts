@@ -58,8 +58,7 @@ test("add a runner in Settings, start it with the command shown, see it online a
     await expect(row.getByText(label, { exact: true })).toBeVisible();
     await expect(row.getByText("linux", { exact: true })).toBeVisible();
     // This workspace, and no other, takes its jobs from it.
-    const runners = await api.call<{ id: string; name: string; dedicated: boolean }[]>("GET", "/api/runners");
-    const added = runners.find((runner) => runner.name === name)!;
+    const added = await api.runner(name);
     expect(added.dedicated).toBe(true);
     await api.call("PUT", `/api/workspaces/${ws.id}/runners`, { runner_ids: [added.id] }, 200);
 

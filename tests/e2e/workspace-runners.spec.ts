@@ -80,8 +80,7 @@ test("an administrator adds a dedicated runner, and only a workspace that checks
   await expect(page.getByTestId("runner-created")).toContainText(name);
   const adminRow = page.getByRole("listitem", { name: `Runner ${name}` });
   await expect(adminRow).toContainText("only the workspaces that chose it");
-  const runners = await api.call<{ id: string; name: string; dedicated: boolean }[]>("GET", "/api/runners");
-  const added = runners.find((runner) => runner.name === name)!;
+  const added = await api.runner(name);
   expect(added.dedicated).toBe(true);
   try {
     // The workspace takes every shared runner: the dedicated one is listed, tagged, and not among them.
