@@ -1,4 +1,5 @@
 import { defineConfig, devices } from "@playwright/test";
+import { DISABLED_FEATURES } from "./tests/e2e/chromium-switches";
 
 // The browser comes from scripts/lib/find-chromium.mjs via CHROMIUM_PATH (Debian's chromium here;
 // Playwright never downloads one). The server is the production build on a fresh embedded database.
@@ -34,6 +35,7 @@ export default defineConfig({
         "--disable-component-update",
         "--disable-sync",
         "--no-first-run",
+        `--disable-features=${DISABLED_FEATURES.join(",")}`,
       ],
     },
   },
