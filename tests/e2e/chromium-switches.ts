@@ -24,8 +24,8 @@ const PLAYWRIGHTS_OWN = [
 
 // Every new browser context's window preloads the address bar's two popups as WebUI pages
 // (chrome://omnibox-popup.top-chrome/ and its AI-mode variant) in a renderer of their own, which a
-// headless browser never shows: about 1.4 s of CPU per context, a quarter of the browser's CPU for
-// a sign-in and two pages, and every test opens a context (docs/testing.md).
+// headless browser never shows: about 1.4 s of CPU per context, nearly a quarter of Chromium's CPU for
+// a sign-in, the board, a task and Settings, and every test opens a context (docs/testing.md).
 export const UNSHOWN_POPUPS = ["WebUIOmniboxPopup", "WebUIOmniboxAimPopup"];
 
 export const DISABLED_FEATURES = [...PLAYWRIGHTS_OWN, ...UNSHOWN_POPUPS];
